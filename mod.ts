@@ -1,0 +1,103 @@
+/**
+ * Gatehouse: session-cookie authentication for Deno.
+ *
+ * - {@linkcode createAuth}: login, logout and session handlers, the direct
+ *   methods behind them, and the `requireSession`, `requirePrivilege` and
+ *   `requireCapability` guards.
+ * - {@linkcode crossOriginGuard}: refuses cross-origin browser writes.
+ * - {@linkcode respond}, {@linkcode respondError}, {@linkcode decode} and
+ *   {@linkcode errorResponseForAuthError} for handlers of your own that answer
+ *   in the same shape.
+ * - Stores live in their own entries: `@gatehouse/server/kv` (Deno KV) and
+ *   `@gatehouse/server/postgres`; `@gatehouse/server/conformance` tests yours.
+ *
+ * @example Sign in and read the session back
+ * ```ts
+ * import { createAuth } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const auth = createAuth({ store });
+ * const res = await auth.session(new Request("http://localhost/api/auth/session"));
+ * console.assert(res.status === 401);
+ * kv.close();
+ * ```
+ *
+ * @module
+ */
+
+export { type Auth, type AuthConfig, createAuth } from "./server/auth.ts";
+export {
+  type CapabilityRegistry,
+  type MaybePromise,
+  type RoleDefinition,
+  roleRegistry,
+} from "./server/capabilities.ts";
+export {
+  type CookieOptions,
+  isCookieName,
+  readCookie,
+  serializeCookie,
+} from "./server/cookie.ts";
+export {
+  checkCrossOrigin,
+  crossOriginGuard,
+  type CrossOriginVerdict,
+} from "./server/cross_origin.ts";
+export {
+  decode,
+  type DecodeOptions,
+  type JsonObject,
+} from "./server/decode.ts";
+export {
+  AuthError,
+  type AuthErrorOptions,
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorMeta,
+  errorResponseForAuthError,
+} from "./server/errors.ts";
+export {
+  type Handler,
+  type Middleware,
+  respond,
+  respondError,
+} from "./server/http.ts";
+export {
+  type Identity,
+  identityFromContext,
+  withIdentity,
+} from "./server/identity.ts";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_SESSION_TTL,
+  type Limits,
+} from "./server/limits.ts";
+export { defaultLogger, type Logger } from "./server/logger.ts";
+export {
+  argon2Hasher,
+  type Argon2Options,
+  type Argon2Params,
+  OWASP_ARGON2ID,
+  parsePhc,
+  type PasswordHasher,
+} from "./server/password.ts";
+export type {
+  Counter,
+  InvitationAcceptance,
+  LinkKind,
+  LinkRecord,
+  NewSession,
+  NewUser,
+  ResetConfirmation,
+  SessionLookup,
+  Store,
+  UserCredentials,
+  UserPage,
+  UserQuery,
+  UserRecord,
+  UserUpdate,
+} from "./server/store.ts";

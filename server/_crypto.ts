@@ -1,0 +1,58 @@
+// Random tokens, their SHA-256 digests and time-ordered UUIDs.
+// Tokens travel to the browser; only their digests are stored, so a leaked
+// database holds nothing a browser could present.
+
+const encoder = new TextEncoder();
+
+/** 32 random bytes as base64url (43 characters). */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether `token` has the shape {@linkcode randomToken} produces. */
+export function isTokenShaped(token: string): boolean {
+  return TOKEN.test(token);
+}
+
+/** SHA-256 of a token, base64url: the only form a store ever sees. */
+export async function hashToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(token));
+  return new Uint8Array(digest).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
+}
+
+const HEX = Array.from(
+  { length: 256 },
+  (_, i) => i.toString(16).padStart(2, "0"),
+);
+
+/**
+ * A UUID version 7 (RFC 9562): 48 bits of milliseconds, then randomness.
+ * Ids sort by creation time, so stores page users in creation order.
+ */
+export function uuidv7(now: number = Date.now()): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let ms = now;
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const h = Array.from(bytes, (b) => HEX[b]).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${
+    h.slice(16, 20)
+  }-${h.slice(20)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` is a UUID in its canonical text form. */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}

@@ -1,0 +1,260 @@
+/**
+ * `createAuth`: sign-in with email and password, server-side sessions in a
+ * cookie, and the guards that read them.
+ *
+ * @module
+ */
+
+import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
+import { identityBuilder } from "./_roles.ts";
+import type { CapabilityRegistry } from "./capabilities.ts";
+import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
+import { decode, requiredString } from "./decode.ts";
+import { AuthError } from "./errors.ts";
+import { capabilityGuard, privilegeGuard, sessionGuard } from "./guards.ts";
+import { answerError, type Handler, type Middleware, respond } from "./http.ts";
+import { type Identity, identityFromContext } from "./identity.ts";
+import { DEFAULT_SESSION_TTL, type Limits, resolveLimits } from "./limits.ts";
+import { defaultLogger, type Logger } from "./logger.ts";
+import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import type { Store, UserRecord } from "./store.ts";
+
+/** Configuration of {@linkcode createAuth}. */
+export interface AuthConfig {
+  /** Where accounts and sessions live. Required. */
+  store: Store;
+  /** Session cookie name; `__Host-session` by default. */
+  cookieName?: string;
+  /** Session lifetime in ms; bounds the session and the cookie's Max-Age. 7 days by default. */
+  sessionTtl?: number;
+  /** Roles that pass `requirePrivilege`; copied now. Empty admits every role. */
+  privileged?: readonly string[];
+  /** Optional role registry; without it no identity carries capabilities. */
+  capabilities?: CapabilityRegistry;
+  /** Where failures are logged; `console` by default. */
+  logger?: Logger;
+  /** Password hasher; argon2id at OWASP parameters by default. */
+  hasher?: PasswordHasher;
+  /** Overrides of the input limits (body size, lengths). */
+  limits?: Partial<Limits>;
+  /** The clock, in ms since the epoch; `Date.now` by default (tests pass their own). */
+  now?: () => number;
+}
+
+/** What {@linkcode createAuth} returns: direct methods, handlers and guards. */
+export interface Auth {
+  /**
+   * The Identity for an email and password. Throws `AuthError`
+   * `credentials_invalid` for an unknown email, a wrong password or a
+   * disabled account alike, after the same password work in each case.
+   */
+  authenticate(email: string, password: string): Promise<Identity>;
+  /** Issues a session for an enabled account; returns the `Set-Cookie` value (it does not set it). */
+  startSession(userId: string): Promise<string>;
+  /** Deletes the session behind `token`; returns the clearing `Set-Cookie` value. */
+  endSession(token: string): Promise<string>;
+  /** The Identity behind a session token, or null. */
+  sessionIdentity(token: string): Promise<Identity | null>;
+  /** The configured cookie name. */
+  cookieName(): string;
+  /** `POST /api/auth/login` `{email, password}`: 200 Identity + `Set-Cookie`. */
+  login: Handler;
+  /** `POST /api/auth/logout`: 204 + clearing `Set-Cookie`, with or without a session. */
+  logout: Handler;
+  /** `GET /api/auth/session`: 200 Identity, or 401 `session_absent`. Guards itself. */
+  session: Handler;
+  /** Admits only requests with a live session; attaches the Identity. */
+  requireSession: Middleware;
+  /** Behind `requireSession`: admits only privileged roles (`role_insufficient`). */
+  requirePrivilege: Middleware;
+  /** Behind `requireSession`: admits only identities with `capability` (`capability_missing`). */
+  requireCapability(capability: string): Middleware;
+  /** The privileged roles, as copied at construction. */
+  readonly privileged: readonly string[];
+  /** Builds the Identity of an account, reading the registry now. */
+  identityOf(user: UserRecord): Promise<Identity>;
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+/**
+ * Builds the authentication service.
+ *
+ * @param config Store, cookie, lifetime, roles and collaborators.
+ * @returns The direct methods, the three handlers and the guards.
+ *
+ * @example Mounting the handlers on a URLPattern table
+ * ```ts
+ * import { createAuth, crossOriginGuard, type Handler } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const auth = createAuth({ store, privileged: ["admin"] });
+ *
+ * const routes: Array<{ method: string; pattern: URLPattern; handler: Handler }> = [
+ *   { method: "POST", pattern: new URLPattern({ pathname: "/api/auth/login" }), handler: auth.login },
+ *   { method: "POST", pattern: new URLPattern({ pathname: "/api/auth/logout" }), handler: auth.logout },
+ *   { method: "GET", pattern: new URLPattern({ pathname: "/api/auth/session" }), handler: auth.session },
+ * ];
+ * const app: Handler = (req, _params, info) => {
+ *   for (const route of routes) {
+ *     const match = route.method === req.method && route.pattern.exec(req.url);
+ *     if (match) return route.handler(req, match, info);
+ *   }
+ *   return new Response("Not found", { status: 404 });
+ * };
+ * const handler = crossOriginGuard()(app);
+ * const res = await handler(new Request("http://localhost/api/auth/session"));
+ * console.assert(res.status === 401);
+ * kv.close();
+ * ```
+ */
+export function createAuth(config: AuthConfig): Auth {
+  const store = config.store;
+  if (store === undefined || store === null) {
+    throw new TypeError("Invalid auth config: a store is required");
+  }
+  const name = config.cookieName || "__Host-session";
+  if (!isCookieName(name)) {
+    throw new TypeError(`Invalid cookie name: "${name}"`);
+  }
+  const ttl = config.sessionTtl || DEFAULT_SESSION_TTL;
+  if (!Number.isFinite(ttl) || ttl < 1000) {
+    throw new RangeError("Invalid session TTL: use at least 1000 ms");
+  }
+  const maxAge = Math.floor(ttl / 1000);
+  const privileged = Object.freeze([...(config.privileged ?? [])]);
+  if (privileged.includes("")) {
+    throw new TypeError(
+      'Invalid privileged roles: "" (no role) cannot be privileged',
+    );
+  }
+  const logger = config.logger ?? defaultLogger;
+  const hasher = config.hasher ?? argon2Hasher({ logger });
+  const limits = resolveLimits(config.limits);
+  const now = config.now ?? Date.now;
+  const buildIdentity = identityBuilder(config.capabilities);
+  const identityOf = async (user: UserRecord) => await buildIdentity(user);
+
+  // Unknown emails verify against this hash so every login path does the same
+  // argon2 work. Made on first use with the configured parameters.
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () => {
+    dummyHash ??= hasher.hash(randomToken()).catch((err) => {
+      dummyHash = undefined;
+      throw err;
+    });
+    return dummyHash;
+  };
+
+  const clearing = serializeCookie(name, "", { maxAge: 0 });
+
+  async function authenticate(
+    email: string,
+    password: string,
+  ): Promise<Identity> {
+    const fallback = await dummy();
+    const found = await store.credentialsByEmail(email.trim());
+    const matches = await hasher.verify(
+      found?.passwordHash ?? fallback,
+      password,
+    );
+    if (found === null || !matches || found.user.disabled) {
+      throw new AuthError("credentials_invalid");
+    }
+    if (hasher.needsRehash(found.passwordHash)) {
+      await store.replacePasswordHash(
+        found.user.id,
+        found.passwordHash,
+        await hasher.hash(password),
+      );
+    }
+    return await identityOf(found.user);
+  }
+
+  async function startSession(userId: string): Promise<string> {
+    const token = randomToken();
+    const createdAt = now();
+    const created = await store.createSession({
+      tokenHash: await hashToken(token),
+      userId,
+      createdAt,
+      expiresAt: createdAt + ttl,
+    });
+    if (!created) throw new AuthError("credentials_invalid");
+    return serializeCookie(name, token, { maxAge });
+  }
+
+  async function endSession(token: string): Promise<string> {
+    if (isTokenShaped(token)) await store.deleteSession(await hashToken(token));
+    return clearing;
+  }
+
+  async function sessionIdentity(token: string): Promise<Identity | null> {
+    if (!isTokenShaped(token)) return null;
+    const at = now();
+    const found = await store.findSession(await hashToken(token), at);
+    // The store already checks; checking again here keeps a faulty store
+    // from extending a session past its lifetime.
+    if (found === null || found.expiresAt <= at || found.user.disabled) {
+      return null;
+    }
+    return await buildIdentity(found.user);
+  }
+
+  const resolve = (req: Request) => {
+    const token = readCookie(req.headers.get("cookie"), name);
+    return token === null ? Promise.resolve(null) : sessionIdentity(token);
+  };
+  const requireSession = sessionGuard(resolve, logger);
+
+  const login: Handler = async function login(req) {
+    try {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const email = requiredString(body, "email");
+      const password = requiredString(body, "password");
+      const identity = await authenticate(email, password);
+      const cookie = await startSession(identity.id);
+      return respond(identity, {
+        headers: { ...NO_STORE, "set-cookie": cookie },
+      });
+    } catch (err) {
+      return answerError(err, logger);
+    }
+  };
+
+  const logout: Handler = async function logout(req) {
+    try {
+      const token = readCookie(req.headers.get("cookie"), name);
+      const cookie = token === null ? clearing : await endSession(token);
+      return new Response(null, {
+        status: 204,
+        headers: { ...NO_STORE, "set-cookie": cookie },
+      });
+    } catch (err) {
+      return answerError(err, logger);
+    }
+  };
+
+  const session = requireSession(function session(req) {
+    return respond(identityFromContext(req), { headers: NO_STORE });
+  });
+
+  return {
+    authenticate,
+    startSession,
+    endSession,
+    sessionIdentity,
+    cookieName: () => name,
+    login,
+    logout,
+    session,
+    requireSession,
+    requirePrivilege: privilegeGuard(privileged, logger),
+    requireCapability: (capability) => capabilityGuard(capability, logger),
+    privileged,
+    identityOf,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The route guards: `requireSession` resolves the session cookie into an
+ * Identity on the request; `requirePrivilege` and `requireCapability` sit
+ * behind it. Each is a factory that fixes its options once and returns
+ * Middleware. `createAuth` hands them out bound to its store and config.
+ *
+ * @module
+ */
+
+import { AuthError } from "./errors.ts";
+import { answerError, type Middleware } from "./http.ts";
+import {
+  type Identity,
+  identityFromContext,
+  withIdentity,
+} from "./identity.ts";
+import type { Logger } from "./logger.ts";
+
+/** Resolves the identity behind a request's cookie, or null. */
+export type IdentityResolver = (req: Request) => Promise<Identity | null>;
+
+const SESSION_ABSENT = new AuthError("session_absent");
+
+/** Admits requests with a live session and attaches their identity. */
+export function sessionGuard(
+  resolve: IdentityResolver,
+  logger: Logger,
+): Middleware {
+  return (next) =>
+    async function sessionRequired(req, params, info) {
+      let identity: Identity | null;
+      try {
+        identity = await resolve(req);
+      } catch (err) {
+        return answerError(err, logger);
+      }
+      if (identity === null) return answerError(SESSION_ABSENT, logger);
+      return next(withIdentity(req, identity), params, info);
+    };
+}
+
+/**
+ * Admits identities whose role is in `privileged` (copied here); an empty
+ * list admits everyone. An account with no role passes only then.
+ */
+export function privilegeGuard(
+  privileged: readonly string[],
+  logger: Logger,
+): Middleware {
+  const roles = new Set(privileged);
+  const refusal = new AuthError("role_insufficient");
+  return (next) =>
+    function privilegeRequired(req, params, info) {
+      const identity = identityFromContext(req);
+      if (identity === null) return answerError(SESSION_ABSENT, logger);
+      if (roles.size > 0 && !roles.has(identity.role)) {
+        return answerError(refusal, logger);
+      }
+      return next(req, params, info);
+    };
+}
+
+/**
+ * Admits identities carrying `capability`; refuses with
+ * `capability_missing` and `meta.capability` otherwise. Without a registry
+ * no identity carries any capability, so every request is refused.
+ */
+export function capabilityGuard(
+  capability: string,
+  logger: Logger,
+): Middleware {
+  if (capability.trim() === "") {
+    throw new TypeError("Invalid capability: the name is empty");
+  }
+  const refusal = new AuthError("capability_missing", {
+    message: `Your role lacks the capability "${capability}"`,
+    meta: { capability },
+  });
+  return (next) =>
+    function capabilityRequired(req, params, info) {
+      const identity = identityFromContext(req);
+      if (identity === null) return answerError(SESSION_ABSENT, logger);
+      if (!identity.capabilities?.includes(capability)) {
+        return answerError(refusal, logger);
+      }
+      return next(req, params, info);
+    };
+}

@@ -1,0 +1,72 @@
+/**
+ * The Identity of a signed-in account, and the request as its context:
+ * `requireSession` attaches the identity to the request object, and handlers
+ * behind it read it back. Credential material never enters it.
+ *
+ * @module
+ */
+
+/**
+ * Who is signed in. `capabilities` is present only when a registry is
+ * configured, `grantable` only when the registry also answers it; both are
+ * then lists, possibly empty.
+ */
+export interface Identity {
+  /** Account id, a UUID. */
+  readonly id: string;
+  /** The account email. */
+  readonly email: string;
+  /** The account name. */
+  readonly name: string;
+  /** The role; empty when the account has none. */
+  readonly role: string;
+  /** Capabilities of the role, read from the registry on this request. */
+  readonly capabilities?: readonly string[];
+  /** Roles this account may hand out. */
+  readonly grantable?: readonly string[];
+}
+
+const identities = new WeakMap<Request, Identity>();
+
+/**
+ * Attaches `identity` to `req` and returns the same request. The request
+ * object is the context: pass that very object on to the next handler.
+ *
+ * @param req The request.
+ * @param identity Who is signed in.
+ * @returns `req`.
+ *
+ * @example Faking a signed-in request in a test
+ * ```ts
+ * import { identityFromContext, withIdentity } from "@gatehouse/server";
+ *
+ * const req = withIdentity(new Request("http://localhost/"), {
+ *   id: "0190f0a0-0000-7000-8000-000000000001",
+ *   email: "ada@example.com",
+ *   name: "Ada",
+ *   role: "admin",
+ * });
+ * console.assert(identityFromContext(req)?.name === "Ada");
+ * ```
+ */
+export function withIdentity(req: Request, identity: Identity): Request {
+  identities.set(req, identity);
+  return req;
+}
+
+/**
+ * The identity `requireSession` attached to `req`, or null.
+ *
+ * @param req The request.
+ * @returns The identity or null.
+ *
+ * @example In a handler behind `requireSession`
+ * ```ts
+ * import { type Handler, identityFromContext, respond } from "@gatehouse/server";
+ *
+ * const whoami: Handler = (req) => respond({ name: identityFromContext(req)?.name });
+ * ```
+ */
+export function identityFromContext(req: Request): Identity | null {
+  return identities.get(req) ?? null;
+}

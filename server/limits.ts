@@ -1,0 +1,68 @@
+/**
+ * The numeric limits of the HTTP contract, with their defaults. Every one can
+ * be overridden through the `limits` option of `createAuth` and `createAdmin`.
+ *
+ * @module
+ */
+
+/** Limits on input sizes and link lifetimes. */
+export interface Limits {
+  /** Largest accepted request body, in bytes. Default 16 KiB. */
+  maxBodyBytes: number;
+  /** Longest accepted name, in characters. Default 100. */
+  maxNameLength: number;
+  /** Shortest accepted password, in characters. Default 12. */
+  minPasswordLength: number;
+  /** Longest accepted password, in characters. Default 256. */
+  maxPasswordLength: number;
+  /** Longest accepted email address, in characters. Default 254. */
+  maxEmailLength: number;
+  /** Lifetime of an invitation link, in milliseconds. Default 7 days. */
+  invitationTtl: number;
+  /** Lifetime of a password-reset link, in milliseconds. Default 1 hour. */
+  resetTtl: number;
+}
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/**
+ * The defaults of DESIGN.md §4.
+ *
+ * @example Tightening one limit
+ * ```ts
+ * import { DEFAULT_LIMITS, type Limits } from "@gatehouse/server";
+ *
+ * const limits: Limits = { ...DEFAULT_LIMITS, minPasswordLength: 16 };
+ * ```
+ */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxBodyBytes: 16 * 1024,
+  maxNameLength: 100,
+  minPasswordLength: 12,
+  maxPasswordLength: 256,
+  maxEmailLength: 254,
+  invitationTtl: 7 * DAY,
+  resetTtl: HOUR,
+});
+
+/** Default session lifetime: 7 days, in milliseconds. */
+export const DEFAULT_SESSION_TTL: number = 7 * DAY;
+
+/** Merges caller overrides onto the defaults, refusing nonsense at once. */
+export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS, ...overrides };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new RangeError(
+        `Invalid limit: "${key}" must be a positive number, got ${value}`,
+      );
+    }
+  }
+  if (limits.minPasswordLength > limits.maxPasswordLength) {
+    throw new RangeError(
+      "Invalid limits: minPasswordLength exceeds maxPasswordLength",
+    );
+  }
+  return limits;
+}

@@ -1,0 +1,111 @@
+// The key layout of KvStore, in one place. Every key starts with the
+// store's prefix so Gatehouse can share a Deno.Kv with the application.
+//
+//   user/{id}                          -> UserValue
+//   user_email/{email lower-cased}     -> id
+//   role_count/{role}                  -> KvU64: enabled accounts with the role
+//   enabled_count                      -> KvU64: enabled accounts
+//   session/{token hash}               -> SessionValue
+//   session_user/{user id}/{hash}      -> expiresAt   (revocation, cleanup)
+//   session_expiry/{expiresAt}/{hash}  -> user id     (reaper)
+//   link/{token hash}                  -> LinkRecord
+//   link_expiry/{expiresAt}/{hash}     -> null        (reaper)
+//   counter/{key}                      -> Counter
+//   counter_expiry/{resetAt}/{key}     -> null        (reaper)
+//   schema                             -> number
+//
+// Role counters are what keep "last privileged account" within Deno KV's
+// limit of 10 checks per commit: a decision reads one counter per privileged
+// role instead of every account.
+
+import type { Counter, LinkRecord } from "../store.ts";
+
+/** An account as KvStore keeps it. */
+export interface UserValue {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  disabled: boolean;
+  createdAt: number;
+  passwordHash: string;
+  /** Bumped on disable and password reset; older sessions are dead. */
+  generation: number;
+}
+
+/** A session as KvStore keeps it. */
+export interface SessionValue {
+  userId: string;
+  generation: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type { Counter, LinkRecord };
+
+/** Builds the keys of one store under `prefix`. */
+export function kvKeys(prefix: Deno.KvKey) {
+  return {
+    user: (id: string): Deno.KvKey => [...prefix, "user", id],
+    users: (): Deno.KvKey => [...prefix, "user"],
+    userEmail: (email: string): Deno.KvKey => [...prefix, "user_email", email],
+    roleCount: (role: string): Deno.KvKey => [...prefix, "role_count", role],
+    enabledCount: (): Deno.KvKey => [...prefix, "enabled_count"],
+    session: (hash: string): Deno.KvKey => [...prefix, "session", hash],
+    sessionUser: (userId: string, hash: string): Deno.KvKey => [
+      ...prefix,
+      "session_user",
+      userId,
+      hash,
+    ],
+    sessionsOfUser: (userId: string): Deno.KvKey => [
+      ...prefix,
+      "session_user",
+      userId,
+    ],
+    sessionExpiry: (at: number, hash: string): Deno.KvKey => [
+      ...prefix,
+      "session_expiry",
+      at,
+      hash,
+    ],
+    sessionExpiries: (): Deno.KvKey => [...prefix, "session_expiry"],
+    link: (hash: string): Deno.KvKey => [...prefix, "link", hash],
+    linkExpiry: (at: number, hash: string): Deno.KvKey => [
+      ...prefix,
+      "link_expiry",
+      at,
+      hash,
+    ],
+    linkExpiries: (): Deno.KvKey => [...prefix, "link_expiry"],
+    counter: (key: string): Deno.KvKey => [...prefix, "counter", key],
+    counterExpiry: (at: number, key: string): Deno.KvKey => [
+      ...prefix,
+      "counter_expiry",
+      at,
+      key,
+    ],
+    counterExpiries: (): Deno.KvKey => [...prefix, "counter_expiry"],
+    schema: (): Deno.KvKey => [...prefix, "schema"],
+  };
+}
+
+/** The key builders of one store. */
+export type KvKeys = ReturnType<typeof kvKeys>;
+
+/** KvU64 `sum` wraps at 2^64, so adding 2^64-1 subtracts one. */
+export const MINUS_ONE = 0xffff_ffff_ffff_ffffn;
+
+/** Reads a KvU64 counter as a number (absent counts as zero). */
+export function countOf(entry: Deno.KvEntryMaybe<unknown>): number {
+  const value = entry.value;
+  return value instanceof Deno.KvU64 ? Number(value.value) : 0;
+}
+
+/** Time-to-live for KV's own expiry: hygiene only, never the check. */
+export function ttl(expiresAt: number, now: number): { expireIn?: number } {
+  const left = expiresAt - now;
+  // A margin keeps KV from removing a record before our own check says it
+  // is dead; KV's expiry is lazy anyway.
+  return left > 0 ? { expireIn: left + 60_000 } : {};
+}
