@@ -178,7 +178,7 @@ export function createAuth(config: AuthConfig): Auth {
     const token = randomToken();
     const createdAt = now();
     const created = await store.createSession({
-      tokenHash: await hashToken(token),
+      tokenHash: hashToken(token),
       userId,
       createdAt,
       expiresAt: createdAt + ttl,
@@ -188,14 +188,14 @@ export function createAuth(config: AuthConfig): Auth {
   }
 
   async function endSession(token: string): Promise<string> {
-    if (isTokenShaped(token)) await store.deleteSession(await hashToken(token));
+    if (isTokenShaped(token)) await store.deleteSession(hashToken(token));
     return clearing;
   }
 
   async function sessionIdentity(token: string): Promise<Identity | null> {
     if (!isTokenShaped(token)) return null;
     const at = now();
-    const found = await store.findSession(await hashToken(token), at);
+    const found = await store.findSession(hashToken(token), at);
     // The store already checks; checking again here keeps a faulty store
     // from extending a session past its lifetime.
     if (found === null || found.expiresAt <= at || found.user.disabled) {
