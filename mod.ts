@@ -5,6 +5,13 @@
  *   methods behind them, and the `requireSession`, `requirePrivilege` and
  *   `requireCapability` guards.
  * - {@linkcode crossOriginGuard}: refuses cross-origin browser writes.
+ * - {@linkcode createAdmin}: list, create, disable or enable accounts and
+ *   change their roles, under race-free role rules.
+ * - {@linkcode runCreateAdmin}: the `deno task create-admin` command.
+ * - {@linkcode loginRateLimiter}: counts failed sign-ins and reset requests
+ *   per client IP in the store; 429 `login_rate_limited` past the threshold.
+ * - {@linkcode Reaper}: the hourly sweep of expired sessions, links and
+ *   limiter counters.
  * - {@linkcode respond}, {@linkcode respondError}, {@linkcode decode} and
  *   {@linkcode errorResponseForAuthError} for handlers of your own that answer
  *   in the same shape.
@@ -28,6 +35,18 @@
  * @module
  */
 
+export {
+  type Admin,
+  type AdminConfig,
+  createAdmin,
+  type UserJson,
+  type UserListJson,
+} from "./server/admin.ts";
+export {
+  type AccountLinks,
+  type AccountLinksConfig,
+  createAccountLinks,
+} from "./server/account_links.ts";
 export { type Auth, type AuthConfig, createAuth } from "./server/auth.ts";
 export {
   type CapabilityRegistry,
@@ -41,6 +60,16 @@ export {
   readCookie,
   serializeCookie,
 } from "./server/cookie.ts";
+export {
+  type CreateAdminIo,
+  type CreateAdminOptions,
+  EXIT_CANCELLED,
+  EXIT_CREATED,
+  EXIT_REFUSED,
+  EXIT_USAGE,
+  type OpenedStoreHandle,
+  runCreateAdmin,
+} from "./server/create_admin.ts";
 export {
   checkCrossOrigin,
   crossOriginGuard,
@@ -76,7 +105,13 @@ export {
   DEFAULT_SESSION_TTL,
   type Limits,
 } from "./server/limits.ts";
+export {
+  firstRunInvitation,
+  type FirstRunOptions,
+} from "./server/first_run.ts";
+export type { InviteAnswer } from "./server/invitations.ts";
 export { defaultLogger, type Logger } from "./server/logger.ts";
+export type { Mailer, MailKind, MailMessage } from "./server/mailer.ts";
 export {
   argon2Hasher,
   type Argon2Options,
@@ -85,6 +120,18 @@ export {
   parsePhc,
   type PasswordHasher,
 } from "./server/password.ts";
+export {
+  clientAddress,
+  type ClientAddressOptions,
+  loginRateLimiter,
+  type LoginRateLimiterOptions,
+  type TrustedProxy,
+} from "./server/rate_limit.ts";
+export {
+  Reaper,
+  type ReaperOptions,
+  type SweepResult,
+} from "./server/reaper.ts";
 export type {
   Counter,
   InvitationAcceptance,

@@ -101,7 +101,7 @@ export class KvStore implements Store {
       );
     }
     if (current.value === SCHEMA_VERSION) return;
-    await this.#kv.atomic().check(current).set(key, SCHEMA_VERSION).commit();
+    await commit(this.#kv.atomic().check(current).set(key, SCHEMA_VERSION));
   }
 
   /** Creates an account; `email_taken` when the address is in use. */
@@ -190,7 +190,8 @@ export class KvStore implements Store {
         ? []
         : update.keepPrivileged.length === 0
         ? [k.enabledCount()]
-        : update.keepPrivileged.map((role) => k.roleCount(role));
+        // A role listed twice must not count its accounts twice.
+        : [...new Set(update.keepPrivileged)].map((role) => k.roleCount(role));
       const counters = ruleKeys.length === 0
         ? []
         : await this.#kv.getMany(ruleKeys);
@@ -285,11 +286,12 @@ export class KvStore implements Store {
     const k = this.#keys;
     const entry = await this.#kv.get<SessionValue>(k.session(tokenHash));
     if (entry.value === null) return;
-    await this.#kv.atomic()
-      .delete(k.session(tokenHash))
-      .delete(k.sessionUser(entry.value.userId, tokenHash))
-      .delete(k.sessionExpiry(entry.value.expiresAt, tokenHash))
-      .commit();
+    await commit(
+      this.#kv.atomic()
+        .delete(k.session(tokenHash))
+        .delete(k.sessionUser(entry.value.userId, tokenHash))
+        .delete(k.sessionExpiry(entry.value.expiresAt, tokenHash)),
+    );
   }
 
   /** Deletes up to `limit` sessions expired by `now`. */
@@ -310,7 +312,7 @@ export class KvStore implements Store {
         op.delete(k.session(hash)).delete(k.sessionUser(userId, hash))
           .delete(k.sessionExpiry(at, hash));
       }
-      await op.commit();
+      await commit(op);
     }
     return expired.length;
   }
@@ -318,10 +320,11 @@ export class KvStore implements Store {
   /** Stores a single-use link. */
   async createLink(link: LinkRecord): Promise<void> {
     const life = ttl(link.expiresAt, link.createdAt);
-    await this.#kv.atomic()
-      .set(this.#keys.link(link.tokenHash), link, life)
-      .set(this.#keys.linkExpiry(link.expiresAt, link.tokenHash), null)
-      .commit();
+    await commit(
+      this.#kv.atomic()
+        .set(this.#keys.link(link.tokenHash), link, life)
+        .set(this.#keys.linkExpiry(link.expiresAt, link.tokenHash), null),
+    );
   }
 
   /** Spends an invitation and creates its account in one commit. */
@@ -409,7 +412,7 @@ export class KvStore implements Store {
       for (const key of keys.slice(i, i + 400)) {
         op.delete(key).delete(k.link(key[key.length - 1] as string));
       }
-      await op.commit();
+      await commit(op);
     }
     return keys.length;
   }
@@ -459,7 +462,7 @@ export class KvStore implements Store {
       if (counter.value !== null && counter.value.resetAt === at) {
         op.check(counter).delete(k.counter(key));
       }
-      if ((await op.commit()).ok) deleted++;
+      if ((await commit(op)).ok) deleted++;
     }
     return deleted;
   }
@@ -502,7 +505,7 @@ export class KvStore implements Store {
         op.delete(k.session(hash)).delete(k.sessionUser(userId, hash))
           .delete(k.sessionExpiry(at, hash));
       }
-      await op.commit();
+      await commit(op);
       batch = [];
     };
     for await (
@@ -521,13 +524,35 @@ export class KvStore implements Store {
   ): Promise<T> {
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       const { op, result } = await attempt();
-      if (op === null || (await op.commit()).ok) return result;
+      if (op === null || (await commit(op)).ok) return result;
       // Back off a little so racing instances interleave instead of colliding again.
       await new Promise((resolve) =>
         setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
       );
     }
     throw new Error("KvStore: too much contention, commit kept conflicting");
+  }
+}
+
+// Deno KV's SQLite backend refuses a commit with "database is locked" when
+// another handle on the same file (another app instance) is writing at that
+// moment. Nothing was written then, and checks are evaluated again at each
+// commit, so committing the same operation again is safe.
+const LOCKED = /\bdatabase (?:table )?is locked\b/;
+const LOCKED_ATTEMPTS = 50;
+
+async function commit(
+  op: Deno.AtomicOperation,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  for (let i = 1;; i++) {
+    try {
+      return await op.commit();
+    } catch (err) {
+      if (i === LOCKED_ATTEMPTS || !LOCKED.test(String(err))) throw err;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
+      );
+    }
   }
 }
 

@@ -74,11 +74,36 @@ export async function openStoreFromEnv(
   };
 }
 
-function openPostgres(_url: string): Promise<OpenedStore> {
-  // The Postgres store lands with issue 4; until then say so plainly.
-  return Promise.reject(
-    new Error(
-      "DATABASE_URL is set but the Postgres store is not available yet",
-    ),
-  );
+async function openPostgres(url: string): Promise<OpenedStore> {
+  // Loaded only here, so KV users never load postgres.js.
+  const [{ default: postgres }, { PostgresStore }] = await Promise.all([
+    import("postgres"),
+    import("./postgres.ts"),
+  ]);
+  // Notices (e.g. from an operator's own DDL) are not worth a console line.
+  const sql = postgres(url, { onnotice: () => {} });
+  const store = new PostgresStore(sql);
+  try {
+    await store.migrate();
+  } catch (err) {
+    await sql.end({ timeout: 0 });
+    throw err;
+  }
+  return {
+    store,
+    kind: "postgres",
+    location: withoutPassword(url),
+    close: () => sql.end(),
+  };
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    // postgres.js accepts forms URL does not (several hosts); show no part.
+    return "postgres://(unparsable URL)";
+  }
 }

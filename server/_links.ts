@@ -1,0 +1,48 @@
+// Single-use links: their tokens, their records and their URLs. The token
+// rides in the URL fragment (`/invite#token=…`) so it never reaches server
+// logs or Referer headers, and the origin of a mailed link comes from
+// configuration only: a link built from the request's Host header could be
+// poisoned by a forged Host ("password reset poisoning").
+
+import { hashToken, randomToken } from "./_crypto.ts";
+import type { LinkKind, LinkRecord } from "./store.ts";
+
+/** Paths of the two pages a link opens. */
+export const LINK_PATHS: Record<LinkKind, string> = {
+  invitation: "/invite",
+  reset: "/reset",
+};
+
+/** Checks and normalises `publicUrl`: an http(s) URL without query or fragment. */
+export function parsePublicUrl(
+  publicUrl: string | undefined,
+): string | undefined {
+  if (publicUrl === undefined) return undefined;
+  if (!URL.canParse(publicUrl)) {
+    throw new TypeError(`Invalid publicUrl: "${publicUrl}" is not a URL`);
+  }
+  const url = new URL(publicUrl);
+  if (
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.search !== "" ||
+    url.hash !== "" || url.username !== "" || url.password !== ""
+  ) {
+    throw new TypeError(
+      `Invalid publicUrl: "${publicUrl}" must be http(s) with no query, fragment or credentials`,
+    );
+  }
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+/** The URL of a link: `{base}{path}#token=…`; base may be "" (a relative link). */
+export function linkUrl(base: string, kind: LinkKind, token: string): string {
+  return `${base}${LINK_PATHS[kind]}#token=${token}`;
+}
+
+/** A new token and the record a store keeps for it. */
+export function newLink(
+  fields: Omit<LinkRecord, "tokenHash">,
+): { token: string; record: LinkRecord } {
+  const token = randomToken();
+  return { token, record: { ...fields, tokenHash: hashToken(token) } };
+}

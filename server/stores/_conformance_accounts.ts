@@ -1,0 +1,335 @@
+// Conformance cases for accounts: the schema, creation and lookup, paging,
+// the update rules (role_changed, role_beyond_reach, last_privileged_refused)
+// and concurrent writers of accounts.
+
+import assert from "node:assert/strict";
+import type { UserRecord } from "../store.ts";
+import {
+  addSession,
+  addUser,
+  allUsers,
+  type Case,
+  hash,
+  nextId,
+  refused,
+} from "./_conformance_helpers.ts";
+
+const schema: Case[] = [
+  ["migrate() is idempotent and safe to run concurrently", async (store) => {
+    await Promise.all([store.migrate(), store.migrate()]);
+    const ada = await addUser(store, { email: "ada@example.com" });
+    await store.migrate();
+    assert.deepEqual(await store.userById(ada.id), ada);
+  }],
+];
+
+const accounts: Case[] = [
+  ["createUser() returns the account and userById() reads it", async (s) => {
+    const id = nextId();
+    const created = await s.createUser({
+      id,
+      email: "Ada@Example.com",
+      name: "Ada Lovelace",
+      role: "admin",
+      passwordHash: hash("ada"),
+      createdAt: 1_700_000_000_123,
+    });
+    const expected: UserRecord = {
+      id,
+      email: "Ada@Example.com",
+      name: "Ada Lovelace",
+      role: "admin",
+      disabled: false,
+      createdAt: 1_700_000_000_123,
+    };
+    assert.deepEqual(created, expected);
+    assert.deepEqual(await s.userById(id), expected);
+  }],
+  ["createUser() refuses an email taken in any case", async (store) => {
+    const ada = await addUser(store, { email: "ada@example.com" });
+    await refused(
+      addUser(store, { email: "ADA@example.COM", name: "Other" }),
+      "email_taken",
+    );
+    assert.deepEqual(await allUsers(store), [ada]);
+  }],
+  ["createUser() lets one of two racing sign-ups win", async (store) => {
+    const results = await Promise.allSettled([
+      addUser(store, { email: "race@example.com" }),
+      addUser(store, { email: "Race@Example.com" }),
+    ]);
+    const failures = results.filter((r) => r.status === "rejected");
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0]!.reason.code, "email_taken");
+    assert.equal((await allUsers(store)).length, 1);
+  }],
+  ["userById() answers null for an unknown or malformed id", async (s) => {
+    await addUser(s, { email: "ada@example.com" });
+    assert.equal(await s.userById(nextId()), null);
+    assert.equal(await s.userById("not-a-uuid"), null);
+  }],
+  ["credentialsByEmail() finds the account in any case", async (store) => {
+    const ada = await addUser(store, {
+      email: "Ada@Example.com",
+      passwordHash: hash("ada"),
+    });
+    for (
+      const email of ["ada@example.com", "ADA@EXAMPLE.COM", " Ada@Example.com "]
+    ) {
+      assert.deepEqual(await store.credentialsByEmail(email), {
+        user: ada,
+        passwordHash: hash("ada"),
+      });
+    }
+    assert.equal(await store.credentialsByEmail("bob@example.com"), null);
+  }],
+  ["listUsers() pages in creation order with a cursor", async (store) => {
+    const users: UserRecord[] = [];
+    for (const name of ["a", "b", "c", "d", "e"]) {
+      users.push(await addUser(store, { email: `${name}@example.com` }));
+    }
+    const first = await store.listUsers({ limit: 2 });
+    assert.deepEqual(first, {
+      users: users.slice(0, 2),
+      nextCursor: users[1]!.id,
+    });
+    const second = await store.listUsers({ limit: 2, cursor: users[1]!.id });
+    assert.deepEqual(second, {
+      users: users.slice(2, 4),
+      nextCursor: users[3]!.id,
+    });
+    const last = await store.listUsers({ limit: 2, cursor: users[3]!.id });
+    assert.deepEqual(last, { users: users.slice(4), nextCursor: null });
+    // A page that ends exactly at the last account says there is no more.
+    const exact = await store.listUsers({ limit: 3, cursor: users[1]!.id });
+    assert.deepEqual(exact, { users: users.slice(2), nextCursor: null });
+  }],
+  ["listUsers() filters by q on email or name, literally", async (store) => {
+    const ada = await addUser(store, {
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+    });
+    const bob = await addUser(store, {
+      email: "bob@Lovelace.org",
+      name: "Bob",
+    });
+    const pct = await addUser(store, {
+      email: "p%c_t@example.com",
+      name: "Per Cent",
+    });
+    await addUser(store, { email: "carol@example.com", name: "Carol" });
+    const page = (q: string) => store.listUsers({ limit: 10, q });
+    assert.deepEqual((await page("LOVELACE")).users, [ada, bob]);
+    assert.deepEqual((await page("  lovelace ")).users, [ada, bob]);
+    assert.deepEqual((await page("%")).users, [pct]);
+    assert.deepEqual((await page("c_t")).users, [pct]);
+    assert.deepEqual((await page("nobody")).users, []);
+    const first = await store.listUsers({ limit: 1, q: "lovelace" });
+    assert.deepEqual(first, { users: [ada], nextCursor: ada.id });
+    const rest = await store.listUsers({
+      limit: 1,
+      q: "lovelace",
+      cursor: ada.id,
+    });
+    assert.deepEqual(rest, { users: [bob], nextCursor: null });
+  }],
+  ["hasUsers() tells whether any account exists", async (store) => {
+    assert.equal(await store.hasUsers(), false);
+    await addUser(store, { email: "ada@example.com" });
+    assert.equal(await store.hasUsers(), true);
+  }],
+  ["replacePasswordHash() replaces only the expected hash", async (store) => {
+    const ada = await addUser(store, {
+      email: "ada@example.com",
+      passwordHash: hash("old"),
+    });
+    const token = await addSession(store, ada.id, Date.now());
+    const replace = (id: string, previous: string, next: string) =>
+      store.replacePasswordHash(id, hash(previous), hash(next));
+    assert.equal(await replace(ada.id, "stale", "x"), false);
+    assert.equal(await replace(ada.id, "old", "new"), true);
+    assert.equal(await replace(ada.id, "old", "y"), false);
+    assert.equal(await replace(nextId(), "old", "y"), false);
+    const found = await store.credentialsByEmail("ada@example.com");
+    assert.equal(found?.passwordHash, hash("new"));
+    assert.notEqual(await store.findSession(token, Date.now()), null);
+  }],
+];
+
+const rules: Case[] = [
+  ["updateUser() changes the role and the disabled state", async (store) => {
+    const ada = await addUser(store, {
+      email: "ada@example.com",
+      role: "member",
+    });
+    const promoted = await store.updateUser(ada.id, { role: "admin" });
+    assert.deepEqual(promoted, { ...ada, role: "admin" });
+    const disabled = await store.updateUser(ada.id, { disabled: true });
+    assert.deepEqual(disabled, { ...ada, role: "admin", disabled: true });
+    assert.deepEqual(await store.userById(ada.id), disabled);
+    const unchanged = await store.updateUser(ada.id, {});
+    assert.deepEqual(unchanged, disabled);
+    await refused(
+      store.updateUser(nextId(), { disabled: true }),
+      "user_not_found",
+    );
+  }],
+  [
+    "updateUser() refuses a stale expected role with role_changed",
+    async (s) => {
+      const ada = await addUser(s, {
+        email: "ada@example.com",
+        role: "member",
+      });
+      await refused(
+        s.updateUser(ada.id, { disabled: true, expectedRole: "admin" }),
+        "role_changed",
+      );
+      assert.deepEqual(await s.userById(ada.id), ada);
+      const done = await s.updateUser(ada.id, {
+        disabled: true,
+        expectedRole: "member",
+      });
+      assert.equal(done.disabled, true);
+    },
+  ],
+  ["updateUser() refuses an account out of reach", async (store) => {
+    const owner = await addUser(store, {
+      email: "owner@example.com",
+      role: "owner",
+    });
+    const plain = await addUser(store, { email: "plain@example.com" });
+    await refused(
+      store.updateUser(owner.id, {
+        role: "member",
+        reachableRoles: ["admin", "member"],
+      }),
+      "role_beyond_reach",
+    );
+    assert.deepEqual(await store.userById(owner.id), owner);
+    // An account with no role is always within reach.
+    const changed = await store.updateUser(plain.id, {
+      role: "member",
+      reachableRoles: [],
+    });
+    assert.equal(changed.role, "member");
+  }],
+  ["updateUser() refuses to remove the last privileged account", async (s) => {
+    const keepPrivileged = ["admin", "owner"];
+    const ada = await addUser(s, { email: "ada@example.com", role: "admin" });
+    const off = await addUser(s, { email: "off@example.com", role: "admin" });
+    await s.updateUser(off.id, { disabled: true });
+    await addUser(s, { email: "mo@example.com", role: "member" });
+    const last = "last_privileged_refused";
+    // A disabled admin and an enabled member do not count.
+    await refused(
+      s.updateUser(ada.id, { role: "member", keepPrivileged }),
+      last,
+    );
+    await refused(
+      s.updateUser(ada.id, { disabled: true, keepPrivileged }),
+      last,
+    );
+    // A repeated role is still one role.
+    await refused(
+      s.updateUser(ada.id, { role: "", keepPrivileged: ["admin", "admin"] }),
+      last,
+    );
+    assert.deepEqual(await s.userById(ada.id), ada);
+    // Moving between privileged roles keeps the account privileged.
+    const owner = await s.updateUser(ada.id, { role: "owner", keepPrivileged });
+    assert.equal(owner.role, "owner");
+    // With a second privileged account (any privileged role) it may go.
+    await s.updateUser(off.id, { disabled: false, keepPrivileged });
+    const demoted = await s.updateUser(ada.id, {
+      role: "member",
+      keepPrivileged,
+    });
+    assert.equal(demoted.role, "member");
+    await refused(
+      s.updateUser(off.id, { disabled: true, keepPrivileged }),
+      last,
+    );
+  }],
+  [
+    "updateUser() with an empty privileged list keeps one enabled account",
+    async (s) => {
+      const ada = await addUser(s, {
+        email: "ada@example.com",
+        role: "member",
+      });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      // Every enabled account counts, whatever its role; role changes are free.
+      const plain = await s.updateUser(ada.id, {
+        role: "",
+        keepPrivileged: [],
+      });
+      assert.equal(plain.role, "");
+      await s.updateUser(bob.id, { disabled: true, keepPrivileged: [] });
+      await refused(
+        s.updateUser(ada.id, { disabled: true, keepPrivileged: [] }),
+        "last_privileged_refused",
+      );
+      assert.equal((await s.userById(ada.id))?.disabled, false);
+    },
+  ],
+];
+
+const concurrency: Case[] = [
+  [
+    "updateUser() keeps one privileged account under parallel demotions",
+    async (s) => {
+      const keepPrivileged = ["admin"];
+      const admins = [];
+      for (const name of ["a", "b", "c"]) {
+        admins.push(
+          await addUser(s, { email: `${name}@example.com`, role: "admin" }),
+        );
+      }
+      const results = await Promise.allSettled([
+        s.updateUser(admins[0]!.id, { role: "member", keepPrivileged }),
+        s.updateUser(admins[1]!.id, { disabled: true, keepPrivileged }),
+        s.updateUser(admins[2]!.id, { role: "", keepPrivileged }),
+      ]);
+      const refusals = results.filter((r) => r.status === "rejected");
+      assert.equal(refusals.length, 1);
+      assert.equal(refusals[0]!.reason.code, "last_privileged_refused");
+      const left = (await allUsers(s)).filter((u) =>
+        u.role === "admin" && !u.disabled
+      );
+      assert.equal(left.length, 1);
+    },
+  ],
+  [
+    "updateUser() keeps one privileged account when two demote each other",
+    async (s) => {
+      for (let round = 0; round < 3; round++) {
+        const a = await addUser(s, {
+          email: `a${round}@example.com`,
+          role: "admin",
+        });
+        const b = await addUser(s, {
+          email: `b${round}@example.com`,
+          role: "admin",
+        });
+        const results = await Promise.allSettled([
+          s.updateUser(a.id, { role: "member", keepPrivileged: ["admin"] }),
+          s.updateUser(b.id, { role: "member", keepPrivileged: ["admin"] }),
+        ]);
+        assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+        const left = (await allUsers(s)).filter((u) => u.role === "admin");
+        assert.equal(left.length, 1);
+        // Leave no admin behind for the next round: a member takes over.
+        await s.updateUser(left[0]!.id, { role: "member" });
+      }
+    },
+  ],
+];
+
+/** The account cases, in the order they are registered. */
+export const ACCOUNT_CASES: readonly Case[] = [
+  ...schema,
+  ...accounts,
+  ...rules,
+  ...concurrency,
+];

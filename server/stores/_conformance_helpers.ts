@@ -1,0 +1,113 @@
+// Shared pieces of the store conformance cases: records made through the
+// Store interface only, and the ways a case observes a store. Times are
+// passed in, never slept through. Whether a record still exists is observed
+// through the contract too: e.g. a bounded delete of expired records counts it.
+
+import assert from "node:assert/strict";
+import { uuidv7 } from "../_crypto.ts";
+import type { ErrorCode } from "../errors.ts";
+import type { LinkKind, NewUser, Store, UserRecord } from "../store.ts";
+
+/** One conformance case: its title and its check on a fresh, migrated store. */
+export type Case = readonly [
+  title: string,
+  check: (store: Store) => Promise<void>,
+];
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+const FAR_FUTURE = 8_000_000_000_000;
+
+// Ids must sort in creation order; uuidv7 of the same millisecond may not.
+let clock = Date.now();
+
+/** A fresh UUIDv7, later than every id made before it. */
+export const nextId = (): string => uuidv7(++clock);
+
+/** A PHC-shaped stand-in for a password hash (stores never parse it). */
+export const hash = (label: string): string =>
+  `$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$${label}`;
+
+/** A random token digest, shaped like the real ones. */
+export const tokenHash = (): string =>
+  crypto.getRandomValues(new Uint8Array(32)).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
+
+/** Creates an account with defaults for the fields not given. */
+export function addUser(
+  store: Store,
+  fields: Partial<NewUser> & { email: string },
+): Promise<UserRecord> {
+  return store.createUser({
+    id: fields.id ?? nextId(),
+    email: fields.email,
+    name: fields.name ?? fields.email.split("@")[0]!,
+    role: fields.role ?? "",
+    passwordHash: fields.passwordHash ?? hash("initial"),
+    createdAt: fields.createdAt ?? Date.now(),
+  });
+}
+
+/** Records a session for an enabled account and returns its token digest. */
+export async function addSession(
+  store: Store,
+  userId: string,
+  createdAt: number,
+  expiresAt: number = createdAt + HOUR,
+): Promise<string> {
+  const token = tokenHash();
+  assert.equal(
+    await store.createSession({
+      tokenHash: token,
+      userId,
+      createdAt,
+      expiresAt,
+    }),
+    true,
+    "createSession() refused an enabled account",
+  );
+  return token;
+}
+
+/** Stores a link and returns its token digest. */
+export async function addLink(
+  store: Store,
+  kind: LinkKind,
+  fields: { email: string; userId?: string; role?: string; expiresAt: number },
+): Promise<string> {
+  const token = tokenHash();
+  await store.createLink({
+    tokenHash: token,
+    kind,
+    email: fields.email,
+    name: kind === "invitation" ? "Invited Person" : "",
+    role: fields.role ?? "",
+    userId: fields.userId ?? "",
+    createdAt: fields.expiresAt - HOUR,
+    expiresAt: fields.expiresAt,
+  });
+  return token;
+}
+
+/** Asserts that `promise` rejects with an error carrying `code`. */
+export async function refused(
+  promise: Promise<unknown>,
+  code: ErrorCode,
+): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => {
+    assert.equal((err as { code?: unknown }).code, code);
+    return true;
+  });
+}
+
+/** Every account, oldest first. */
+export async function allUsers(store: Store): Promise<UserRecord[]> {
+  return (await store.listUsers({ limit: 100 })).users;
+}
+
+/** Links left in the store, counted by sweeping them all as if expired. */
+export async function remainingLinks(store: Store): Promise<number> {
+  return await store.deleteExpiredLinks(FAR_FUTURE, 1000);
+}

@@ -1,0 +1,117 @@
+/**
+ * The store conformance suite: one set of tests every `Store` must pass,
+ * run unchanged against `KvStore`, `PostgresStore` and any store you write.
+ * {@linkcode storeConformance} registers the cases with `Deno.test`; call it
+ * from a test file with a function that opens a fresh, empty store.
+ *
+ * @example A test file for your store
+ * ```ts
+ * import { storeConformance } from "@gatehouse/server/conformance";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * // Every case gets a fresh, empty store and closes it afterwards.
+ * storeConformance("KvStore", async () => {
+ *   const kv = await Deno.openKv(":memory:");
+ *   return { store: new KvStore(kv), close: () => kv.close() };
+ * });
+ *
+ * // Tests of what only your store does sit beside the suite.
+ * Deno.test("KvStore keeps its records under its prefix", async () => {
+ *   const kv = await Deno.openKv(":memory:");
+ *   await new KvStore(kv, { prefix: ["auth"] }).migrate();
+ *   const records = await Array.fromAsync(kv.list({ prefix: ["auth"] }));
+ *   console.assert(records.length > 0);
+ *   kv.close();
+ * });
+ * ```
+ *
+ * @module
+ */
+
+import type { Store } from "../store.ts";
+import { ACCOUNT_CASES } from "./_conformance_accounts.ts";
+import { RECORD_CASES } from "./_conformance_records.ts";
+
+/** A store opened for one test case, and how to release it. */
+export interface StoreUnderTest {
+  /** A fresh, empty store; the suite calls `migrate()` itself. */
+  store: Store;
+  /** Releases everything the store holds (connections, files, schemas). */
+  close(): void | Promise<void>;
+}
+
+/** Opens a fresh, empty store for one test case. */
+export type OpenStore = () => StoreUnderTest | Promise<StoreUnderTest>;
+
+/** Options of {@linkcode storeConformance}. */
+export interface StoreConformanceOptions {
+  /** Registers every case as ignored, e.g. when the database is unreachable. */
+  ignore?: boolean;
+  /** Deno's op sanitizer for every case; on by default. */
+  sanitizeOps?: boolean;
+  /** Deno's resource sanitizer for every case; on by default. */
+  sanitizeResources?: boolean;
+}
+
+/**
+ * Registers the store conformance cases with `Deno.test`, one test per rule
+ * of the `Store` contract: accounts and their rules (`email_taken`,
+ * `role_changed`, `role_beyond_reach`, `last_privileged_refused`), session
+ * revocation, single-use links, limiter counters, bounded expiry sweeps, and
+ * concurrent writers. Each case opens its own store and closes it after.
+ *
+ * @param name Prefix of every test name, e.g. `"PostgresStore"`.
+ * @param open Opens a fresh, empty store for one case.
+ * @param options Ignore the cases, or relax Deno's sanitizers.
+ *
+ * @example Ignoring the cases when the backend is missing
+ * ```ts
+ * import { storeConformance } from "@gatehouse/server/conformance";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * // The report then lists the cases as ignored instead of failing them.
+ * const available = typeof Deno.openKv === "function";
+ * storeConformance(
+ *   "KvStore on a file",
+ *   async () => {
+ *     const path = await Deno.makeTempFile();
+ *     const kv = await Deno.openKv(path);
+ *     return {
+ *       store: new KvStore(kv),
+ *       close: async () => {
+ *         kv.close();
+ *         await Deno.remove(path);
+ *       },
+ *     };
+ *   },
+ *   { ignore: !available },
+ * );
+ *
+ * Deno.test("the backend is available here", () => {
+ *   console.assert(available);
+ * });
+ * ```
+ */
+export function storeConformance(
+  name: string,
+  open: OpenStore,
+  options: StoreConformanceOptions = {},
+): void {
+  for (const [title, check] of [...ACCOUNT_CASES, ...RECORD_CASES]) {
+    Deno.test({
+      name: `${name}: ${title}`,
+      ignore: options.ignore ?? false,
+      sanitizeOps: options.sanitizeOps ?? true,
+      sanitizeResources: options.sanitizeResources ?? true,
+      async fn() {
+        const opened = await open();
+        try {
+          await opened.store.migrate();
+          await check(opened.store);
+        } finally {
+          await opened.close();
+        }
+      },
+    });
+  }
+}

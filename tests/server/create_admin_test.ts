@@ -1,0 +1,439 @@
+// runCreateAdmin() in process, with a scripted terminal: the password prompt
+// (twice, echo off, editing keys, Ctrl-C), --password-stdin, and one case per
+// refusal, each a single line on stderr and a non-zero exit code.
+
+import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
+import { addUser, hasher, memoryStore, PASSWORD } from "../fixtures/kv.ts";
+import { PRIVILEGED, ROLES } from "../../demo_config.ts";
+import {
+  type CreateAdminIo,
+  type CreateAdminOptions,
+  createAuth,
+  runCreateAdmin,
+  type Store,
+} from "../../mod.ts";
+
+const ARGS = ["--email", "Ada@Example.com", "--name", "Ada", "--role", "admin"];
+
+// A terminal whose keystrokes arrive in `chunks`; it records what was shown
+// and every switch of raw mode.
+function scriptedTerminal(chunks: string[], terminal = true) {
+  const encoder = new TextEncoder();
+  const shown = { out: "", err: "", raw: [] as boolean[], reads: 0 };
+  const io: CreateAdminIo = {
+    input: new ReadableStream({
+      pull(controller) {
+        shown.reads++;
+        const chunk = chunks.shift();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(encoder.encode(chunk));
+      },
+    }, { highWaterMark: 0 }),
+    isTerminal: () => terminal,
+    setRaw: (raw) => void shown.raw.push(raw),
+    write: (text) => void (shown.out += text),
+    writeError: (text) => void (shown.err += text),
+  };
+  return { io, shown };
+}
+
+async function run(
+  store: Store,
+  args: string[],
+  chunks: string[],
+  options: Partial<CreateAdminOptions> & { terminal?: boolean } = {},
+) {
+  const { io, shown } = scriptedTerminal(chunks, options.terminal);
+  const code = await runCreateAdmin(args, {
+    store,
+    privileged: PRIVILEGED,
+    capabilities: ROLES,
+    hasher,
+    io,
+    ...options,
+  });
+  return { code, ...shown };
+}
+
+Deno.test("runCreateAdmin() asks for the password twice with echo off and creates the account", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ARGS, [`${PASSWORD}\r`, `${PASSWORD}\r`]);
+    assertEquals(r.code, 0);
+    assertEquals(r.raw, [true, false, true, false]);
+    assertEquals(r.err, "Password: \nRepeat password: \n");
+    assertMatch(
+      r.out,
+      /^Created administrator "Ada@Example\.com" with role "admin" \(id [0-9a-f-]{36}\)\n$/,
+    );
+    assert(!r.out.includes(PASSWORD) && !r.err.includes(PASSWORD));
+    const auth = createAuth({ store, privileged: PRIVILEGED, hasher });
+    const identity = await auth.authenticate("ada@example.com", PASSWORD);
+    assertEquals([identity.name, identity.role], ["Ada", "admin"]);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() refuses passwords that do not match, creating nothing", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ARGS, [
+      `${PASSWORD}\r`,
+      `${PASSWORD}!\r`,
+    ]);
+    assertEquals(r.code, 1);
+    assertEquals(
+      r.err,
+      "Password: \nRepeat password: \nPasswords do not match\n",
+    );
+    assertEquals(r.out, "");
+    assertEquals(r.raw, [true, false, true, false]);
+    assertEquals(await store.hasUsers(), false);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() applies Backspace and Ctrl-U at the prompt and takes \\n or \\r\\n as Enter", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    // Both answers in one chunk, the first split across two.
+    const r = await run(store, ARGS, [
+      "wrong start\x15correct horse battery stapp",
+      `\x7fle\n${PASSWORD}X\b\r\n`,
+    ]);
+    assertEquals(r.code, 0, r.err);
+    const auth = createAuth({ store, privileged: PRIVILEGED, hasher });
+    assertEquals(
+      (await auth.authenticate("ada@example.com", PASSWORD)).email,
+      "Ada@Example.com",
+    );
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() stops at Ctrl-C with exit code 130 and restores the terminal", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ARGS, ["correct\x03"]);
+    assertEquals(r.code, 130);
+    assertEquals(r.err, "Password: \nCancelled\n");
+    assertEquals(r.raw, [true, false]);
+    assertEquals(await store.hasUsers(), false);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() refuses input that ends before a password is typed", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const eof = await run(store, ARGS, []);
+    assertEquals(eof.code, 1);
+    assertEquals(eof.err, "Password: \nNo password given\n");
+    const ctrlD = await run(store, ARGS, [`${PASSWORD}\r`, "\x04"]);
+    assertEquals(ctrlD.code, 1);
+    assertEquals(ctrlD.raw, [true, false, true, false]);
+    assertEquals(await store.hasUsers(), false);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() checks the password length before asking again", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ARGS, ["short\r", "short\r"]);
+    assertEquals(r.code, 1);
+    assertEquals(
+      r.err,
+      "Password: \nPassword is too short: use at least 12 characters\n",
+    );
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() will not prompt when stdin is not a terminal", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ARGS, [`${PASSWORD}\n`], { terminal: false });
+    assertEquals(r.code, 1);
+    assertEquals(
+      r.err,
+      "Cannot prompt for the password: stdin is not a terminal (pass --password-stdin)\n",
+    );
+    assertEquals(r.reads, 0);
+    assertEquals(r.raw, []);
+    assertEquals(await store.hasUsers(), false);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() with --password-stdin reads one line, without prompts or raw mode", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(
+      store,
+      [
+        "--email=grace@example.com",
+        "--name=Grace Hopper",
+        "--role=admin",
+        "--password-stdin",
+      ],
+      [`${PASSWORD}\r\nsecond line\n`],
+      { terminal: false },
+    );
+    assertEquals(r.code, 0, r.err);
+    assertEquals(r.err, "");
+    assertEquals(r.raw, []);
+    const auth = createAuth({ store, privileged: PRIVILEGED, hasher });
+    const identity = await auth.authenticate("grace@example.com", PASSWORD);
+    assertEquals(identity.name, "Grace Hopper");
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() with --password-stdin refuses empty input", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    for (const input of [[], ["\n"]]) {
+      const r = await run(store, [...ARGS, "--password-stdin"], input);
+      assertEquals(r.code, 1);
+      assertEquals(r.err, "No password on stdin: send it as one line\n");
+    }
+  } finally {
+    close();
+  }
+});
+
+// [case, args, stdin, exit code, the one line on stderr]
+const REFUSALS: Array<[string, string[], string, number, string | RegExp]> = [
+  [
+    "a missing --email",
+    ["--name", "A", "--role", "admin"],
+    "",
+    2,
+    /^Missing --email \(Usage: deno task create-admin --email E --name N --role R \[--password-stdin\]\)$/,
+  ],
+  [
+    "a missing --name",
+    ["--email", "a@b.c", "--role", "admin"],
+    "",
+    2,
+    /^Missing --name \(Usage: /,
+  ],
+  [
+    "a missing --role",
+    ["--email", "a@b.c", "--name", "A"],
+    "",
+    2,
+    /^Missing --role \(Usage: /,
+  ],
+  [
+    "a flag without its value",
+    ["--name", "A", "--role", "admin", "--email"],
+    "",
+    2,
+    /^Missing value for --email \(Usage: /,
+  ],
+  [
+    "a flag followed by another flag",
+    ["--email", "--name", "A", "--role", "admin"],
+    "",
+    2,
+    /^Missing value for --email \(Usage: /,
+  ],
+  [
+    "an unknown argument",
+    [...ARGS, "--admin"],
+    "",
+    2,
+    /^Unknown argument: "--admin" \(Usage: /,
+  ],
+  [
+    "a flag given twice",
+    [...ARGS, "--role", "admin"],
+    "",
+    2,
+    /^--role is given twice \(Usage: /,
+  ],
+  [
+    "an invalid email",
+    ["--email", "ada.example.com", "--name", "A", "--role", "admin"],
+    "",
+    1,
+    'Email address is not valid: "ada.example.com"',
+  ],
+  [
+    "an email with a newline",
+    ["--email", "ada\n@example.com", "--name", "A", "--role", "admin"],
+    "",
+    1,
+    'Email address is not valid: "ada\\u000a@example.com"',
+  ],
+  [
+    "a blank name",
+    ["--email", "a@b.c", "--name", " ", "--role", "admin"],
+    "",
+    1,
+    "Name is required",
+  ],
+  [
+    "a name over 100 characters",
+    ["--email", "a@b.c", "--name", "n".repeat(101), "--role", "admin"],
+    "",
+    1,
+    "Name is too long: the limit is 100 characters",
+  ],
+  [
+    "a role the privileged list does not admit",
+    ["--email", "a@b.c", "--name", "A", "--role", "member"],
+    `${PASSWORD}\n`,
+    1,
+    'Role "member" may not administer users: use "admin"',
+  ],
+  [
+    "no role",
+    ["--email", "a@b.c", "--name", "A", "--role", ""],
+    `${PASSWORD}\n`,
+    1,
+    'Role "" may not administer users: use "admin"',
+  ],
+  [
+    "a short password",
+    [...ARGS, "--password-stdin"],
+    "eleven char\n",
+    1,
+    "Password is too short: use at least 12 characters",
+  ],
+  [
+    "a long password",
+    [...ARGS, "--password-stdin"],
+    "p".repeat(257) + "\n",
+    1,
+    "Password is too long: use at most 256 characters",
+  ],
+];
+
+for (const [name, args, stdin, code, line] of REFUSALS) {
+  Deno.test(`runCreateAdmin() refuses ${name} with exit code ${code} and one line`, async () => {
+    const { store, close } = await memoryStore();
+    try {
+      const piped = args.includes("--password-stdin")
+        ? args
+        : [...args, "--password-stdin"];
+      const r = await run(store, piped, [stdin], { terminal: false });
+      assertEquals(r.code, code);
+      assertEquals(r.out, "");
+      assertMatch(r.err, /^[^\n]+\n$/);
+      const text = r.err.slice(0, -1);
+      if (typeof line === "string") assertEquals(text, line);
+      else assertMatch(text, line);
+      assertEquals(await store.hasUsers(), false);
+    } finally {
+      close();
+    }
+  });
+}
+
+Deno.test("runCreateAdmin() refuses an email that has an account in any case, before asking for the password", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    await addUser(store, { email: "ada@example.com", role: "member" });
+    const r = await run(store, ARGS, [`${PASSWORD}\r`, `${PASSWORD}\r`]);
+    assertEquals(r.code, 1);
+    assertEquals(r.err, 'Email address is already in use: "Ada@Example.com"\n');
+    assertEquals(r.raw, []);
+    assertEquals((await store.listUsers({ limit: 10 })).users.length, 1);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() refuses a role no registry declares when every role is admitted", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(
+      store,
+      ["--email", "a@b.c", "--name", "A", "--role", "root", "--password-stdin"],
+      [`${PASSWORD}\n`],
+      { privileged: [] },
+    );
+    assertEquals(r.code, 1);
+    assertEquals(r.err, 'Role is not known: "root"\n');
+    const member = await run(
+      store,
+      [
+        "--email",
+        "a@b.c",
+        "--name",
+        "A",
+        "--role",
+        "member",
+        "--password-stdin",
+      ],
+      [`${PASSWORD}\n`],
+      { privileged: [] },
+    );
+    assertEquals(member.code, 0, member.err);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() opens the store only for valid arguments and always closes it", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    let opened = 0;
+    let closed = 0;
+    const openStore = () => {
+      opened++;
+      return Promise.resolve({ store, close: () => void closed++ });
+    };
+    const usage = await run(store, ["--email", "a@b.c"], [], {
+      openStore,
+      store: undefined,
+    });
+    assertEquals([usage.code, opened], [2, 0]);
+    const refused = await run(store, [...ARGS, "--password-stdin"], ["x\n"], {
+      openStore,
+      store: undefined,
+    });
+    assertEquals([refused.code, opened, closed], [1, 1, 1]);
+    const ok = await run(store, [...ARGS, "--password-stdin"], [
+      `${PASSWORD}\n`,
+    ], { openStore, store: undefined });
+    assertEquals([ok.code, opened, closed], [0, 2, 2]);
+    const failing = await run(store, [...ARGS, "--password-stdin"], [], {
+      store: undefined,
+      openStore: () =>
+        Promise.reject(new Error("DATABASE_URL is set but\nunreachable")),
+    });
+    assertEquals(failing.code, 1);
+    assertEquals(
+      failing.err,
+      "Cannot open the store: DATABASE_URL is set but\n",
+    );
+  } finally {
+    close();
+  }
+});
+
+Deno.test("runCreateAdmin() prints its usage for --help", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    const r = await run(store, ["--help"], []);
+    assertEquals(r.code, 0);
+    assertEquals(
+      r.out,
+      "Usage: deno task create-admin --email E --name N --role R [--password-stdin]\n",
+    );
+  } finally {
+    close();
+  }
+});
