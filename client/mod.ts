@@ -1,8 +1,102 @@
 /**
- * `@gatehouse/client`: the browser side of Gatehouse (work in progress).
+ * `@gatehouse/client`: the browser side of Gatehouse, for Preact.
+ *
+ * - {@linkcode AuthGate} renders the app when signed in and your login
+ *   screen when signed out, with loading and error states in between.
+ * - {@linkcode createAuthQueryClient} builds the TanStack query client that
+ *   drops the session when any call finds it gone; {@linkcode useSession},
+ *   {@linkcode useLogout}, {@linkcode can}, {@linkcode adoptSession} and
+ *   {@linkcode sessionQueryKey} work with it.
+ * - {@linkcode fetchSession}, {@linkcode login}, {@linkcode logout} and
+ *   {@linkcode isSessionRevoked} are the session operations of the
+ *   transport: REST by default, replaceable with
+ *   {@linkcode configureAuthTransport}.
+ * - Typed errors: {@linkcode InvalidCredentialsError},
+ *   {@linkcode RateLimitedError}, {@linkcode UnauthorizedError},
+ *   {@linkcode InvalidTokenError}, {@linkcode ValidationError} and more, all
+ *   {@linkcode AuthClientError}s with the server's `code`.
+ *
+ * User administration, invitations and resets are in
+ * `@gatehouse/client/admin`; the test harness in `@gatehouse/client/testing`.
+ *
+ * @example The app behind the gate
+ * ```tsx
+ * import { AuthGate, createAuthQueryClient, useLogout, useSession } from "@gatehouse/client";
+ * import { QueryClientProvider } from "@tanstack/preact-query";
+ *
+ * function Home() {
+ *   const user = useSession();
+ *   const logout = useLogout();
+ *   return (
+ *     <main>
+ *       <p>Signed in as {user?.name}</p>
+ *       <button type="button" onClick={() => logout.mutate()}>Sign out</button>
+ *     </main>
+ *   );
+ * }
+ *
+ * const client = createAuthQueryClient();
+ * export const App = () => (
+ *   <QueryClientProvider client={client}>
+ *     <AuthGate loginScreen={() => <p>Your login screen here</p>}>
+ *       <Home />
+ *     </AuthGate>
+ *   </QueryClientProvider>
+ * );
+ * ```
  *
  * @module
  */
 
-/** The package version. */
-export const VERSION = "0.8.0";
+export { can } from "./can.ts";
+export {
+  AuthClientError,
+  type AuthClientErrorOptions,
+  CrossOriginError,
+  type ErrorCode,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  RateLimitedError,
+  type RateLimitedErrorOptions,
+  UnauthorizedError,
+  ValidationError,
+} from "./errors.ts";
+export { AuthGate, type AuthGateProps } from "./gate.tsx";
+export { useLogout, useSession } from "./hooks.ts";
+export {
+  adoptSession,
+  type AuthQueryClientOptions,
+  createAuthQueryClient,
+  sessionQueryKey,
+} from "./query.ts";
+export { restTransport, type RestTransportOptions } from "./rest.ts";
+export {
+  NetworkError,
+  ServerError,
+  type ServerFeature,
+  ServerTooOldError,
+  UnexpectedResponseError,
+} from "./service_errors.ts";
+export {
+  fetchSession,
+  isSessionRevoked,
+  login,
+  logout,
+} from "./session_calls.ts";
+export {
+  type AuthTransport,
+  configureAuthTransport,
+  resetAuthTransport,
+} from "./transport.ts";
+export type {
+  FetchSessionOptions,
+  Invitation,
+  InviteResult,
+  NewUser,
+  SessionUser,
+  SetUserDisabledOptions,
+  User,
+  UserPage,
+  UserQuery,
+} from "./types.ts";

@@ -1,0 +1,175 @@
+// The one table from each server error code (DESIGN.md §4) to its client
+// class, and the few rules that depend on the call: a 401 is
+// InvalidCredentialsError on login and UnauthorizedError everywhere else; a
+// refusal of the role right on a call that hands out a role is
+// RoleRefusedError; `invite` never reveals `email_taken`; a 404 that is not
+// `user_not_found` on a feature route means the server is too old.
+
+import {
+  type AuthClientError,
+  type AuthClientErrorOptions,
+  CrossOriginError,
+  EmailTakenError,
+  type ErrorCode,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  RateLimitedError,
+  SelfDisableError,
+  UnauthorizedError,
+  UserNotFoundError,
+  ValidationError,
+} from "./errors.ts";
+import {
+  LastPrivilegedError,
+  RoleBeyondReachError,
+  RoleChangedError,
+  RoleRefusedError,
+  RoleUnknownError,
+  SelfRoleError,
+} from "./role_errors.ts";
+import {
+  InvitationFailedError,
+  ServerError,
+  type ServerFeature,
+  ServerTooOldError,
+  UnexpectedResponseError,
+} from "./service_errors.ts";
+
+type ErrorClass = new (
+  message?: string,
+  options?: AuthClientErrorOptions,
+) => AuthClientError;
+
+/** Codes the server writes; the client's own codes are not in the table. */
+type ServerCode = Exclude<
+  ErrorCode,
+  | "server_too_old"
+  | "invitation_failed"
+  | "network_failed"
+  | "response_malformed"
+>;
+
+/** The class of every server code. `login_rate_limited` is built apart (it reads a header). */
+export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
+  body_malformed: ValidationError,
+  body_field_required: ValidationError,
+  email_invalid: ValidationError,
+  name_required: ValidationError,
+  name_too_long: ValidationError,
+  password_too_short: ValidationError,
+  password_too_long: ValidationError,
+  user_id_malformed: ValidationError,
+  body_too_large: ValidationError,
+  role_unknown: RoleUnknownError,
+  credentials_invalid: InvalidCredentialsError,
+  session_absent: UnauthorizedError,
+  role_insufficient: ForbiddenError,
+  capability_missing: ForbiddenError,
+  role_beyond_reach: RoleBeyondReachError,
+  self_disable_refused: SelfDisableError,
+  self_role_refused: SelfRoleError,
+  request_cross_origin: CrossOriginError,
+  user_not_found: UserNotFoundError,
+  email_taken: EmailTakenError,
+  role_changed: RoleChangedError,
+  last_privileged_refused: LastPrivilegedError,
+  token_invalid: InvalidTokenError,
+  login_rate_limited: RateLimitedError,
+  internal: ServerError,
+};
+
+/** The class for a code the table does not know (a newer server), by status. */
+function classOfStatus(status: number): ErrorClass {
+  if (status === 400 || status === 413 || status === 422) {
+    return ValidationError;
+  }
+  if (status === 401) return UnauthorizedError;
+  if (status === 403) return ForbiddenError;
+  if (status === 410) return InvalidTokenError;
+  if (status === 429) return RateLimitedError;
+  if (status >= 500) return ServerError;
+  return UnexpectedResponseError;
+}
+
+/** The call an answer belongs to, as far as error mapping cares. */
+export interface CallContext {
+  /** The transport operation. */
+  operation: string;
+  /** Set on routes a server may be too old for. */
+  feature?: ServerFeature;
+  /** True when the call hands out a role. */
+  grantsRole?: boolean;
+}
+
+/** A refused answer, read off the response. */
+export interface RefusedAnswer {
+  status: number;
+  /** The body's `code`, when the body was a JSON error. */
+  code?: string;
+  /** The body's `error`. */
+  message?: string;
+  meta?: Record<string, string>;
+  /** The `Retry-After` header. */
+  retryAfter?: string | null;
+}
+
+const ROLE_RIGHT_CODES = new Set(["role_insufficient", "capability_missing"]);
+
+/** The client error for a refused answer to `call`. */
+export function errorFromAnswer(
+  answer: RefusedAnswer,
+  call: CallContext,
+): AuthClientError {
+  const { status } = answer;
+  const code = answer.code ??
+    (status >= 500 ? "internal" : "response_malformed");
+  const options: AuthClientErrorOptions = {
+    code,
+    status,
+    ...(answer.meta === undefined ? {} : { meta: answer.meta }),
+  };
+  const message = answer.message;
+
+  if (
+    status === 404 && call.feature !== undefined && code !== "user_not_found"
+  ) {
+    return new ServerTooOldError(call.feature, { status });
+  }
+  if (status === 401) {
+    return call.operation === "login"
+      ? new InvalidCredentialsError(message, options)
+      : new UnauthorizedError(message, options);
+  }
+  if (call.grantsRole === true && ROLE_RIGHT_CODES.has(code)) {
+    return new RoleRefusedError(message, options);
+  }
+  if (call.operation === "invite" && code === "email_taken") {
+    // An invitation answers alike for every address; never reveal this one.
+    return new InvitationFailedError(undefined, { status });
+  }
+  const known = Object.hasOwn(CLASS_OF_CODE, code)
+    ? CLASS_OF_CODE[code as ServerCode]
+    : undefined;
+  const Class = known ?? classOfStatus(status);
+  if (Class === RateLimitedError) {
+    return new RateLimitedError(message, {
+      ...options,
+      retryAfter: parseRetryAfter(answer.retryAfter ?? null),
+    });
+  }
+  return new Class(message, options);
+}
+
+/** Seconds from a `Retry-After` value (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}

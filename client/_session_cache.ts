@@ -1,0 +1,67 @@
+// The session in the query cache: its key, its query (what `AuthGate` and
+// `useSession` read) and the moves on it (drop, clear the rest). Public
+// functions in query.ts and hooks.ts are built from these.
+
+import type { QueryClient } from "./_peer_types.ts";
+import { fetchSession } from "./session_calls.ts";
+import type { SessionUser } from "./types.ts";
+
+/**
+ * The cache key of the session query. Its data is the signed-in
+ * `SessionUser`, or null when signed out.
+ *
+ * @example Reading the session from the cache
+ * ```ts
+ * import { createAuthQueryClient, type SessionUser, sessionQueryKey } from "@gatehouse/client";
+ *
+ * const client = createAuthQueryClient();
+ * const user = client.getQueryData<SessionUser | null>(sessionQueryKey);
+ * console.assert(user === undefined); // nothing fetched yet
+ * ```
+ */
+export const sessionQueryKey: readonly ["gatehouse", "session"] = Object
+  .freeze(["gatehouse", "session"] as const);
+
+/** Signs out in the cache: the session becomes null, every other query goes. */
+export function forgetSession(client: QueryClient): void {
+  dropSession(client);
+  clearAllButSession(client);
+}
+
+/** The session becomes null (signed out); an in-flight session fetch is cancelled first. */
+export function dropSession(client: QueryClient): void {
+  void client.cancelQueries({ queryKey: sessionQueryKey, exact: true });
+  client.setQueryData<SessionUser | null>(sessionQueryKey, null);
+}
+
+/** Removes (and cancels) every query but the session. */
+export function clearAllButSession(client: QueryClient): void {
+  client.removeQueries({
+    predicate: (query) => !isSessionKey(query.queryKey),
+  });
+}
+
+function isSessionKey(key: readonly unknown[]): boolean {
+  return key.length === sessionQueryKey.length &&
+    key.every((part, i) => part === sessionQueryKey[i]);
+}
+
+/** The session query: `fetchSession`, with failures other than "signed out" turned into the query's error. */
+export const sessionQuery = {
+  queryKey: sessionQueryKey,
+  queryFn: readSession,
+  staleTime: 60_000,
+} as const;
+
+async function readSession(): Promise<SessionUser | null> {
+  let failed = false;
+  let failure: unknown;
+  const user = await fetchSession({
+    onFailure: (error) => {
+      failed = true;
+      failure = error;
+    },
+  });
+  if (failed) throw failure;
+  return user;
+}

@@ -1,0 +1,138 @@
+// The boundary between the server's JSON (snake_case, DESIGN.md §4) and the
+// client's shapes (camelCase, types.ts). Reading checks every field the
+// client relies on, so an answer outside the contract fails here, loudly,
+// instead of deep inside a screen. Writing is for the test harness.
+
+import { UnexpectedResponseError } from "./service_errors.ts";
+import type { InviteResult, SessionUser, User, UserPage } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+function malformed(what: string, status: number): UnexpectedResponseError {
+  return new UnexpectedResponseError(
+    `Unexpected answer from the server: ${what}`,
+    { status },
+  );
+}
+
+function object(value: unknown, what: string, status: number): Json {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw malformed(`${what} is not an object`, status);
+  }
+  return value as Json;
+}
+
+function string(body: Json, key: string, status: number): string {
+  const value = body[key];
+  if (typeof value !== "string") {
+    throw malformed(`"${key}" is not a string`, status);
+  }
+  return value;
+}
+
+function strings(
+  body: Json,
+  key: string,
+  status: number,
+): readonly string[] | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw malformed(`"${key}" is not a list of strings`, status);
+  }
+  return Object.freeze([...value]);
+}
+
+/** The signed-in account from an Identity answer. */
+export function readSessionUser(value: unknown, status: number): SessionUser {
+  const body = object(value, "the identity", status);
+  const capabilities = strings(body, "capabilities", status);
+  const grantable = strings(body, "grantable", status);
+  return {
+    id: string(body, "id", status),
+    email: string(body, "email", status),
+    name: string(body, "name", status),
+    role: body.role === undefined ? "" : string(body, "role", status),
+    ...(capabilities === undefined ? {} : { capabilities }),
+    ...(grantable === undefined ? {} : { grantable }),
+  };
+}
+
+/** An account from a User answer. `created_at` may be ISO text or epoch ms. */
+export function readUser(value: unknown, status: number): User {
+  const body = object(value, "the user", status);
+  if (typeof body.disabled !== "boolean") {
+    throw malformed(`"disabled" is not a boolean`, status);
+  }
+  const created = body.created_at;
+  const at = typeof created === "number" || typeof created === "string"
+    ? new Date(created)
+    : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) {
+    throw malformed(`"created_at" is not a time`, status);
+  }
+  return {
+    id: string(body, "id", status),
+    email: string(body, "email", status),
+    name: string(body, "name", status),
+    role: body.role === undefined ? "" : string(body, "role", status),
+    disabled: body.disabled,
+    createdAt: at.toISOString(),
+  };
+}
+
+/** A page of accounts from a `{users, next_cursor}` answer. */
+export function readUserPage(value: unknown, status: number): UserPage {
+  const body = object(value, "the page", status);
+  if (!Array.isArray(body.users)) {
+    throw malformed(`"users" is not a list`, status);
+  }
+  const cursor = body.next_cursor ?? null;
+  if (cursor !== null && typeof cursor !== "string") {
+    throw malformed(`"next_cursor" is not a string or null`, status);
+  }
+  return {
+    users: body.users.map((user) => readUser(user, status)),
+    nextCursor: cursor,
+  };
+}
+
+/**
+ * An invite answer. `{delivered: false}` without a link comes back with an
+ * empty `activationLink`; the caller treats that as a failed invitation.
+ */
+export function readInviteResult(value: unknown, status: number): InviteResult {
+  const body = object(value, "the invite answer", status);
+  if (typeof body.delivered !== "boolean") {
+    throw malformed(`"delivered" is not a boolean`, status);
+  }
+  if (body.delivered) return { delivered: true };
+  const link = body.activation_link;
+  return {
+    delivered: false,
+    activationLink: typeof link === "string" ? link : "",
+  };
+}
+
+/** The Identity JSON of a signed-in account (for fake servers). */
+export function writeSessionUser(user: SessionUser): Json {
+  return { ...user };
+}
+
+/** The User JSON of an account (for fake servers). */
+export function writeUser(user: User): Json {
+  const { createdAt, ...rest } = user;
+  return { ...rest, created_at: createdAt };
+}
+
+/** The `{users, next_cursor}` JSON of a page (for fake servers). */
+export function writeUserPage(page: UserPage): Json {
+  return { users: page.users.map(writeUser), next_cursor: page.nextCursor };
+}
+
+/** The invite answer JSON (for fake servers). */
+export function writeInviteResult(result: InviteResult): Json {
+  return result.delivered
+    ? { delivered: true }
+    : { delivered: false, activation_link: result.activationLink };
+}

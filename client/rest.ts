@@ -1,0 +1,221 @@
+/**
+ * The REST transport: the twelve operations over the HTTP contract of
+ * DESIGN.md §4, with relative `/api/...` URLs and the page's cookies. It is
+ * the default; build your own with other options when the API is not on the
+ * page's origin (a test server, server-side rendering).
+ *
+ * @module
+ */
+
+import { discard, type HttpCall, readJson, send } from "./_http.ts";
+import { reportFailure } from "./_report.ts";
+import {
+  readInviteResult,
+  readSessionUser,
+  readUser,
+  readUserPage,
+} from "./_wire.ts";
+import { UnauthorizedError } from "./errors.ts";
+import { InvitationFailedError } from "./service_errors.ts";
+import type { AuthTransport } from "./transport.ts";
+import type { User } from "./types.ts";
+
+/**
+ * Options of {@linkcode restTransport}.
+ *
+ * @example Counting requests
+ * ```ts
+ * import { restTransport, type RestTransportOptions } from "@gatehouse/client";
+ *
+ * let requests = 0;
+ * const options: RestTransportOptions = {
+ *   baseUrl: "http://127.0.0.1:8000",
+ *   fetch: (input, init) => {
+ *     requests += 1;
+ *     return fetch(input, init);
+ *   },
+ * };
+ * const transport = restTransport(options);
+ * ```
+ */
+export interface RestTransportOptions {
+  /**
+   * Base URL the `/api/...` paths resolve against. By default they resolve
+   * against the page's `location` (and stay relative without one).
+   */
+  readonly baseUrl?: string | URL;
+  /** The fetch to use; `globalThis.fetch` at call time by default. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * Builds the twelve operations on REST.
+ *
+ * @param options Base URL and fetch; both optional.
+ * @returns A complete transport.
+ *
+ * @example Talking to an API on another base URL
+ * ```ts
+ * import { configureAuthTransport, resetAuthTransport, restTransport } from "@gatehouse/client";
+ *
+ * configureAuthTransport(restTransport({ baseUrl: "http://127.0.0.1:8000" }));
+ * resetAuthTransport();
+ * ```
+ */
+export function restTransport(
+  options: RestTransportOptions = {},
+): AuthTransport {
+  const http = { ...options };
+  const call = (spec: HttpCall) => send(http, spec);
+
+  async function user(spec: HttpCall): Promise<User> {
+    const response = await call(spec);
+    return readUser(await readJson(response), response.status);
+  }
+
+  return {
+    async fetchSession(fetchOptions = {}) {
+      try {
+        const response = await call({
+          method: "GET",
+          path: "/api/auth/session",
+          operation: "fetchSession",
+        });
+        return readSessionUser(await readJson(response), response.status);
+      } catch (error) {
+        if (error instanceof UnauthorizedError) return null;
+        reportFailure(fetchOptions.onFailure, error);
+        return null;
+      }
+    },
+
+    async login(email, password) {
+      const response = await call({
+        method: "POST",
+        path: "/api/auth/login",
+        body: { email, password },
+        operation: "login",
+      });
+      return readSessionUser(await readJson(response), response.status);
+    },
+
+    async logout() {
+      await discard(
+        await call({
+          method: "POST",
+          path: "/api/auth/logout",
+          operation: "logout",
+        }),
+      );
+    },
+
+    isSessionRevoked(error) {
+      return error instanceof UnauthorizedError;
+    },
+
+    async fetchUsers(query = {}) {
+      const params = new URLSearchParams();
+      if (query.limit !== undefined) params.set("limit", String(query.limit));
+      if (query.cursor !== undefined) params.set("cursor", query.cursor);
+      if (query.q !== undefined) params.set("q", query.q);
+      const search = params.size === 0 ? "" : `?${params}`;
+      const response = await call({
+        method: "GET",
+        path: `/api/users${search}`,
+        operation: "fetchUsers",
+      });
+      return readUserPage(await readJson(response), response.status);
+    },
+
+    createUser(input) {
+      const { email, name, password, role } = input;
+      return user({
+        method: "POST",
+        path: "/api/users",
+        body: role === undefined
+          ? { email, name, password }
+          : { email, name, password, role },
+        operation: "createUser",
+        grantsRole: Boolean(role),
+      });
+    },
+
+    setUserDisabled(id, disabled, setOptions = {}) {
+      const { seenRole } = setOptions;
+      return user({
+        method: "PATCH",
+        path: `/api/users/${encodeURIComponent(id)}`,
+        body: seenRole === undefined
+          ? { disabled }
+          : { disabled, role: seenRole },
+        operation: "setUserDisabled",
+      });
+    },
+
+    setUserRole(id, role) {
+      return user({
+        method: "PUT",
+        path: `/api/users/${encodeURIComponent(id)}/role`,
+        body: { role },
+        operation: "setUserRole",
+        feature: "roleChanges",
+        grantsRole: true,
+      });
+    },
+
+    async invite(invitation) {
+      const { email, name, role } = invitation;
+      const response = await call({
+        method: "POST",
+        path: "/api/users/invite",
+        body: role === undefined ? { email, name } : { email, name, role },
+        operation: "invite",
+        feature: "invitations",
+        grantsRole: Boolean(role),
+      });
+      const result = readInviteResult(
+        await readJson(response),
+        response.status,
+      );
+      if (!result.delivered && result.activationLink === "") {
+        throw new InvitationFailedError(undefined, { status: response.status });
+      }
+      return result;
+    },
+
+    async acceptInvite(token, password) {
+      const response = await call({
+        method: "POST",
+        path: "/api/auth/invite/accept",
+        body: { token, password },
+        operation: "acceptInvite",
+        feature: "invitations",
+      });
+      return readSessionUser(await readJson(response), response.status);
+    },
+
+    async requestPasswordReset(email) {
+      await discard(
+        await call({
+          method: "POST",
+          path: "/api/auth/password-reset",
+          body: { email },
+          operation: "requestPasswordReset",
+          feature: "passwordResets",
+        }),
+      );
+    },
+
+    async resetPassword(token, password) {
+      await discard(
+        await call({
+          method: "POST",
+          path: "/api/auth/password-reset/confirm",
+          body: { token, password },
+          operation: "resetPassword",
+          feature: "passwordResets",
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * The shapes the client hands to your code. They are the server's JSON
+ * (DESIGN.md §4) with camelCase names: `created_at` is `createdAt`,
+ * `next_cursor` is `nextCursor`, `activation_link` is `activationLink`. The
+ * REST transport converts at the boundary, in both directions; a replacement
+ * transport answers in these shapes too.
+ *
+ * @module
+ */
+
+/**
+ * The signed-in account, as login, the session check and an accepted
+ * invitation answer it. `capabilities` and `grantable` are present only when
+ * the server has a role registry (and are then lists, possibly empty).
+ *
+ * @example A signed-in administrator
+ * ```ts
+ * import type { SessionUser } from "@gatehouse/client";
+ *
+ * const ada: SessionUser = {
+ *   id: "0190f0a0-0000-7000-8000-000000000001",
+ *   email: "ada@example.com",
+ *   name: "Ada",
+ *   role: "admin",
+ *   capabilities: ["users.manage"],
+ *   grantable: ["admin", "member"],
+ * };
+ * ```
+ */
+export interface SessionUser {
+  /** Account id, a UUID. */
+  readonly id: string;
+  /** The account email. */
+  readonly email: string;
+  /** The account name. */
+  readonly name: string;
+  /** The role; empty when the account has none. */
+  readonly role: string;
+  /** Capabilities of the role, when the server has a registry. */
+  readonly capabilities?: readonly string[];
+  /** Roles this account may hand out, when the registry answers it. */
+  readonly grantable?: readonly string[];
+}
+
+/**
+ * An account as the administration calls list and answer it.
+ *
+ * @example An account from a list
+ * ```ts
+ * import type { User } from "@gatehouse/client/admin";
+ *
+ * const grace: User = {
+ *   id: "0190f0a0-0000-7000-8000-000000000002",
+ *   email: "grace@example.com",
+ *   name: "Grace",
+ *   role: "member",
+ *   disabled: false,
+ *   createdAt: "2026-01-02T03:04:05.000Z",
+ * };
+ * ```
+ */
+export interface User {
+  /** Account id, a UUID. */
+  readonly id: string;
+  /** The account email. */
+  readonly email: string;
+  /** The account name. */
+  readonly name: string;
+  /** The role; empty when the account has none. */
+  readonly role: string;
+  /** A disabled account cannot sign in. */
+  readonly disabled: boolean;
+  /** Creation time as an ISO 8601 string (wire: `created_at`). */
+  readonly createdAt: string;
+}
+
+/**
+ * One page of accounts, oldest first.
+ *
+ * @example Reading the next page
+ * ```ts
+ * import { fetchUsers, type UserPage } from "@gatehouse/client/admin";
+ *
+ * async function nextPage(page: UserPage): Promise<UserPage | null> {
+ *   return page.nextCursor === null
+ *     ? null
+ *     : await fetchUsers({ cursor: page.nextCursor });
+ * }
+ * ```
+ */
+export interface UserPage {
+  /** The accounts of this page. */
+  readonly users: readonly User[];
+  /** Pass as `cursor` for the next page; null on the last one (wire: `next_cursor`). */
+  readonly nextCursor: string | null;
+}
+
+/**
+ * Which accounts {@linkcode fetchUsers} asks for. Every field is optional.
+ *
+ * @example Searching
+ * ```ts
+ * import type { UserQuery } from "@gatehouse/client/admin";
+ *
+ * const query: UserQuery = { q: "ada", limit: 20 };
+ * ```
+ */
+export interface UserQuery {
+  /** At most this many accounts (the server caps it). */
+  readonly limit?: number;
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string;
+  /** Case-insensitive part of an email or name. */
+  readonly q?: string;
+}
+
+/**
+ * A new account for {@linkcode createUser}.
+ *
+ * @example An account with a role
+ * ```ts
+ * import type { NewUser } from "@gatehouse/client/admin";
+ *
+ * const input: NewUser = {
+ *   email: "grace@example.com",
+ *   name: "Grace",
+ *   password: "a long enough password",
+ *   role: "member",
+ * };
+ * ```
+ */
+export interface NewUser {
+  /** The email; must not be in use. */
+  readonly email: string;
+  /** The display name. */
+  readonly name: string;
+  /** The initial password. */
+  readonly password: string;
+  /** The role; omitted or empty for none. */
+  readonly role?: string;
+}
+
+/**
+ * A person to invite with {@linkcode invite}: no password, they choose it.
+ *
+ * @example An invitation
+ * ```ts
+ * import type { Invitation } from "@gatehouse/client/admin";
+ *
+ * const invitation: Invitation = { email: "ada@example.com", name: "Ada", role: "member" };
+ * ```
+ */
+export interface Invitation {
+  /** Where the activation link goes. */
+  readonly email: string;
+  /** The display name of the account to be. */
+  readonly name: string;
+  /** The role the account gets; omitted or empty for none. */
+  readonly role?: string;
+}
+
+/**
+ * What {@linkcode invite} answers: the server mailed the link, or (with no
+ * mail set up) it hands the link back for the administrator to pass on. The
+ * shape is the same whether the address already had an account or not.
+ *
+ * @example Showing the link when it was not mailed
+ * ```ts
+ * import type { InviteResult } from "@gatehouse/client/admin";
+ *
+ * function linkToShow(result: InviteResult): string | null {
+ *   return result.delivered ? null : result.activationLink;
+ * }
+ * ```
+ */
+export type InviteResult =
+  | { readonly delivered: true }
+  | { readonly delivered: false; readonly activationLink: string };
+
+/**
+ * Options of {@linkcode setUserDisabled}.
+ *
+ * @example Disabling the account as it was shown
+ * ```ts
+ * import { setUserDisabled, type User } from "@gatehouse/client/admin";
+ *
+ * async function disable(user: User): Promise<User> {
+ *   return await setUserDisabled(user.id, true, { seenRole: user.role });
+ * }
+ * ```
+ */
+export interface SetUserDisabledOptions {
+  /**
+   * The role the account had when it was shown (wire: `role`). When set, the
+   * server refuses with `role_changed` ({@linkcode RoleChangedError}) if the
+   * role changed since.
+   */
+  readonly seenRole?: string;
+}
+
+/**
+ * Options of {@linkcode fetchSession}.
+ *
+ * @example Telling "signed out" from "could not ask"
+ * ```ts
+ * import { fetchSession } from "@gatehouse/client";
+ *
+ * let failure: unknown = null;
+ * const user = await fetchSession({ onFailure: (error) => (failure = error) });
+ * const state = user !== null ? "signed in" : failure === null ? "signed out" : "unknown";
+ * ```
+ */
+export interface FetchSessionOptions {
+  /**
+   * Called with the error when the session could not be read (network down,
+   * server error). `fetchSession` still resolves to null: it never throws.
+   */
+  readonly onFailure?: (error: unknown) => void;
+}

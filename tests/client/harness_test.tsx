@@ -1,0 +1,185 @@
+// The test harness itself: accounts, seeding, the canned handlers' wire
+// format (DESIGN.md §4, snake_case) and the cleanup between tests.
+
+import assert from "node:assert/strict";
+import {
+  configureAuthTransport,
+  createAuthQueryClient,
+  fetchSession,
+  sessionQueryKey,
+} from "@gatehouse/client";
+import { fetchUsers } from "@gatehouse/client/admin";
+import {
+  accountOf,
+  activateOk,
+  defaultUser,
+  installTestEnvironment,
+  inviteDelivered,
+  inviteUndelivered,
+  loginRateLimited,
+  seedSession,
+  sessionOk,
+  usersOk,
+  userWithCapabilities,
+  userWithRole,
+} from "@gatehouse/client/testing";
+import { render } from "@testing-library/preact";
+
+const env = installTestEnvironment({ url: "http://app.localhost/start" });
+const UUID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+Deno.test("userWithRole() gives a stable, distinct UUID per role", () => {
+  const admin = userWithRole("admin");
+  assert.match(admin.id, UUID);
+  assert.equal(userWithRole("admin").id, admin.id);
+  assert.deepEqual(userWithRole("admin"), admin);
+  const ids = new Set(
+    ["admin", "member", "Admin", "", "x"].map((r) => userWithRole(r).id),
+  );
+  assert.equal(ids.size, 5);
+  assert.equal(admin.role, "admin");
+  assert.equal(admin.email, "admin@example.com");
+});
+
+Deno.test("defaultUser holds no role and no capability lists", () => {
+  assert.equal(defaultUser.role, "");
+  assert.equal(defaultUser.capabilities, undefined);
+  assert.equal(defaultUser.grantable, undefined);
+  assert.match(defaultUser.id, UUID);
+});
+
+Deno.test("userWithCapabilities() adds both lists to the role's account", () => {
+  const caps = ["users.manage"];
+  const admin = userWithCapabilities("admin", caps, ["admin", "member"]);
+  caps.push("later");
+  assert.equal(admin.id, userWithRole("admin").id);
+  assert.deepEqual(
+    admin.capabilities,
+    ["users.manage"],
+    "a copy of the caller's list",
+  );
+  assert.deepEqual(admin.grantable, ["admin", "member"]);
+  assert.deepEqual(userWithCapabilities("member", []).grantable, []);
+});
+
+Deno.test("seedSession() puts the account under the session key", () => {
+  const client = createAuthQueryClient();
+  seedSession(client, defaultUser);
+  assert.equal(client.getQueryData(sessionQueryKey), defaultUser);
+});
+
+Deno.test("the canned handlers answer in the wire format", async (t) => {
+  const member = accountOf(userWithRole("member"), { disabled: true });
+  const rows: Array<
+    [
+      string,
+      Parameters<typeof env.use>[0],
+      string,
+      RequestInit,
+      number,
+      unknown,
+    ]
+  > = [
+    ["usersOk", usersOk([member], "c2"), "/api/users", {}, 200, {
+      users: [{
+        id: member.id,
+        email: member.email,
+        name: member.name,
+        role: "member",
+        disabled: true,
+        created_at: member.createdAt,
+      }],
+      next_cursor: "c2",
+    }],
+    [
+      "inviteDelivered",
+      inviteDelivered(),
+      "/api/users/invite",
+      { method: "POST", body: "{}" },
+      200,
+      { delivered: true },
+    ],
+    [
+      "inviteUndelivered",
+      inviteUndelivered("http://x/invite#token=1"),
+      "/api/users/invite",
+      { method: "POST", body: "{}" },
+      200,
+      {
+        delivered: false,
+        activation_link: "http://x/invite#token=1",
+      },
+    ],
+    [
+      "activateOk",
+      activateOk(),
+      "/api/auth/invite/accept",
+      { method: "POST", body: "{}" },
+      200,
+      { ...defaultUser },
+    ],
+    [
+      "loginRateLimited",
+      loginRateLimited,
+      "/api/auth/login",
+      { method: "POST", body: "{}" },
+      429,
+      {
+        error: "Refused: login_rate_limited",
+        code: "login_rate_limited",
+      },
+    ],
+  ];
+  for (const [name, handler, path, init, status, body] of rows) {
+    await t.step(name, async () => {
+      env.use(handler);
+      const response = await fetch(new URL(path, location.href), init);
+      assert.equal(response.status, status);
+      assert.deepEqual(await response.json(), body);
+      if (name === "loginRateLimited") {
+        assert.equal(response.headers.get("retry-after"), "60");
+      }
+    });
+  }
+});
+
+Deno.test("installTestEnvironment() provides a DOM at the given URL", () => {
+  assert.equal(location.href, "http://app.localhost/start");
+  assert.equal(document.location.href, "http://app.localhost/start");
+  assert.equal(typeof HTMLElement, "function");
+  assert.ok(document.createElement("div") instanceof HTMLElement);
+});
+
+// The next two tests run in order: the first leaves things behind, the
+// second finds them cleaned up.
+
+let unmounted = false;
+function Leftover() {
+  return <p ref={() => () => (unmounted = true)}>Left behind</p>;
+}
+
+Deno.test("a test that leaves a tree, a handler, a transport and a new URL behind", async () => {
+  render(<Leftover />);
+  env.use(sessionOk);
+  configureAuthTransport({
+    fetchUsers: () => Promise.resolve({ users: [], nextCursor: null }),
+  });
+  history.pushState(null, "", "/elsewhere");
+  assert.equal(location.pathname, "/elsewhere");
+  assert.deepEqual(await fetchSession(), defaultUser);
+});
+
+Deno.test("installTestEnvironment() cleans up between tests", async () => {
+  assert.equal(unmounted, true, "the Preact tree was unmounted");
+  assert.equal(document.body.innerHTML, "");
+  assert.equal(location.href, "http://app.localhost/start");
+  assert.deepEqual(
+    env.server.listHandlers(),
+    [],
+    "the per-test handler is gone",
+  );
+  // REST again: fetchUsers reaches the fake server, not the replacement.
+  env.use(usersOk([accountOf(defaultUser)]));
+  assert.equal((await fetchUsers()).users.length, 1);
+});
