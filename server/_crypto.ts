@@ -32,18 +32,34 @@ const HEX = Array.from(
   (_, i) => i.toString(16).padStart(2, "0"),
 );
 
+// The last timestamp and counter handed out, so ids made in one process
+// never go backwards, even within one millisecond (RFC 9562 §6.2, method 1:
+// the 12 bits of rand_a are a counter, started at a random value below 2^11
+// each new millisecond so it has room to count).
+let lastMs = -1;
+let counter = 0;
+
 /**
- * A UUID version 7 (RFC 9562): 48 bits of milliseconds, then randomness.
- * Ids sort by creation time, so stores page users in creation order.
+ * A UUID version 7 (RFC 9562): 48 bits of milliseconds, a 12-bit counter,
+ * then randomness. Ids made by one process sort in the order they were made,
+ * so stores page users in creation order.
  */
 export function uuidv7(now: number = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now;
+    counter = crypto.getRandomValues(new Uint16Array(1))[0]! & 0x7ff;
+  } else if (++counter > 0xfff) {
+    lastMs++; // 4096 ids in one millisecond: borrow the next one.
+    counter = 0;
+  }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let ms = now;
+  let ms = lastMs;
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);
   }
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const h = Array.from(bytes, (b) => HEX[b]).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${
