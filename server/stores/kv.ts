@@ -49,6 +49,7 @@ import { userUpdateDecision } from "./_user_rules.ts";
 
 const SCHEMA_VERSION = 1;
 const MAX_ATTEMPTS = 100;
+const MAX_PRIVILEGED_ROLES = 9;
 // Deno KV takes at most 1000 mutations per commit; a session costs three.
 const SESSION_BATCH = 300;
 
@@ -192,6 +193,13 @@ export class KvStore implements Store {
         ? [k.enabledCount()]
         // A role listed twice must not count its accounts twice.
         : [...new Set(update.keepPrivileged)].map((role) => k.roleCount(role));
+      if (ruleKeys.length > MAX_PRIVILEGED_ROLES) {
+        // Deno KV checks at most 10 keys per commit: the account plus one
+        // counter per privileged role.
+        throw new Error(
+          `KvStore supports at most ${MAX_PRIVILEGED_ROLES} privileged roles, got ${ruleKeys.length}`,
+        );
+      }
       const counters = ruleKeys.length === 0
         ? []
         : await this.#kv.getMany(ruleKeys);

@@ -2,6 +2,7 @@
 
 import { storeConformance } from "../../server/stores/conformance.ts";
 import { KvStore } from "../../server/stores/kv.ts";
+import { assertEquals } from "../fixtures/assert.ts";
 
 storeConformance("KvStore", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -18,4 +19,35 @@ storeConformance("KvStore (file, custom prefix)", async () => {
       await Deno.remove(path);
     },
   };
+});
+
+Deno.test("KvStore refuses more privileged roles than one commit can check", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = new KvStore(kv);
+    await store.migrate();
+    const user = await store.createUser({
+      id: crypto.randomUUID(),
+      email: "a@example.com",
+      name: "A",
+      role: "r0",
+      passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+      createdAt: 0,
+    });
+    const nine = Array.from({ length: 9 }, (_, i) => `r${i}`);
+    await store.updateUser(user.id, { role: "r1", keepPrivileged: nine });
+    let message = "";
+    try {
+      await store.updateUser(user.id, {
+        role: "r2",
+        keepPrivileged: [...nine, "r9"],
+      });
+    } catch (err) {
+      message = String(err);
+    }
+    assertEquals(message.includes("at most 9 privileged roles"), true);
+    assertEquals((await store.userById(user.id))?.role, "r1");
+  } finally {
+    kv.close();
+  }
 });
