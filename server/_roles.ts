@@ -19,24 +19,46 @@ export function identityBuilder(
     });
   if (registry === undefined) return plain;
   const grantable = registry.grantable?.bind(registry);
-  return async (user) => {
-    const identity: Identity & {
-      capabilities: readonly string[];
-      grantable?: readonly string[];
-    } = {
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      role: user.role,
-      capabilities: Object.freeze([
-        ...await registry.capabilitiesOf(user.role),
-      ]),
-    };
-    if (grantable !== undefined) {
-      identity.grantable = Object.freeze([...await grantable(user.role)]);
+  // This runs on every guarded request: a synchronous registry (such as
+  // roleRegistry) is answered without promises or copies of frozen lists.
+  return (user) => {
+    const capabilities = registry.capabilitiesOf(user.role);
+    const grants = grantable?.(user.role);
+    if (capabilities instanceof Promise || grants instanceof Promise) {
+      return Promise.all([capabilities, grants]).then(([c, g]) =>
+        build(user, c, g)
+      );
     }
-    return Object.freeze(identity);
+    return build(user, capabilities, grants);
   };
+}
+
+function build(
+  user: UserRecord,
+  capabilities: readonly string[],
+  grantable: readonly string[] | undefined,
+): Identity {
+  const identity: {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    capabilities: readonly string[];
+    grantable?: readonly string[];
+  } = {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    capabilities: frozenList(capabilities),
+  };
+  if (grantable !== undefined) identity.grantable = frozenList(grantable);
+  return Object.freeze(identity);
+}
+
+// The identity must not share a list the registry could change later.
+function frozenList(list: readonly string[]): readonly string[] {
+  return Object.isFrozen(list) ? list : Object.freeze([...list]);
 }
 
 /**

@@ -51,7 +51,9 @@ const SCHEMA_VERSION = 1;
 const MAX_ATTEMPTS = 100;
 const MAX_PRIVILEGED_ROLES = 9;
 // Deno KV takes at most 1000 mutations per commit; a session costs three.
-const SESSION_BATCH = 300;
+// Smaller commits hold KV's single writer for less time, so session reads
+// queued behind a sweep or a mass revocation wait less.
+const SESSION_BATCH = 100;
 
 /** Options of {@linkcode KvStore}. */
 export interface KvStoreOptions {

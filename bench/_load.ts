@@ -1,0 +1,210 @@
+// The load generator: raw HTTP/1.1 over `Deno.connect`, one request in
+// flight per socket (no pipelining), keep-alive, 127.0.0.1 only.
+//
+// Why not `fetch` or `node:http`: on two cores the generator shares the CPU
+// with the server under test, so every microsecond it spends is one the
+// server does not get. Writing a fixed byte string and reading the answer
+// up to its Content-Length costs a fraction of a `fetch` round trip (see the
+// `loadgen` scenario, which measures both against the ceiling server).
+
+import { latencyPercentiles, Samples } from "./_stats.ts";
+
+/** Options of {@linkcode runLoad}. */
+export interface LoadOptions {
+  /** Port on 127.0.0.1. */
+  port: number;
+  /** Raw requests; each connection cycles through them. */
+  requests: readonly Uint8Array[];
+  /** Concurrent keep-alive connections; 50 by default. */
+  connections?: number;
+  /** Stop starting requests after this many ms. */
+  durationMs: number;
+  /** Also stop when this settles (e.g. a sweep finished). */
+  until?: Promise<unknown>;
+  /** Status every answer should have; others count as errors. 200 by default. */
+  expectStatus?: number;
+}
+
+/** What one bounded run measured. */
+export interface LoadResult {
+  /** Completed requests with the expected status. */
+  requests: number;
+  /** Answers with another status, or broken connections. */
+  errors: number;
+  /** Wall time of the run, s. */
+  seconds: number;
+  /** Requests per second. */
+  rps: number;
+  /** Median latency, ms. */
+  p50: number;
+  /** 99th percentile latency, ms. */
+  p99: number;
+  /** First unexpected answer, for diagnosis. */
+  firstError?: string;
+}
+
+const CRLFCRLF = [13, 10, 13, 10] as const;
+const latin1 = new TextDecoder("latin1");
+const encoder = new TextEncoder();
+
+/** Builds a raw HTTP/1.1 request. */
+export function httpRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Uint8Array {
+  const payload = body === undefined ? undefined : encoder.encode(body);
+  let head = `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    head += `${name}: ${value}\r\n`;
+  }
+  if (payload !== undefined) head += `content-length: ${payload.length}\r\n`;
+  head += "\r\n";
+  const bytes = encoder.encode(head);
+  if (payload === undefined) return bytes;
+  const out = new Uint8Array(bytes.length + payload.length);
+  out.set(bytes);
+  out.set(payload, bytes.length);
+  return out;
+}
+
+/** Runs closed-loop load for a bounded time and measures it. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const connections = options.connections ?? 50;
+  const expect = options.expectStatus ?? 200;
+  const samples = new Samples();
+  const state = { errors: 0, firstError: undefined as string | undefined };
+  let stopped = false;
+  options.until?.finally(() => stopped = true);
+  const conns = await Promise.all(
+    Array.from({ length: connections }, () => open(options.port)),
+  );
+  const start = performance.now();
+  const deadline = start + options.durationMs;
+  await Promise.all(conns.map((conn, i) =>
+    drive(conn, i, {
+      port: options.port,
+      requests: options.requests,
+      expect,
+      samples,
+      state,
+      running: () => !stopped && performance.now() < deadline,
+    })
+  ));
+  const seconds = (performance.now() - start) / 1000;
+  const { p50, p99 } = latencyPercentiles(samples.values());
+  return {
+    requests: samples.length,
+    errors: state.errors,
+    seconds,
+    rps: samples.length / seconds,
+    p50,
+    p99,
+    ...(state.firstError === undefined ? {} : { firstError: state.firstError }),
+  };
+}
+
+async function open(port: number): Promise<Deno.TcpConn> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  conn.setNoDelay(true);
+  return conn;
+}
+
+interface Driver {
+  port: number;
+  requests: readonly Uint8Array[];
+  expect: number;
+  samples: Samples;
+  state: { errors: number; firstError: string | undefined };
+  running(): boolean;
+}
+
+// One connection's closed loop: write a request, read its whole answer,
+// record the latency, repeat.
+async function drive(conn: Deno.TcpConn, offset: number, d: Driver) {
+  let buf = new Uint8Array(16 * 1024);
+  let next = offset;
+  try {
+    while (d.running()) {
+      const request = d.requests[next++ % d.requests.length]!;
+      const t0 = performance.now();
+      await writeAll(conn, request);
+      let length = 0;
+      let bodyStart = -1;
+      let total = -1;
+      let chunked = false;
+      let status = 0;
+      for (;;) {
+        if (length === buf.length) {
+          const bigger = new Uint8Array(buf.length * 2);
+          bigger.set(buf);
+          buf = bigger;
+        }
+        const n = await conn.read(buf.subarray(length));
+        if (n === null) throw new Error("connection closed by server");
+        const from = Math.max(0, length - 3);
+        length += n;
+        if (bodyStart < 0) {
+          const end = indexOf(buf, CRLFCRLF, from, length);
+          if (end < 0) continue;
+          bodyStart = end + 4;
+          const head = latin1.decode(buf.subarray(0, end)).toLowerCase();
+          status = Number(head.slice(9, 12));
+          const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+          if (cl) total = bodyStart + Number(cl[1]);
+          else chunked = /\r\ntransfer-encoding: *chunked/.test(head);
+          if (!cl && !chunked) total = bodyStart; // e.g. 204
+        }
+        if (
+          total >= 0 ? length >= total : chunked && endsChunked(buf, length)
+        ) {
+          break;
+        }
+      }
+      if (status === d.expect) {
+        d.samples.push(performance.now() - t0);
+      } else {
+        d.state.errors++;
+        d.state.firstError ??= `status ${status}: ${
+          latin1.decode(
+            buf.subarray(bodyStart, Math.min(length, bodyStart + 200)),
+          )
+        }`;
+      }
+    }
+  } catch (err) {
+    d.state.errors++;
+    d.state.firstError ??= String(err);
+  } finally {
+    conn.close();
+  }
+}
+
+async function writeAll(conn: Deno.TcpConn, bytes: Uint8Array) {
+  let written = 0;
+  while (written < bytes.length) {
+    written += await conn.write(bytes.subarray(written));
+  }
+}
+
+function indexOf(
+  buf: Uint8Array,
+  needle: readonly number[],
+  from: number,
+  to: number,
+): number {
+  outer: for (let i = from; i <= to - needle.length; i++) {
+    for (let j = 0; j < needle.length; j++) {
+      if (buf[i + j] !== needle[j]) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+// The last chunk of a chunked body is `0\r\n\r\n`.
+function endsChunked(buf: Uint8Array, length: number): boolean {
+  return length >= 5 && buf[length - 5] === 48 &&
+    indexOf(buf, [13, 10, 13, 10], length - 4, length) === length - 4;
+}

@@ -1,0 +1,122 @@
+// Starts the servers under test, each in its own Deno process so that its
+// heap, JIT and event loop are its own, and stops them again.
+
+/** A running server process and what it announced. */
+export interface ServerProcess {
+  /** Port on 127.0.0.1. */
+  port: number;
+  /** Everything the server printed on its announcement line. */
+  info: Record<string, unknown>;
+  /** CPU seconds the process has used so far (all its threads), or NaN. */
+  cpuSeconds(): number;
+  /** The last few KiB the server wrote to stderr, for diagnosis. */
+  stderrTail(): string;
+  /** Stops the process and waits for it. */
+  stop(): Promise<void>;
+}
+
+const ROOT = new URL("../", import.meta.url);
+
+/**
+ * Runs `bench/servers/{name}.ts` with `config` as its JSON argument and
+ * waits for its `{"port": N}` line (up to `timeoutMs`).
+ */
+export async function startServer(
+  name: string,
+  config: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<ServerProcess> {
+  const script = new URL(`servers/${name}.ts`, import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", script, JSON.stringify(config)],
+    cwd: ROOT.pathname,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Servers' stderr is kept, not shown: libraries print warnings that would
+  // break up the progress lines. It is shown when a server fails.
+  let stderr = "";
+  (async () => {
+    try {
+      for await (
+        const chunk of child.stderr.pipeThrough(new TextDecoderStream())
+      ) {
+        stderr = (stderr + chunk).slice(-4096);
+      }
+    } catch { /* process gone */ }
+  })();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Server "${name}" did not start in time`)),
+      timeoutMs,
+    );
+  });
+  const announcement = (async () => {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) {
+        throw new Error(
+          `Server "${name}" exited before listening:\n${stderr.trim()}`,
+        );
+      }
+      pending += value;
+      const nl = pending.indexOf("\n");
+      if (nl >= 0) return JSON.parse(pending.slice(0, nl));
+    }
+  })();
+  let info: Record<string, unknown>;
+  try {
+    info = await Promise.race([announcement, timeout]);
+  } catch (err) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await child.status;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  // Keep draining stdout so a chatty server never blocks on a full pipe.
+  (async () => {
+    try {
+      while (!(await lines.read()).done) { /* discard */ }
+    } catch { /* process gone */ }
+  })();
+  return {
+    port: Number(info.port),
+    info,
+    cpuSeconds: () => cpuSecondsOf(child.pid),
+    stderrTail: () => stderr,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 5000);
+      await child.status;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// utime + stime from /proc/{pid}/stat, in clock ticks of 1/100 s (the
+// USER_HZ of every Linux build). NaN where /proc is not there.
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}

@@ -1,0 +1,140 @@
+// Login: a successful `POST /api/auth/login` through the real handler (KV
+// store) against a raw argon2id verify at the same parameters, the floor
+// of any password login; then unknown-email against wrong-password logins,
+// which must cost the same (the dummy-hash rule). One request at a time:
+// argon2 is CPU-bound and the machine has two cores. The WebAssembly
+// verify (the fallback where native addons cannot load) and, with
+// DATABASE_URL, Better Auth's sign-in are measured beside them.
+
+import { verify as nativeVerify } from "@node-rs/argon2";
+import { argon2Verify as wasmVerify } from "hash-wasm";
+import { PASSWORD, USER } from "../_fixtures.ts";
+import { httpRequest } from "../_load.ts";
+import {
+  alternate,
+  type BenchContext,
+  check,
+  latencyRatios,
+  type Scenario,
+  type ScenarioResult,
+  type Variant,
+} from "../_scenario.ts";
+import { dropPostgresSchema, fixtureHash, seedKv } from "../_seed.ts";
+import { type ServerProcess, startServer } from "../_servers.ts";
+import { BETTER_AUTH_SCHEMA, startBetterAuth } from "./session_pg.ts";
+
+function loginRequest(email: string, password: string): Uint8Array {
+  return httpRequest("POST", "/api/auth/login", {
+    "content-type": "application/json",
+  }, JSON.stringify({ email, password }));
+}
+
+export const login: Scenario = {
+  name: "login",
+  description:
+    "login p50/p99 vs raw argon2id verify; unknown-email vs wrong-password",
+  default: true,
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const kvPath = `${ctx.tmpDir}/login.kv`;
+    await seedKv(kvPath);
+    const hash = await fixtureHash();
+    const servers: ServerProcess[] = await Promise.all([
+      startServer("ours", { store: "kv", kvPath }),
+      startServer("argon2", { hash }),
+    ]);
+    const notes = [
+      "one request at a time; ours has no rate limiter mounted here, so failed logins are not refused",
+    ];
+    try {
+      const ours = servers[0]!;
+      const sequential = { server: ours, connections: 1 };
+      const variants: Variant[] = [
+        {
+          name: "login-ok",
+          ...sequential,
+          requests: [loginRequest(USER.email, PASSWORD)],
+        },
+        {
+          name: "argon2-native-verify",
+          call: () => nativeVerify(hash, PASSWORD),
+        },
+        {
+          name: "argon2-over-http",
+          server: servers[1]!,
+          connections: 1,
+          requests: [loginRequest(USER.email, PASSWORD)],
+        },
+        {
+          name: "login-unknown-email",
+          ...sequential,
+          requests: [loginRequest("nobody@example.com", PASSWORD)],
+          expectStatus: 401,
+        },
+        {
+          name: "login-wrong-password",
+          ...sequential,
+          requests: [loginRequest(USER.email, "wrong horse battery staple")],
+          expectStatus: 401,
+        },
+        {
+          name: "argon2-wasm-verify",
+          call: () => wasmVerify({ hash, password: PASSWORD }),
+        },
+      ];
+      if (ctx.databaseUrl !== undefined) {
+        const betterAuth = await startBetterAuth(ctx.databaseUrl);
+        servers.push(betterAuth);
+        variants.push({
+          name: "better-auth-sign-in",
+          server: betterAuth,
+          connections: 1,
+          requests: [
+            httpRequest("POST", "/api/auth/sign-in/email", {
+              "content-type": "application/json",
+              origin: "http://127.0.0.1",
+            }, JSON.stringify({ email: USER.email, password: PASSWORD })),
+          ],
+        });
+      } else {
+        notes.push("Better Auth sign-in skipped: DATABASE_URL is not set");
+      }
+      const results = await alternate(ctx, variants, "login");
+      const ratios = {
+        ...latencyRatios(results, [
+          ["login-ok", "argon2-native-verify"],
+          ["login-ok", "argon2-over-http"],
+          ["argon2-over-http", "argon2-native-verify"],
+          ["login-unknown-email", "login-wrong-password"],
+          ["argon2-wasm-verify", "argon2-native-verify"],
+          ["better-auth-sign-in", "login-ok"],
+        ], "p50"),
+        ...latencyRatios(results, [
+          ["login-ok", "argon2-native-verify"],
+        ], "p99"),
+      };
+      return {
+        scenario: "login",
+        variants: results,
+        ratios,
+        targets: [
+          check(
+            "login p50 vs raw argon2id verify p50",
+            ratios["login-ok/argon2-native-verify p50"]!.median,
+            "<=1.15",
+          ),
+          check(
+            "unknown-email / wrong-password login p50",
+            ratios["login-unknown-email/login-wrong-password p50"]!.median,
+            "0.95..1.05",
+          ),
+        ],
+        notes,
+      };
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      if (ctx.databaseUrl !== undefined) {
+        await dropPostgresSchema(ctx.databaseUrl, BETTER_AUTH_SCHEMA);
+      }
+    }
+  },
+};

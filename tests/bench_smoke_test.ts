@@ -1,0 +1,88 @@
+// Benchmarks are not tests: nothing here checks a figure. This runs the
+// bench CLI with a tiny duration on cheap scenarios so that the script
+// itself cannot rot unnoticed (DEVELOPERS.md: performance targets live in
+// `deno task bench`, never in tests).
+
+import assert from "node:assert/strict";
+
+const MAIN = new URL("../bench/main.ts", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+
+async function bench(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return {
+    code: out.code,
+    stdout: decode(out.stdout),
+    stderr: decode(out.stderr),
+  };
+}
+
+Deno.test("deno task bench --help lists every scenario", async () => {
+  const { code, stdout } = await bench(["--help"]);
+  assert.equal(code, 0);
+  for (
+    const name of [
+      "session-kv",
+      "session-pg",
+      "login",
+      "scale",
+      "reaper",
+      "client-size",
+      "loadgen",
+    ]
+  ) {
+    assert.match(stdout, new RegExp(`\\b${name}\\b`));
+  }
+});
+
+Deno.test("deno task bench refuses an unknown scenario", async () => {
+  const { code, stderr } = await bench(["--scenarios", "nope"]);
+  assert.equal(code, 2);
+  assert.match(stderr, /Unknown scenario: "nope"/);
+});
+
+Deno.test("deno task bench runs session-kv and client-size and writes JSON", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const json = `${dir}/results.json`;
+    const { code, stdout, stderr } = await bench([
+      "--scenarios",
+      "session-kv,client-size",
+      "--duration",
+      "0.2",
+      "--rounds",
+      "1",
+      "--json",
+      json,
+    ]);
+    assert.equal(code, 0, `bench failed:\n${stdout}\n${stderr}`);
+    assert.match(stdout, /session-kv: done/);
+    const report = JSON.parse(await Deno.readTextFile(json));
+    assert.equal(typeof report.date, "string");
+    assert.equal(report.method.rounds, 1);
+    const [session, client] = report.results;
+    assert.equal(session.scenario, "session-kv");
+    assert.equal(session.skipped, undefined);
+    for (
+      const name of ["ceiling", "lean-kv-webcrypto", "lean-kv-node", "ours-kv"]
+    ) {
+      const v = session.variants[name];
+      assert.equal(v.rps.length, 1, name);
+      assert.ok(v.rps[0] > 0, name);
+      assert.equal(v.errors, 0, name);
+      assert.ok(v.summary.p99.median >= v.summary.p50.median, name);
+    }
+    assert.ok(session.ratios["ours-kv/lean-kv-node"].median > 0);
+    assert.equal(session.targets.length, 2);
+    assert.equal(client.scenario, "client-size");
+    assert.ok(client.metrics["@gatehouse/client gzip bytes"] > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
