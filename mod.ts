@@ -53,6 +53,7 @@ export {
   type MaybePromise,
   type RoleDefinition,
   roleRegistry,
+  type StaticRoleRegistry,
 } from "./server/capabilities.ts";
 export {
   type CookieOptions,

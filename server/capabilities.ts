@@ -35,6 +35,16 @@ export interface CapabilityRegistry {
   roles(): MaybePromise<readonly string[]>;
 }
 
+/** The registry {@linkcode roleRegistry} builds: every answer is synchronous. */
+export interface StaticRoleRegistry extends CapabilityRegistry {
+  /** The capabilities of `role`; unknown roles have none. */
+  capabilitiesOf(role: string): readonly string[];
+  /** The roles an account of `role` may hand out. */
+  grantable(role: string): readonly string[];
+  /** Every role the registry declares. */
+  roles(): readonly string[];
+}
+
 /** One role's entry in {@linkcode roleRegistry}. */
 export interface RoleDefinition {
   /** Capabilities the role carries. */
@@ -63,11 +73,7 @@ export interface RoleDefinition {
  */
 export function roleRegistry(
   roles: Record<string, RoleDefinition>,
-): CapabilityRegistry & {
-  capabilitiesOf(role: string): readonly string[];
-  grantable(role: string): readonly string[];
-  roles(): readonly string[];
-} {
+): StaticRoleRegistry {
   const capabilities = new Map<string, readonly string[]>();
   const grants = new Map<string, readonly string[]>();
   for (const [role, definition] of Object.entries(roles)) {

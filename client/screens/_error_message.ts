@@ -1,0 +1,249 @@
+// Words for failures: which field a failure concerns and what to tell the
+// person, translated. The screens keep the failure itself (an error, or the
+// form's own FormProblems) and describe it while rendering, so a change of
+// language also changes the messages on screen.
+
+import { __, _n, sprintf } from "@wordpress/i18n";
+import {
+  AuthClientError,
+  CrossOriginError,
+  EmailTakenError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  RateLimitedError,
+  SelfDisableError,
+  UnauthorizedError,
+  UserNotFoundError,
+  ValidationError,
+} from "../errors.ts";
+import {
+  LastPrivilegedError,
+  RoleBeyondReachError,
+  RoleChangedError,
+  RoleRefusedError,
+  SelfRoleError,
+} from "../role_errors.ts";
+import {
+  InvitationFailedError,
+  NetworkError,
+  ServerError,
+  ServerTooOldError,
+} from "../service_errors.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/** A problem the form finds itself, before asking the server. */
+export type Problem = "required" | "mismatch";
+
+/** Problems found by the form, per field. */
+export class FormProblems {
+  constructor(readonly fields: Readonly<Record<string, Problem>>) {}
+}
+
+/** What to show for a failure: messages next to fields, and one for the form. */
+export interface Described {
+  /** Messages per field name. */
+  readonly fields: Readonly<Record<string, string>>;
+  /** The message for the form as a whole, if any. */
+  readonly alert: string | undefined;
+}
+
+const NOTHING: Described = Object.freeze({ fields: {}, alert: undefined });
+
+function problemText(problem: Problem): string {
+  return problem === "required"
+    ? __("This field is required.", DOMAIN)
+    : __("The passwords do not match.", DOMAIN);
+}
+
+/** How long to wait, in words: seconds under a minute, whole minutes above. */
+export function retryText(seconds: number | null): string {
+  if (seconds === null) {
+    return __("Too many attempts. Try again later.", DOMAIN);
+  }
+  if (seconds < 60) {
+    const n = Math.max(1, Math.ceil(seconds));
+    return sprintf(
+      _n(
+        "Too many attempts. Try again in %d second.",
+        "Too many attempts. Try again in %d seconds.",
+        n,
+        DOMAIN,
+      ),
+      n,
+    );
+  }
+  const minutes = Math.ceil(seconds / 60);
+  return sprintf(
+    _n(
+      "Too many attempts. Try again in %d minute.",
+      "Too many attempts. Try again in %d minutes.",
+      minutes,
+      DOMAIN,
+    ),
+    minutes,
+  );
+}
+
+/** The server-too-old words for each feature. */
+function tooOldText(error: ServerTooOldError): string {
+  switch (error.feature) {
+    case "invitations":
+      return __(
+        "This server is too old for invitations. Ask its administrator to upgrade Gatehouse.",
+        DOMAIN,
+      );
+    case "passwordResets":
+      return __(
+        "This server is too old for password resets. Ask its administrator to upgrade Gatehouse.",
+        DOMAIN,
+      );
+    case "roleChanges":
+      return __(
+        "This server is too old to change roles. Ask its administrator to upgrade Gatehouse.",
+        DOMAIN,
+      );
+  }
+}
+
+/**
+ * Words for a refused input, by code; the field comes from `meta.field`.
+ * RoleUnknownError is a ValidationError (`role_unknown`, field `role`).
+ */
+function validationText(error: ValidationError): string {
+  switch (error.code) {
+    case "email_invalid":
+      return __("Enter a valid email address.", DOMAIN);
+    case "name_required":
+      return __("Enter a name.", DOMAIN);
+    case "name_too_long":
+      return __("This name is too long.", DOMAIN);
+    case "password_too_short":
+      return __("This password is too short.", DOMAIN);
+    case "password_too_long":
+      return __("This password is too long.", DOMAIN);
+    case "body_field_required":
+      return __("This field is required.", DOMAIN);
+    case "role_unknown":
+      return __("The server does not know this role.", DOMAIN);
+    case "body_too_large":
+      return __("What you entered is too long.", DOMAIN);
+    default:
+      return error.field === undefined
+        ? __(
+          "The server could not read the request. Reload the page and try again.",
+          DOMAIN,
+        )
+        : __("This value is not valid.", DOMAIN);
+  }
+}
+
+/** The field a failure concerns, when the server or the class says. */
+function fieldOf(error: unknown): string | undefined {
+  if (error instanceof ValidationError) return error.field;
+  if (error instanceof EmailTakenError) return "email";
+  if (
+    error instanceof RoleBeyondReachError || error instanceof RoleRefusedError
+  ) {
+    return "role";
+  }
+  return undefined;
+}
+
+/** Words for any failure, whatever field it concerns. */
+export function failureText(error: unknown): string {
+  if (error instanceof RateLimitedError) return retryText(error.retryAfter);
+  if (error instanceof InvalidCredentialsError) {
+    return __("Email or password is incorrect.", DOMAIN);
+  }
+  if (error instanceof InvalidTokenError) {
+    return __("This link is no longer valid.", DOMAIN);
+  }
+  if (error instanceof ValidationError) return validationText(error);
+  if (error instanceof EmailTakenError) {
+    return __("An account with this email address already exists.", DOMAIN);
+  }
+  if (error instanceof UnauthorizedError) {
+    return __("Your session has ended. Sign in again.", DOMAIN);
+  }
+  if (error instanceof RoleRefusedError) {
+    return __("Your account may not change roles.", DOMAIN);
+  }
+  if (error instanceof SelfRoleError) {
+    return __("You cannot change your own role.", DOMAIN);
+  }
+  if (error instanceof SelfDisableError) {
+    return __("You cannot disable your own account.", DOMAIN);
+  }
+  if (error instanceof RoleBeyondReachError) {
+    return __("You may not give this role or change this account.", DOMAIN);
+  }
+  if (error instanceof CrossOriginError) {
+    return __(
+      "The server refused a request from this page because it comes from another site.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof ForbiddenError) {
+    return __("Your account may not do this.", DOMAIN);
+  }
+  if (error instanceof LastPrivilegedError) {
+    return __(
+      "This is the last account that can manage users, so it must keep that right.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof RoleChangedError) {
+    return __(
+      "This account changed since the list was loaded. Reload the list and try again.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof UserNotFoundError) {
+    return __("This account no longer exists. Reload the list.", DOMAIN);
+  }
+  if (error instanceof ServerTooOldError) return tooOldText(error);
+  if (error instanceof InvitationFailedError) {
+    return __(
+      "The invitation could not be delivered. Try again later.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof NetworkError) {
+    return __(
+      "Cannot reach the server. Check your connection and try again.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof ServerError) {
+    return __("Something went wrong on the server. Try again later.", DOMAIN);
+  }
+  if (error instanceof AuthClientError) {
+    return __("The server gave an unexpected answer. Try again later.", DOMAIN);
+  }
+  return __("Something went wrong. Try again.", DOMAIN);
+}
+
+/**
+ * What to show for `failure` in a form with `fields`: a failure about one
+ * of them goes next to it; anything else is a message for the form.
+ */
+export function describeFailure(
+  failure: unknown,
+  fields: readonly string[],
+): Described {
+  if (failure === null || failure === undefined) return NOTHING;
+  if (failure instanceof FormProblems) {
+    const messages: Record<string, string> = {};
+    for (const [field, problem] of Object.entries(failure.fields)) {
+      messages[field] = problemText(problem);
+    }
+    return { fields: messages, alert: undefined };
+  }
+  const field = fieldOf(failure);
+  const message = failureText(failure);
+  if (field !== undefined && fields.includes(field)) {
+    return { fields: { [field]: message }, alert: undefined };
+  }
+  return { fields: {}, alert: message };
+}

@@ -1,0 +1,157 @@
+// The labelled inputs of the screens: every input has a <label for>, its
+// hint and error are elements whose ids its aria-describedby names, and an
+// error sets aria-invalid. The form-level alert is always in the document
+// (empty when there is nothing to say), so screen readers announce what
+// appears in it.
+
+import type { Signal } from "@preact/signals";
+import type { ComponentChildren, VNode } from "../_peer_types.ts";
+
+interface FieldBase {
+  /** The control's id; hint and error ids derive from it. */
+  readonly id: string;
+  /** The label text. */
+  readonly label: string;
+  /** Help shown under the label, always. */
+  readonly hint?: string | undefined;
+  /** The error to show next to the control. */
+  readonly error?: string | undefined;
+  /** Keeps the label for screen readers only. */
+  readonly hideLabel?: boolean;
+}
+
+function describedBy(props: FieldBase): string | undefined {
+  const ids = [
+    props.hint ? `${props.id}-hint` : "",
+    props.error ? `${props.id}-error` : "",
+  ].filter((id) => id !== "");
+  return ids.length === 0 ? undefined : ids.join(" ");
+}
+
+function Frame(props: FieldBase & { children: ComponentChildren }): VNode {
+  return (
+    <div class={props.error ? "gh-field gh-field-invalid" : "gh-field"}>
+      <label
+        for={props.id}
+        class={props.hideLabel ? "gh-label gh-visually-hidden" : "gh-label"}
+      >
+        {props.label}
+      </label>
+      {props.hint && <p id={`${props.id}-hint`} class="gh-hint">{props.hint}
+      </p>}
+      {props.children}
+      {props.error && (
+        <p id={`${props.id}-error`} class="gh-field-error">{props.error}</p>
+      )}
+    </div>
+  );
+}
+
+/** Props of {@linkcode TextField}. */
+export interface TextFieldProps extends FieldBase {
+  /** The form field name. */
+  readonly name: string;
+  /** The value, two-way. */
+  readonly value: Signal<string>;
+  /** The input type; text by default. */
+  readonly type?: "text" | "email" | "password" | "search" | "url";
+  /** The autocomplete token. */
+  readonly autocomplete?: string;
+  /** Shown but not editable (an activation link). */
+  readonly readOnly?: boolean;
+}
+
+/** A labelled text input bound to a signal. */
+export function TextField(props: TextFieldProps): VNode {
+  const { value } = props;
+  return (
+    <Frame {...props}>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type ?? "text"}
+        class="gh-input"
+        value={value.value}
+        onInput={(event) => (value.value = event.currentTarget.value)}
+        autocomplete={props.autocomplete}
+        readOnly={props.readOnly}
+        spellcheck={props.type === "text" ? undefined : false}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={describedBy(props)}
+      />
+    </Frame>
+  );
+}
+
+/** One choice of a {@linkcode SelectField}. */
+export interface Choice {
+  readonly value: string;
+  readonly label: string;
+  readonly disabled?: boolean;
+}
+
+/** Props of {@linkcode SelectField}. */
+export interface SelectFieldProps extends FieldBase {
+  /** The form field name. */
+  readonly name: string;
+  /** The chosen value. */
+  readonly value: string;
+  /** Called with the value chosen. */
+  readonly onChange: (value: string) => void;
+  /** The choices. */
+  readonly choices: readonly Choice[];
+  /** Not changeable now (a request is on its way). */
+  readonly disabled?: boolean;
+}
+
+/** A labelled menu. */
+export function SelectField(props: SelectFieldProps): VNode {
+  const { onChange } = props;
+  return (
+    <Frame {...props}>
+      <select
+        id={props.id}
+        name={props.name}
+        class="gh-select"
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={describedBy(props)}
+      >
+        {props.choices.map((choice) => (
+          <option
+            key={choice.value}
+            value={choice.value}
+            disabled={choice.disabled}
+          >
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Frame>
+  );
+}
+
+/**
+ * The form's alert: always present, so what appears in it is announced.
+ * Errors that concern no single field go here.
+ */
+export function FormAlert(
+  props: { readonly message: string | undefined; readonly id?: string },
+): VNode {
+  return (
+    <div id={props.id} class="gh-alert" role="alert">
+      {props.message && <p>{props.message}</p>}
+    </div>
+  );
+}
+
+/** A polite status region, for successes. */
+export function FormStatus(
+  props: { readonly children?: ComponentChildren; readonly id?: string },
+): VNode {
+  return (
+    <div id={props.id} class="gh-status" role="status">{props.children}</div>
+  );
+}

@@ -1,0 +1,76 @@
+// The state every form of the screens keeps in signals: the last failure,
+// whether a request is on its way, and focus on the first invalid field
+// after a failure (so a screen reader reads its label and its error).
+
+import { type Signal, useSignal } from "@preact/signals";
+import type { RefObject } from "preact";
+import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { FormProblems, type Problem } from "./_error_message.ts";
+
+/** A form's state and its submit runner. */
+export interface Form {
+  /** Put on the `<form>` element. */
+  readonly ref: RefObject<HTMLFormElement>;
+  /** The last failure (an error, or FormProblems), or null. */
+  readonly failure: Signal<unknown>;
+  /** True while the request is on its way. */
+  readonly pending: Signal<boolean>;
+  /**
+   * Runs a submit: clears the last failure, sets `pending`, and keeps what
+   * `task` throws as the failure. A second submit while one runs is ignored.
+   */
+  run(task: () => Promise<void>): Promise<void>;
+  /** Fails without asking the server (the form's own checks). */
+  refuse(problems: Readonly<Record<string, Problem>>): void;
+}
+
+/** A form's state, kept across renders. */
+export function useForm(): Form {
+  const ref = useRef<HTMLFormElement>(null);
+  const failure = useSignal<unknown>(null);
+  const pending = useSignal(false);
+  const failures = useSignal(0);
+  const failed = failures.value;
+
+  useLayoutEffect(() => {
+    if (failed === 0) return;
+    const invalid = ref.current?.querySelector<HTMLElement>(
+      '[aria-invalid="true"]',
+    );
+    invalid?.focus();
+  }, [failed]);
+
+  return useMemo<Form>(() => ({
+    ref,
+    failure,
+    pending,
+    async run(task) {
+      if (pending.value) return;
+      failure.value = null;
+      pending.value = true;
+      try {
+        await task();
+      } catch (error) {
+        failure.value = error;
+        failures.value += 1;
+      } finally {
+        pending.value = false;
+      }
+    },
+    refuse(problems) {
+      failure.value = new FormProblems(problems);
+      failures.value += 1;
+    },
+  }), []);
+}
+
+/** "required" for every value that is empty once trimmed; null when none is. */
+export function missing(
+  values: Readonly<Record<string, string>>,
+): Record<string, Problem> | null {
+  const problems: Record<string, Problem> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (value.trim() === "") problems[field] = "required";
+  }
+  return Object.keys(problems).length === 0 ? null : problems;
+}

@@ -1,0 +1,30 @@
+// Shared words and checks of the two "choose a password" forms.
+
+import { _n, sprintf } from "@wordpress/i18n";
+import type { Problem } from "./_error_message.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/** The server's default lower bound (DESIGN.md §4); a prop changes the hint. */
+export const DEFAULT_MIN_PASSWORD = 12;
+
+/** "At least 12 characters." */
+export function passwordHint(min: number): string {
+  return sprintf(
+    _n("At least %d character.", "At least %d characters.", min, DOMAIN),
+    min,
+  );
+}
+
+/** Empty fields and a confirmation that differs; null when both are fine. */
+export function passwordProblems(
+  password: string,
+  confirm: string,
+): Record<string, Problem> | null {
+  const problems: Record<string, Problem> = {};
+  if (password === "") problems.password = "required";
+  if (confirm === "") problems.confirm = "required";
+  else if (password !== "" && confirm !== password) {
+    problems.confirm = "mismatch";
+  }
+  return Object.keys(problems).length === 0 ? null : problems;
+}

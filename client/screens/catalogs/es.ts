@@ -1,0 +1,227 @@
+// The Spanish catalogue of the screens, in the Jed locale-data format of
+// @wordpress/i18n: each English string maps to its translations (two for
+// the strings with a plural). tests/client/screens/i18n_test.tsx checks that
+// every string of every screen is here and that nothing else is.
+
+import type { Catalog } from "../i18n.ts";
+
+/** Spanish (`es`), for every Spanish-speaking region. */
+export const es: Catalog = {
+  "": {
+    domain: "gatehouse",
+    lang: "es",
+    plural_forms: "nplurals=2; plural=n != 1;",
+  },
+
+  // Signing in and out
+  "Sign in to %s": ["Inicia sesión en %s"],
+  "Email": ["Correo electrónico"],
+  "Password": ["Contraseña"],
+  "Sign in": ["Iniciar sesión"],
+  "Signing in…": ["Iniciando sesión…"],
+  "Forgot password?": ["¿Olvidaste tu contraseña?"],
+  "Your account": ["Tu cuenta"],
+  "Name": ["Nombre"],
+  "Role": ["Rol"],
+  "No role": ["Sin rol"],
+  "Sign out": ["Cerrar sesión"],
+  "Signing out…": ["Cerrando sesión…"],
+
+  // Users
+  "Users": ["Usuarios"],
+  "Your account may not manage users.": [
+    "Tu cuenta no puede gestionar usuarios.",
+  ],
+  "Search by name or email": ["Buscar por nombre o correo"],
+  "Search": ["Buscar"],
+  "Loading accounts…": ["Cargando cuentas…"],
+  "No accounts yet.": ["Todavía no hay cuentas."],
+  "No accounts match your search.": [
+    "Ninguna cuenta coincide con la búsqueda.",
+  ],
+  "Try again": ["Volver a intentarlo"],
+  "Pages": ["Páginas"],
+  "Previous page": ["Página anterior"],
+  "Page %d": ["Página %d"],
+  "Next page": ["Página siguiente"],
+  "You": ["Tú"],
+  "Active": ["Activa"],
+  "Disabled": ["Desactivada"],
+  "Role: %s": ["Rol: %s"],
+  "Role of %s": ["Rol de %s"],
+  "Change role": ["Cambiar rol"],
+  "Change role of %s": ["Cambiar rol de %s"],
+  "Disable": ["Desactivar"],
+  "Disable %s": ["Desactivar a %s"],
+  "Enable": ["Activar"],
+  "Enable %s": ["Activar a %s"],
+  "Account disabled.": ["Cuenta desactivada."],
+  "Account enabled.": ["Cuenta activada."],
+  "Role changed.": ["Rol cambiado."],
+  "Reload list": ["Recargar la lista"],
+
+  // New account
+  "New account": ["Cuenta nueva"],
+  "Create account": ["Crear cuenta"],
+  "Creating account…": ["Creando la cuenta…"],
+  "Account created for %s.": ["Cuenta creada para %s."],
+  "Cancel": ["Cancelar"],
+  "At least %d character.": [
+    "Al menos %d carácter.",
+    "Al menos %d caracteres.",
+  ],
+
+  // Invitations
+  "Invite someone": ["Invitar a alguien"],
+  "They will get a link to choose their own password.": [
+    "Recibirá un enlace para elegir su propia contraseña.",
+  ],
+  "Send invitation": ["Enviar invitación"],
+  "Sending invitation…": ["Enviando la invitación…"],
+  "Invitation sent to %s.": ["Invitación enviada a %s."],
+  "This server does not send mail. Give this activation link to %s yourself.": [
+    "Este servidor no envía correo. Entrega tú este enlace de activación a %s.",
+  ],
+  "Activation link": ["Enlace de activación"],
+  "It works once. Whoever has it can set the password of this account.": [
+    "Funciona una sola vez. Quien lo tenga puede elegir la contraseña de esta cuenta.",
+  ],
+  "Copy link": ["Copiar enlace"],
+  "Link copied.": ["Enlace copiado."],
+  "The link could not be copied. Select it and copy it yourself.": [
+    "No se pudo copiar el enlace. Selecciónalo y cópialo a mano.",
+  ],
+  "Invite someone else": ["Invitar a otra persona"],
+
+  // Accepting an invitation
+  "Welcome to %s": ["Te damos la bienvenida a %s"],
+  "Choose a password to finish setting up your account.": [
+    "Elige una contraseña para terminar de configurar tu cuenta.",
+  ],
+  "New password": ["Contraseña nueva"],
+  "Repeat the password": ["Repite la contraseña"],
+  "Set password and sign in": ["Guardar contraseña e iniciar sesión"],
+  "Setting password…": ["Guardando la contraseña…"],
+  "This invitation link is no longer valid": [
+    "Este enlace de invitación ya no es válido",
+  ],
+  "It has been used already, or it has expired. Ask the person who invited you to send a new invitation.":
+    [
+      "Ya se ha usado o ha caducado. Pide a quien te invitó que te envíe una invitación nueva.",
+    ],
+
+  // Password resets
+  "Reset your password": ["Restablece tu contraseña"],
+  "Enter the email address of your account and we will send it a link to choose a new password.":
+    [
+      "Escribe la dirección de correo de tu cuenta y le enviaremos un enlace para elegir una contraseña nueva.",
+    ],
+  "Send reset link": ["Enviar enlace"],
+  "Sending…": ["Enviando…"],
+  "If an account exists for that address, we have sent it a link to reset the password. Check your inbox.":
+    [
+      "Si existe una cuenta con esa dirección, le hemos enviado un enlace para restablecer la contraseña. Revisa tu bandeja de entrada.",
+    ],
+  "Back to sign in": ["Volver al inicio de sesión"],
+  "Choose a new password": ["Elige una contraseña nueva"],
+  "Change password": ["Cambiar contraseña"],
+  "Changing password…": ["Cambiando la contraseña…"],
+  "Your password has been changed. Sign in with your new password.": [
+    "Tu contraseña se ha cambiado. Inicia sesión con la contraseña nueva.",
+  ],
+  "This reset link is no longer valid": [
+    "Este enlace de restablecimiento ya no es válido",
+  ],
+  "Reset links work only once and only for a limited time. Request a new one from the sign-in page with “Forgot password?”.":
+    [
+      "Los enlaces de restablecimiento solo funcionan una vez y durante un tiempo limitado. Pide uno nuevo desde la página de inicio de sesión con «¿Olvidaste tu contraseña?».",
+    ],
+  "Request a new link": ["Pedir un enlace nuevo"],
+
+  // Problems found by the form
+  "This field is required.": ["Este campo es obligatorio."],
+  "The passwords do not match.": ["Las contraseñas no coinciden."],
+
+  // What the server said
+  "Email or password is incorrect.": [
+    "El correo o la contraseña no son correctos.",
+  ],
+  "Too many attempts. Try again later.": [
+    "Demasiados intentos. Vuelve a intentarlo más tarde.",
+  ],
+  "Too many attempts. Try again in %d second.": [
+    "Demasiados intentos. Vuelve a intentarlo en %d segundo.",
+    "Demasiados intentos. Vuelve a intentarlo en %d segundos.",
+  ],
+  "Too many attempts. Try again in %d minute.": [
+    "Demasiados intentos. Vuelve a intentarlo en %d minuto.",
+    "Demasiados intentos. Vuelve a intentarlo en %d minutos.",
+  ],
+  "Enter a valid email address.": ["Escribe una dirección de correo válida."],
+  "Enter a name.": ["Escribe un nombre."],
+  "This name is too long.": ["Este nombre es demasiado largo."],
+  "This password is too short.": ["Esta contraseña es demasiado corta."],
+  "This password is too long.": ["Esta contraseña es demasiado larga."],
+  "The server does not know this role.": ["El servidor no conoce este rol."],
+  "What you entered is too long.": ["Lo que has escrito es demasiado largo."],
+  "The server could not read the request. Reload the page and try again.": [
+    "El servidor no pudo leer la solicitud. Recarga la página y vuelve a intentarlo.",
+  ],
+  "This value is not valid.": ["Este valor no es válido."],
+  "This link is no longer valid.": ["Este enlace ya no es válido."],
+  "An account with this email address already exists.": [
+    "Ya existe una cuenta con esta dirección de correo.",
+  ],
+  "Your session has ended. Sign in again.": [
+    "Tu sesión ha terminado. Vuelve a iniciar sesión.",
+  ],
+  "Your account may not change roles.": ["Tu cuenta no puede cambiar roles."],
+  "You cannot change your own role.": ["No puedes cambiar tu propio rol."],
+  "You cannot disable your own account.": [
+    "No puedes desactivar tu propia cuenta.",
+  ],
+  "You may not give this role or change this account.": [
+    "No puedes dar este rol ni cambiar esta cuenta.",
+  ],
+  "The server refused a request from this page because it comes from another site.":
+    [
+      "El servidor rechazó una solicitud de esta página porque viene de otro sitio.",
+    ],
+  "Your account may not do this.": ["Tu cuenta no puede hacer esto."],
+  "This is the last account that can manage users, so it must keep that right.":
+    [
+      "Es la última cuenta que puede gestionar usuarios, así que debe conservar ese derecho.",
+    ],
+  "This account changed since the list was loaded. Reload the list and try again.":
+    [
+      "Esta cuenta ha cambiado desde que se cargó la lista. Recarga la lista y vuelve a intentarlo.",
+    ],
+  "This account no longer exists. Reload the list.": [
+    "Esta cuenta ya no existe. Recarga la lista.",
+  ],
+  "This server is too old for invitations. Ask its administrator to upgrade Gatehouse.":
+    [
+      "Este servidor es demasiado antiguo para las invitaciones. Pide a su administrador que actualice Gatehouse.",
+    ],
+  "This server is too old for password resets. Ask its administrator to upgrade Gatehouse.":
+    [
+      "Este servidor es demasiado antiguo para restablecer contraseñas. Pide a su administrador que actualice Gatehouse.",
+    ],
+  "This server is too old to change roles. Ask its administrator to upgrade Gatehouse.":
+    [
+      "Este servidor es demasiado antiguo para cambiar roles. Pide a su administrador que actualice Gatehouse.",
+    ],
+  "The invitation could not be delivered. Try again later.": [
+    "No se pudo entregar la invitación. Vuelve a intentarlo más tarde.",
+  ],
+  "Cannot reach the server. Check your connection and try again.": [
+    "No se puede contactar con el servidor. Comprueba tu conexión y vuelve a intentarlo.",
+  ],
+  "Something went wrong on the server. Try again later.": [
+    "Algo falló en el servidor. Vuelve a intentarlo más tarde.",
+  ],
+  "The server gave an unexpected answer. Try again later.": [
+    "El servidor dio una respuesta inesperada. Vuelve a intentarlo más tarde.",
+  ],
+  "Something went wrong. Try again.": ["Algo falló. Vuelve a intentarlo."],
+};

@@ -1,0 +1,151 @@
+/**
+ * `LoginScreen`: email and password, made to be the gate's login screen.
+ *
+ * @module
+ */
+
+import { useSignal } from "@preact/signals";
+import { __, sprintf } from "@wordpress/i18n";
+import { useId } from "preact/hooks";
+import type { VNode } from "../_peer_types.ts";
+import { login } from "../session_calls.ts";
+import type { SessionUser } from "../types.ts";
+import { describeFailure } from "./_error_message.ts";
+import { FormAlert, TextField } from "./_field.tsx";
+import { missing, useForm } from "./_form.ts";
+import { useLocaleUpdates } from "./_locale.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/**
+ * Props of {@linkcode LoginScreen}.
+ *
+ * @example Props with a "Forgot password?" button
+ * ```ts
+ * import type { LoginScreenProps } from "@gatehouse/client/screens";
+ *
+ * const props: LoginScreenProps = {
+ *   brand: "Acme",
+ *   onLogin: (user) => console.log(`signed in as ${user.name}`),
+ *   onForgotPassword: () => location.assign("/forgot"),
+ * };
+ * ```
+ */
+export interface LoginScreenProps {
+  /** The product name shown above the form ("Sign in to Acme"). */
+  readonly brand: string;
+  /**
+   * Called with the account once login succeeds: pass the gate's handler
+   * (`loginScreen={(onLogin) => <LoginScreen onLogin={onLogin} ... />}`).
+   */
+  readonly onLogin: (user: SessionUser) => void;
+  /** Shows a "Forgot password?" button that calls it (e.g. to show `RequestResetScreen`). */
+  readonly onForgotPassword?: () => void;
+}
+
+const FIELDS = ["email", "password"] as const;
+
+/**
+ * The sign-in screen: email, password and a submit button. A wrong email or
+ * password, the login limiter ("try again in 2 minutes") and a server that
+ * cannot be reached each show a clear message; the screen itself does no
+ * routing. Needs no query client: put it in `AuthGate`'s `loginScreen`, which
+ * hands it the after-login handler.
+ *
+ * @param props `brand`, `onLogin` and optional `onForgotPassword`.
+ * @returns The screen.
+ *
+ * @example Behind the gate
+ * ```tsx
+ * import { AuthGate, createAuthQueryClient } from "@gatehouse/client";
+ * import { LoginScreen } from "@gatehouse/client/screens";
+ * import { QueryClientProvider } from "@tanstack/preact-query";
+ *
+ * const client = createAuthQueryClient();
+ * export const App = () => (
+ *   <QueryClientProvider client={client}>
+ *     <AuthGate loginScreen={(onLogin) => <LoginScreen brand="Acme" onLogin={onLogin} />}>
+ *       <main>The app</main>
+ *     </AuthGate>
+ *   </QueryClientProvider>
+ * );
+ * ```
+ */
+export function LoginScreen(props: LoginScreenProps): VNode {
+  useLocaleUpdates();
+  const id = useId();
+  const email = useSignal("");
+  const password = useSignal("");
+  const form = useForm();
+  const described = describeFailure(form.failure.value, FIELDS);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const problems = missing({ email: email.value, password: password.value });
+    if (problems) return form.refuse(problems);
+    void form.run(async () => {
+      const user = await login(email.value.trim(), password.value);
+      props.onLogin(user);
+    });
+  };
+
+  return (
+    <section
+      class="gh gh-screen gh-login"
+      data-gh-screen="login"
+      aria-labelledby={`${id}-title`}
+    >
+      <div class="gh-card">
+        <h1 id={`${id}-title`} class="gh-title">
+          {sprintf(__("Sign in to %s", DOMAIN), props.brand)}
+        </h1>
+        <form
+          ref={form.ref}
+          class="gh-form"
+          noValidate
+          onSubmit={submit}
+          aria-busy={form.pending.value ? "true" : undefined}
+        >
+          <FormAlert message={described.alert} />
+          <TextField
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            autocomplete="username"
+            label={__("Email", DOMAIN)}
+            value={email}
+            error={described.fields.email}
+          />
+          <TextField
+            id={`${id}-password`}
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            label={__("Password", DOMAIN)}
+            value={password}
+            error={described.fields.password}
+          />
+          <div class="gh-actions">
+            <button
+              type="submit"
+              class="gh-button gh-button-primary"
+              disabled={form.pending.value}
+            >
+              {form.pending.value
+                ? __("Signing in…", DOMAIN)
+                : __("Sign in", DOMAIN)}
+            </button>
+            {props.onForgotPassword && (
+              <button
+                type="button"
+                class="gh-button gh-button-link"
+                onClick={props.onForgotPassword}
+              >
+                {__("Forgot password?", DOMAIN)}
+              </button>
+            )}
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

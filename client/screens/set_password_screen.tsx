@@ -1,0 +1,203 @@
+/**
+ * `SetPasswordScreen`: the page an activation link opens; the invited person
+ * chooses a password and is signed in.
+ *
+ * @module
+ */
+
+import { useSignal } from "@preact/signals";
+import { useQueryClient } from "@tanstack/preact-query";
+import { __, sprintf } from "@wordpress/i18n";
+import { useId } from "preact/hooks";
+import type { VNode } from "../_peer_types.ts";
+import { acceptInvite } from "../admin_calls.ts";
+import { InvalidTokenError } from "../errors.ts";
+import { adoptSession } from "../query.ts";
+import type { SessionUser } from "../types.ts";
+import { describeFailure } from "./_error_message.ts";
+import { FormAlert, TextField } from "./_field.tsx";
+import { useForm } from "./_form.ts";
+import { useLocaleUpdates } from "./_locale.ts";
+import {
+  DEFAULT_MIN_PASSWORD,
+  passwordHint,
+  passwordProblems,
+} from "./_password.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/**
+ * Props of {@linkcode SetPasswordScreen}.
+ *
+ * @example The token from the link's fragment
+ * ```ts
+ * import type { SetPasswordScreenProps } from "@gatehouse/client/screens";
+ *
+ * function propsFor(hash: string): SetPasswordScreenProps {
+ *   return {
+ *     brand: "Acme",
+ *     token: new URLSearchParams(hash.slice(1)).get("token") ?? "",
+ *     onAccepted: () => location.assign("/"),
+ *   };
+ * }
+ * console.assert(propsFor("#token=abc").token === "abc");
+ * ```
+ */
+export interface SetPasswordScreenProps {
+  /** The product name ("Welcome to Acme"). */
+  readonly brand: string;
+  /** The token of the activation link (`#token=...`); empty shows the dead-link message. */
+  readonly token: string;
+  /** Called with the signed-in account once the password is set (the session is already in the cache). */
+  readonly onAccepted: (user: SessionUser) => void;
+  /** The server's lower bound for passwords, for the hint; 12 by default. */
+  readonly passwordMinLength?: number;
+}
+
+const FIELDS = ["password", "confirm"] as const;
+
+/**
+ * The activation page: a new password, typed twice. On success the person
+ * is signed in: the screen installs the account in the query client's cache
+ * (`adoptSession`, which also clears anything a previous account left) and
+ * calls `onAccepted(user)`. A spent, expired or unknown link says the link is
+ * no longer valid and to ask for a new invitation. Any other failure (a
+ * refused password, no answer, a server error) keeps the form with a "Try
+ * again" button: the link's token is spent only when the server accepts it,
+ * so a retry uses the same link. Needs a `QueryClientProvider` (a client
+ * from `createAuthQueryClient()`); it does no routing itself.
+ *
+ * @param props `brand`, `token`, `onAccepted` and optional `passwordMinLength`.
+ * @returns The screen.
+ *
+ * @example The invitation page of an app
+ * ```tsx
+ * import { createAuthQueryClient } from "@gatehouse/client";
+ * import { SetPasswordScreen } from "@gatehouse/client/screens";
+ * import { QueryClientProvider } from "@tanstack/preact-query";
+ *
+ * const client = createAuthQueryClient();
+ * export const InvitePage = (props: { token: string }) => (
+ *   <QueryClientProvider client={client}>
+ *     <SetPasswordScreen brand="Acme" token={props.token} onAccepted={() => location.assign("/")} />
+ *   </QueryClientProvider>
+ * );
+ * ```
+ */
+export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
+  useLocaleUpdates();
+  const id = useId();
+  const client = useQueryClient();
+  const password = useSignal("");
+  const confirm = useSignal("");
+  const dead = useSignal(false);
+  const form = useForm();
+  const failure = form.failure.value;
+  const described = describeFailure(failure, FIELDS);
+  const min = props.passwordMinLength ?? DEFAULT_MIN_PASSWORD;
+
+  if (dead.value || props.token === "") {
+    return (
+      <section
+        class="gh gh-screen gh-set-password"
+        data-gh-screen="set-password"
+        data-gh-state="invalid-link"
+        aria-labelledby={`${id}-title`}
+      >
+        <div class="gh-card">
+          <p class="gh-brand">{props.brand}</p>
+          <h1 id={`${id}-title`} class="gh-title">
+            {__("This invitation link is no longer valid", DOMAIN)}
+          </h1>
+          <div class="gh-alert" role="alert">
+            <p>
+              {__(
+                "It has been used already, or it has expired. Ask the person who invited you to send a new invitation.",
+                DOMAIN,
+              )}
+            </p>
+          </div>
+        </div>
+      </section>
+    );
+  }
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const problems = passwordProblems(password.value, confirm.value);
+    if (problems) return form.refuse(problems);
+    void form.run(async () => {
+      let user: SessionUser;
+      try {
+        user = await acceptInvite(props.token, password.value);
+      } catch (error) {
+        if (!(error instanceof InvalidTokenError)) throw error;
+        dead.value = true;
+        return;
+      }
+      adoptSession(client, user);
+      props.onAccepted(user);
+    });
+  };
+
+  // After a failure that is not about the password, the same link is tried again.
+  const retry = failure !== null && described.alert !== undefined;
+
+  return (
+    <section
+      class="gh gh-screen gh-set-password"
+      data-gh-screen="set-password"
+      aria-labelledby={`${id}-title`}
+    >
+      <div class="gh-card">
+        <p class="gh-brand">{props.brand}</p>
+        <h1 id={`${id}-title`} class="gh-title">
+          {sprintf(__("Welcome to %s", DOMAIN), props.brand)}
+        </h1>
+        <p class="gh-intro">
+          {__("Choose a password to finish setting up your account.", DOMAIN)}
+        </p>
+        <form
+          ref={form.ref}
+          class="gh-form"
+          noValidate
+          onSubmit={submit}
+          aria-busy={form.pending.value ? "true" : undefined}
+        >
+          <FormAlert message={described.alert} />
+          <TextField
+            id={`${id}-password`}
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            label={__("New password", DOMAIN)}
+            hint={passwordHint(min)}
+            value={password}
+            error={described.fields.password}
+          />
+          <TextField
+            id={`${id}-confirm`}
+            name="confirm"
+            type="password"
+            autocomplete="new-password"
+            label={__("Repeat the password", DOMAIN)}
+            value={confirm}
+            error={described.fields.confirm}
+          />
+          <div class="gh-actions">
+            <button
+              type="submit"
+              class="gh-button gh-button-primary"
+              disabled={form.pending.value}
+            >
+              {form.pending.value
+                ? __("Setting password…", DOMAIN)
+                : retry
+                ? __("Try again", DOMAIN)
+                : __("Set password and sign in", DOMAIN)}
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+// The accounts, with links to create an account or invite someone; only
+// for those who may manage users (the screen tells others so).
+
+import { UsersScreen } from "@gatehouse/client/screens";
+import { __ } from "@wordpress/i18n";
+import { DEMO } from "./_i18n.ts";
+import { Shell } from "./_shell.tsx";
+
+/** The users screen behind the gate. */
+export default function Users() {
+  return (
+    <Shell current="users">
+      <UsersScreen
+        newUserRender={
+          <span class="demo-actions">
+            <a class="gh-button gh-button-secondary" href="/users/invite">
+              {__("Invite someone", DEMO)}
+            </a>
+            <a class="gh-button gh-button-primary" href="/users/new">
+              {__("New user", DEMO)}
+            </a>
+          </span>
+        }
+      />
+    </Shell>
+  );
+}

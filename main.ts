@@ -1,0 +1,124 @@
+// `deno task demo`: the Gatehouse demo site (DESIGN.md §7).
+//
+// Environment: PORT (8000), GATEHOUSE_HOSTNAME (localhost: the address to
+// listen on), GATEHOUSE_KV_PATH (./data/gatehouse.kv), DATABASE_URL
+// (postgres://… selects Postgres), PUBLIC_URL (the site's origin in links;
+// http://localhost:PORT by default), GATEHOUSE_ADMIN_EMAIL
+// (admin@example.com: who the first-run link is for).
+//
+// On Deno Deploy (DENO_DEPLOY or DENO_DEPLOYMENT_ID is set) the store is the
+// app's Deno KV database unless DATABASE_URL is set, and the island bundle is
+// the one `deno task build` made in Deploy's build step.
+
+import {
+  DEFAULT_LIMITS,
+  firstRunInvitation,
+  type Handler,
+  Reaper,
+  type Store,
+} from "@gatehouse/server";
+import { KvStore } from "@gatehouse/server/kv";
+import { type OpenedStore, openStoreFromEnv } from "@gatehouse/server/open";
+import { createDemoApp } from "./demo/app.ts";
+import { buildIslands, loadIslands } from "./demo/bundle.ts";
+
+// The reaper's hourly sweep of expired sessions, links and limiter counts.
+// Deno Deploy discovers crons by evaluating the main module's top level, and
+// ignores those registered later or inside conditionals, so this one is
+// registered here, unconditionally, before any await or Deno.serve. The
+// reaper is therefore never start()ed: without an interval it would register
+// a second "gatehouse-reaper" cron of its own, too late for Deploy. Locally
+// the same cron runs in process (deno.json enables "cron").
+const reaper = Promise.withResolvers<Reaper>();
+Deno.cron("gatehouse-reaper", "0 * * * *", async () => {
+  // Waits for the store should the first run come before startup ends.
+  await (await reaper.promise).sweep().catch(() => {}); // failures are logged
+});
+
+const env = Deno.env.toObject();
+const onDeploy = env.DENO_DEPLOY === "true" ||
+  env.DENO_DEPLOYMENT_ID !== undefined;
+const port = Number(env.PORT || 8000);
+
+const opened = await openStore();
+reaper.resolve(new Reaper(opened.store));
+const islands = onDeploy ? await loadIslands() : await buildIslands();
+
+// Requests wait for the app, which needs the port for its links.
+const app = Promise.withResolvers<Handler>();
+// On Deploy the platform decides where to listen: keep Deno.serve's defaults.
+const listen = onDeploy
+  ? {}
+  : { port, hostname: env.GATEHOUSE_HOSTNAME || "localhost" };
+const server = Deno.serve(
+  { ...listen, onListen() {} },
+  async (req, info) => (await app.promise)(req, undefined, info),
+);
+let publicUrl = env.PUBLIC_URL?.trim() || undefined;
+if (!onDeploy) publicUrl ??= `http://localhost:${server.addr.port}`;
+app.resolve(
+  await createDemoApp({
+    store: opened.store,
+    islands,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+  }),
+);
+
+console.log(
+  `Gatehouse demo on ${
+    publicUrl ?? "your deployment's URL"
+  } (store: ${opened.kind} at ${opened.location})`,
+);
+await announceFirstRun(opened.store);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  try {
+    Deno.addSignalListener(signal, stop);
+  } catch {
+    // Not every platform delivers every signal.
+  }
+}
+
+async function stop(): Promise<void> {
+  await server.shutdown();
+  await (await reaper.promise).stop();
+  await opened.close();
+  Deno.exit(0);
+}
+
+// On an empty store: a one-time link to set the first administrator's
+// password (an invitation), so no other command is needed to get in.
+async function announceFirstRun(store: Store): Promise<void> {
+  const email = env.GATEHOUSE_ADMIN_EMAIL?.trim() || "admin@example.com";
+  const link = await firstRunInvitation({
+    store,
+    email,
+    name: "Administrator",
+    role: "admin",
+    // Deploy without PUBLIC_URL: the origin is unknown here; print the path.
+    publicUrl: publicUrl ?? "http://localhost",
+  });
+  if (link === null) return;
+  const shown = publicUrl === undefined
+    ? `<your deployment's URL>${new URL(link).pathname}${new URL(link).hash}`
+    : link;
+  const days = DEFAULT_LIMITS.invitationTtl / 86_400_000;
+  console.log(
+    `\nNo accounts yet. Set the password of the first administrator (${email}) here:\n\n  ${shown}\n\n` +
+      `It works once and expires in ${days} days; while no account exists, each start prints a new one.`,
+  );
+}
+
+async function openStore(): Promise<OpenedStore> {
+  if (!onDeploy || env.DATABASE_URL?.trim()) return await openStoreFromEnv(env);
+  // Deno Deploy: the app's own KV database, opened without a path.
+  const kv = await Deno.openKv();
+  const store = new KvStore(kv);
+  await store.migrate();
+  return {
+    store,
+    kind: "kv",
+    location: "Deno Deploy",
+    close: () => Promise.resolve(kv.close()),
+  };
+}

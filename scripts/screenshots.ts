@@ -1,0 +1,231 @@
+// `deno task screenshots`: pictures of every screen of the demo, in English
+// and Spanish, for the README. Starts the demo on a temporary KV store,
+// drives Debian's Chromium (or CHROMIUM_PATH) through each screen and writes
+// docs/screenshots/<screen>-<locale>.png (800 px wide).
+
+import {
+  firstRunInvitation,
+  type Handler,
+  type Logger,
+} from "@gatehouse/server";
+import { openStoreFromEnv } from "@gatehouse/server/open";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { createDemoApp } from "../demo/app.ts";
+import { buildIslands } from "../demo/bundle.ts";
+
+const OUT = new URL("../docs/screenshots/", import.meta.url);
+const CHROMIUM = Deno.env.get("CHROMIUM_PATH")?.trim() || "/usr/bin/chromium";
+const VIEWPORT = { width: 800, height: 520 };
+const ADMIN = {
+  email: "ada@example.com",
+  name: "Ada Lovelace",
+  password: "analytical engine 1843",
+};
+const LOCALES = [["en", "en-US"], ["es", "es-ES"]] as const;
+
+/** The screens, in the README's order. */
+export const SCREENS = [
+  "login",
+  "account",
+  "users",
+  "new-user",
+  "invite",
+  "set-password",
+  "request-reset",
+  "reset-password",
+] as const;
+
+if (import.meta.main) await main();
+
+async function main(): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_screenshots_" });
+  const resetLinks: string[] = [];
+  const logger: Logger = {
+    info: (message, fields) => {
+      if (message.startsWith("password reset link")) {
+        resetLinks.push(String(fields?.link));
+      }
+    },
+    warn: () => {},
+    error: (message, fields) => console.error(message, fields),
+  };
+  const opened = await openStoreFromEnv({
+    GATEHOUSE_KV_PATH: `${dir}/demo.kv`,
+  });
+  let app: Handler | undefined;
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req, info) => app!(req, undefined, info),
+  );
+  const origin = `http://localhost:${server.addr.port}`;
+  let browser: Browser | undefined;
+  try {
+    app = await createDemoApp({
+      store: opened.store,
+      islands: await buildIslands({ output: `${dir}/islands.js` }),
+      publicUrl: origin,
+      logger,
+    });
+    await seed(opened.store, origin);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+    });
+    await Deno.mkdir(OUT, { recursive: true });
+    for (const [name, locale] of LOCALES) {
+      await shoot(browser, origin, name, locale, resetLinks);
+    }
+    console.log(
+      `Wrote ${SCREENS.length * LOCALES.length} screenshots to ${OUT.pathname}`,
+    );
+  } finally {
+    await browser?.close();
+    await server.shutdown();
+    await opened.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// The first administrator (through the first-run link) and a few accounts
+// for the list, all through the HTTP API.
+async function seed(
+  store: Parameters<typeof firstRunInvitation>[0]["store"],
+  origin: string,
+): Promise<void> {
+  const link = await firstRunInvitation({
+    store,
+    email: ADMIN.email,
+    name: ADMIN.name,
+    role: "admin",
+    publicUrl: origin,
+  });
+  const token = new URL(link!).hash.replace("#token=", "");
+  const accepted = await api(origin, "POST", "/api/auth/invite/accept", {
+    token,
+    password: ADMIN.password,
+  });
+  const cookie = accepted.headers.get("set-cookie")!.split(";")[0]!;
+  const people = [
+    { email: "grace@example.com", name: "Grace Hopper", role: "admin" },
+    { email: "alan@example.com", name: "Alan Turing", role: "member" },
+    { email: "edsger@example.com", name: "Edsger Dijkstra", role: "" },
+  ];
+  for (const person of people) {
+    const res = await api(origin, "POST", "/api/users", {
+      ...person,
+      password: "a password nobody uses",
+    }, cookie);
+    if (person.role === "") {
+      const { id } = await res.json();
+      await api(
+        origin,
+        "PATCH",
+        `/api/users/${id}`,
+        { disabled: true },
+        cookie,
+      );
+    } else {
+      await res.body?.cancel();
+    }
+  }
+}
+
+async function api(
+  origin: string,
+  method: string,
+  path: string,
+  body: unknown,
+  cookie?: string,
+): Promise<Response> {
+  const res = await fetch(`${origin}${path}`, {
+    method,
+    headers: {
+      "content-type": "application/json",
+      ...(cookie ? { cookie } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  }
+  return res;
+}
+
+async function shoot(
+  browser: Browser,
+  origin: string,
+  name: string,
+  locale: string,
+  resetLinks: string[],
+): Promise<void> {
+  const open = (context: BrowserContext) => context.newPage();
+  const options = { locale, viewport: VIEWPORT, deviceScaleFactor: 1 };
+  const admin = await browser.newContext(options);
+  const visitor = await browser.newContext(options);
+  try {
+    const page = await open(admin);
+    const snap = async (screen: (typeof SCREENS)[number], target = page) => {
+      await target.locator(`[data-gh-screen="${screen}"]`).waitFor();
+      await target.evaluate(() => document.fonts.ready);
+      await target.screenshot({
+        path: new URL(`${screen}-${name}.png`, OUT).pathname,
+        fullPage: true,
+        animations: "disabled",
+        caret: "hide",
+      });
+    };
+    const ready = async (target = page) =>
+      await target.locator("html[data-hydrated]").waitFor();
+
+    await page.goto(`${origin}/`);
+    await ready();
+    await snap("login");
+    await page.fill('input[name="email"]', ADMIN.email);
+    await page.fill('input[name="password"]', ADMIN.password);
+    await page.press('input[name="password"]', "Enter");
+    await snap("account");
+
+    await page.goto(`${origin}/users`);
+    await ready();
+    await page.locator(".gh-users li, .gh-users tr").nth(3).waitFor();
+    await snap("users");
+
+    await page.goto(`${origin}/users/new`);
+    await ready();
+    await snap("new-user");
+
+    await page.goto(`${origin}/users/invite`);
+    await ready();
+    await page.fill('input[name="email"]', `katherine.${name}@example.com`);
+    await page.fill('input[name="name"]', "Katherine Johnson");
+    await page.locator('select[name="role"]').selectOption("member");
+    await page.press('input[name="name"]', "Enter");
+    const linkField = page.locator('input[name="activation_link"]');
+    await linkField.waitFor();
+    const invitation = await linkField.inputValue();
+    await page.locator("body").click({ position: { x: 1, y: 1 } });
+    await snap("invite");
+
+    const guest = await open(visitor);
+    await guest.goto(invitation);
+    await ready(guest);
+    await snap("set-password", guest);
+
+    await guest.goto(`${origin}/forgot`);
+    await ready(guest);
+    await snap("request-reset", guest);
+    await guest.fill('input[name="email"]', ADMIN.email);
+    const before = resetLinks.length;
+    await guest.press('input[name="email"]', "Enter");
+    await guest.locator('[data-gh-state="sent"]').waitFor();
+    while (resetLinks.length === before) await delay(20);
+    await guest.goto(resetLinks.at(-1)!);
+    await ready(guest);
+    await snap("reset-password", guest);
+  } finally {
+    await admin.close();
+    await visitor.close();
+  }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,206 @@
+// LoginScreen: signing in (alone and as the gate's login screen), the
+// refusals (wrong credentials, the limiter, no answer), the form's own
+// checks and its accessibility attributes.
+
+import assert from "node:assert/strict";
+import {
+  AuthGate,
+  sessionQueryKey,
+  type SessionUser,
+  useSession,
+} from "@gatehouse/client";
+import { LoginScreen } from "@gatehouse/client/screens";
+import {
+  answerError,
+  defaultUser,
+  installTestEnvironment,
+  loginAs,
+  loginInvalid,
+  loginOk,
+  loginRateLimited,
+  networkFailure,
+  sessionAnonymous,
+} from "@gatehouse/client/testing";
+import { fireEvent, render, waitFor } from "@testing-library/preact";
+import { http, HttpResponse } from "msw";
+import { recordRequests } from "../_support.ts";
+import {
+  admin,
+  alertText,
+  assertAccessible,
+  assertNoFieldErrors,
+  findFieldError,
+  findFocus,
+  renderWith,
+  type,
+} from "./_screens.tsx";
+
+const env = installTestEnvironment();
+
+function renderLogin(onForgotPassword?: () => void) {
+  const signedIn: SessionUser[] = [];
+  const view = render(
+    <LoginScreen
+      brand="Acme"
+      onLogin={(user) => signedIn.push(user)}
+      {...(onForgotPassword ? { onForgotPassword } : {})}
+    />,
+  );
+  return { view, signedIn };
+}
+
+function signIn(view: ReturnType<typeof render>, password = "a password") {
+  type(view, "Email", " ada@example.com ");
+  type(view, "Password", password);
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+}
+
+Deno.test("LoginScreen signs in and hands the account to onLogin", async () => {
+  env.use(loginOk);
+  const recorder = recordRequests(env);
+  const { view, signedIn } = renderLogin();
+  view.getByRole("heading", { name: "Sign in to Acme" });
+  signIn(view);
+  await waitFor(() => assert.equal(signedIn.length, 1));
+  assert.deepEqual(signedIn[0], defaultUser);
+  const [request] = await recorder.requests();
+  assert.equal(request?.url.pathname, "/api/auth/login");
+  assert.deepEqual(request?.body, {
+    email: "ada@example.com",
+    password: "a password",
+  });
+});
+
+Deno.test("LoginScreen is the gate's login screen: after login the app shows", async () => {
+  env.use(sessionAnonymous, loginAs(admin));
+  function Home() {
+    return <p>Welcome {useSession()?.name}</p>;
+  }
+  const view = renderWith(
+    <AuthGate
+      loginScreen={(onLogin) => <LoginScreen brand="Acme" onLogin={onLogin} />}
+    >
+      <Home />
+    </AuthGate>,
+    null,
+  );
+  await view.findByRole("heading", { name: "Sign in to Acme" });
+  signIn(view);
+  await view.findByText(`Welcome ${admin.name}`);
+  assert.deepEqual(view.client.getQueryData(sessionQueryKey), admin);
+});
+
+Deno.test("LoginScreen says the email or password is incorrect", async () => {
+  env.use(loginInvalid);
+  const { view, signedIn } = renderLogin();
+  signIn(view);
+  await view.findByText("Email or password is incorrect.");
+  assert.equal(alertText(view.container), "Email or password is incorrect.");
+  assert.equal(signedIn.length, 0);
+  assertNoFieldErrors(view.container);
+  assert.ok(view.getByRole("button", { name: "Sign in" }), "the form stays");
+});
+
+Deno.test("LoginScreen says when to try again after the limiter refuses", async (t) => {
+  const rows: Array<[string, Parameters<typeof env.use>[0], string]> = [
+    [
+      "Retry-After: 60",
+      loginRateLimited,
+      "Too many attempts. Try again in 1 minute.",
+    ],
+    [
+      "Retry-After: 150",
+      answerError("login", "login_rate_limited", { retryAfter: 150 }),
+      "Too many attempts. Try again in 3 minutes.",
+    ],
+    [
+      "Retry-After: 20",
+      answerError("login", "login_rate_limited", { retryAfter: 20 }),
+      "Too many attempts. Try again in 20 seconds.",
+    ],
+    [
+      "no Retry-After",
+      http.post(
+        "*/api/auth/login",
+        () =>
+          HttpResponse.json({ error: "x", code: "login_rate_limited" }, {
+            status: 429,
+          }),
+      ),
+      "Too many attempts. Try again later.",
+    ],
+  ];
+  for (const [name, handler, message] of rows) {
+    await t.step(name, async () => {
+      env.use(handler);
+      const { view, signedIn } = renderLogin();
+      signIn(view);
+      await waitFor(() => assert.equal(alertText(view.container), message));
+      assert.equal(signedIn.length, 0);
+      view.unmount();
+    });
+  }
+});
+
+Deno.test("LoginScreen says when the server cannot be reached", async () => {
+  env.use(networkFailure("login"));
+  const { view } = renderLogin();
+  signIn(view);
+  await waitFor(() =>
+    assert.equal(
+      alertText(view.container),
+      "Cannot reach the server. Check your connection and try again.",
+    )
+  );
+});
+
+Deno.test("LoginScreen marks empty fields without asking the server", async () => {
+  const recorder = recordRequests(env);
+  const { view } = renderLogin();
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+  await findFieldError(view, "Email", "This field is required.");
+  await findFieldError(view, "Password", "This field is required.");
+  await findFocus(view, "Email");
+  assert.deepEqual(await recorder.requests(), []);
+  type(view, "Email", "ada@example.com");
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+  await findFocus(view, "Password");
+  assert.equal(view.getByLabelText("Email").getAttribute("aria-invalid"), null);
+});
+
+Deno.test("LoginScreen shows Forgot password? only with onForgotPassword, and calls it", () => {
+  const without = renderLogin();
+  assert.ok(
+    without.view.queryByRole("button", { name: "Forgot password?" }) === null,
+  );
+  without.view.unmount();
+  let asked = 0;
+  const { view } = renderLogin(() => asked++);
+  fireEvent.click(view.getByRole("button", { name: "Forgot password?" }));
+  assert.equal(asked, 1);
+});
+
+Deno.test("LoginScreen's form is labelled, typed and announces errors", async () => {
+  env.use(loginInvalid);
+  const { view } = renderLogin(() => {});
+  assertAccessible(view.container);
+  const alert = view.container.querySelector('[role="alert"]');
+  assert.ok(alert, "the alert region is there before any error");
+  assert.equal(view.getByLabelText("Email").getAttribute("type"), "email");
+  assert.equal(
+    view.getByLabelText("Email").getAttribute("autocomplete"),
+    "username",
+  );
+  assert.equal(
+    view.getByLabelText("Password").getAttribute("autocomplete"),
+    "current-password",
+  );
+  signIn(view);
+  await view.findByText("Email or password is incorrect.");
+  assert.ok(
+    view.container.querySelector('[role="alert"]') === alert,
+    "the same region says it",
+  );
+  assertAccessible(view.container);
+  assert.ok(view.container.querySelector('[data-gh-screen="login"].gh'));
+});

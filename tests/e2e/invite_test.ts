@@ -1,0 +1,107 @@
+// An administrator invites someone; the demo has no mailer, so the screen
+// shows the activation link. The invited person opens it in a browser of
+// their own, chooses a password and is signed in. The administrator then
+// disables the account, and the person's open page falls back to the login
+// screen on its next request (the session check), without a reload.
+
+import assert from "node:assert/strict";
+import { openPage, screen, signIn } from "../fixtures/browser.ts";
+import { e2eTest, newContext } from "../fixtures/demo.ts";
+import { addUser, PASSWORD } from "../fixtures/kv.ts";
+
+const KATHERINE = {
+  email: "katherine@example.com",
+  name: "Katherine Johnson",
+  password: "orbital mechanics 1962",
+};
+
+e2eTest(
+  "an invited person accepts the shown link in a second browser; disabling them sends their open page back to the login screen without a reload",
+  async ({ browser, demo }) => {
+    await addUser(demo.store, {
+      email: "ada@example.com",
+      name: "Ada",
+      role: "admin",
+    });
+
+    // The administrator invites Katherine as a member.
+    const admins = await newContext(browser);
+    const admin = await openPage(admins, `${demo.origin}/users/invite`);
+    await signIn(admin, "ada@example.com", PASSWORD);
+    const invite = screen(admin, "invite");
+    await invite.locator('input[name="email"]').fill(KATHERINE.email);
+    await invite.locator('input[name="name"]').fill(KATHERINE.name);
+    await invite.locator('select[name="role"]').selectOption("member");
+    await invite.locator('button[type="submit"]').click();
+    const shown = invite.locator('input[name="activation_link"]');
+    await shown.waitFor();
+    assert.equal(await shown.getAttribute("readonly"), "");
+    const link = await shown.inputValue();
+    assert.match(link, new RegExp(`^${demo.origin}/invite#token=[\\w-]{43}$`));
+
+    // Katherine, in a browser context of her own, sets her password.
+    const guests = await newContext(browser);
+    const guest = await openPage(guests, link);
+    const setPassword = screen(guest, "set-password");
+    await setPassword.locator('input[name="password"]').fill(
+      KATHERINE.password,
+    );
+    await setPassword.locator('input[name="confirm"]').fill(KATHERINE.password);
+    await setPassword.locator('button[type="submit"]').click();
+    await guest.waitForURL(`${demo.origin}/`);
+    const account = screen(guest, "account");
+    await account.waitFor();
+    assert.equal(
+      await account.locator(".gh-account-name").textContent(),
+      KATHERINE.name,
+    );
+    assert.equal(
+      await account.locator(".gh-account-role").textContent(),
+      "member",
+    );
+    assert.equal((await guests.cookies())[0]?.name, "__Host-session");
+
+    // Marks this very document: a reload or navigation would lose it.
+    await guest.evaluate(() => {
+      (globalThis as { sameDocument?: boolean }).sameDocument = true;
+    });
+    const sessionChecks: number[] = [];
+    guest.on("response", (res) => {
+      if (res.url() === `${demo.origin}/api/auth/session`) {
+        sessionChecks.push(res.status());
+      }
+    });
+
+    // The administrator disables her from the users list.
+    await admin.goto(`${demo.origin}/users`);
+    const disable = admin.getByRole("button", {
+      name: `Disable ${KATHERINE.name}`,
+    });
+    await disable.click();
+    await admin.getByRole("button", { name: `Enable ${KATHERINE.name}` })
+      .waitFor();
+    const stored = await demo.store.credentialsByEmail(KATHERINE.email);
+    assert.equal(stored?.user.disabled, true);
+
+    // Her page asks about its session again and shows the login screen.
+    await screen(guest, "login").waitFor();
+    assert.equal(await screen(guest, "account").count(), 0);
+    assert.deepEqual(sessionChecks.slice(-1), [401]);
+    assert.equal(guest.url(), `${demo.origin}/`);
+    assert.equal(
+      await guest.evaluate(() =>
+        (globalThis as { sameDocument?: boolean }).sameDocument
+      ),
+      true,
+      "the login screen came without a reload",
+    );
+
+    // And her password no longer opens a session.
+    await signIn(guest, KATHERINE.email, KATHERINE.password);
+    await screen(guest, "login").locator('[role="alert"] p').waitFor();
+    assert.equal(await screen(guest, "account").count(), 0);
+    await admins.close();
+    await guests.close();
+  },
+  { sessionCheckInterval: 500 },
+);

@@ -1,0 +1,44 @@
+// The session cookie as Chromium stores it after signing in on the demo at
+// http://localhost: the `__Host-` name, HttpOnly (page script cannot read
+// it), Secure (kept on localhost, a secure context), SameSite=Lax, Path=/.
+
+import assert from "node:assert/strict";
+import { openPage, screen, signIn } from "../fixtures/browser.ts";
+import { e2eTest, newContext } from "../fixtures/demo.ts";
+import { addUser, PASSWORD } from "../fixtures/kv.ts";
+
+e2eTest(
+  "signing in stores a __Host-session cookie that is HttpOnly, Secure, SameSite=Lax with Path=/",
+  async ({ browser, demo }) => {
+    await addUser(demo.store, { email: "ada@example.com", name: "Ada" });
+    const context = await newContext(browser);
+    const page = await openPage(context, `${demo.origin}/`);
+    assert.deepEqual(await context.cookies(), [], "no cookie before sign-in");
+
+    await signIn(page, "ada@example.com", PASSWORD);
+    await screen(page, "account").waitFor();
+
+    const cookies = await context.cookies();
+    assert.equal(cookies.length, 1, JSON.stringify(cookies));
+    const cookie = cookies[0]!;
+    assert.equal(cookie.name, "__Host-session");
+    assert.match(cookie.value, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(cookie.domain, "localhost", "host-only, no Domain");
+    assert.equal(cookie.path, "/");
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.secure, true);
+    assert.equal(cookie.sameSite, "Lax");
+    assert.ok(
+      cookie.expires > Date.now() / 1000,
+      "a persistent cookie (Max-Age)",
+    );
+
+    // Page script sees no trace of it, yet the browser sends it.
+    assert.equal(await page.evaluate(() => document.cookie), "");
+    const status = await page.evaluate(async () =>
+      (await fetch("/api/auth/session")).status
+    );
+    assert.equal(status, 200);
+    await context.close();
+  },
+);
