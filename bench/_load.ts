@@ -13,8 +13,12 @@ import { latencyPercentiles, Samples } from "./_stats.ts";
 export interface LoadOptions {
   /** Port on 127.0.0.1. */
   port: number;
-  /** Raw requests; each connection cycles through them. */
-  requests: readonly Uint8Array[];
+  /**
+   * Raw requests; each connection cycles through them. An entry with its own
+   * `port` goes to that server instead (each connection then keeps one
+   * socket per server), so two servers can be compared request by request.
+   */
+  requests: readonly (Uint8Array | { port: number; bytes: Uint8Array })[];
   /** Concurrent keep-alive connections; 50 by default. */
   connections?: number;
   /** Stop starting requests after this many ms. */
@@ -23,6 +27,13 @@ export interface LoadOptions {
   until?: Promise<unknown>;
   /** Status every answer should have; others count as errors. 200 by default. */
   expectStatus?: number;
+  /**
+   * Also report the median latency of each entry of `requests` on its own.
+   * Interleaving two kinds of request on one connection and splitting the
+   * samples compares them under the very same machine conditions, which
+   * back-to-back runs on a noisy machine do not.
+   */
+  splitByRequest?: boolean;
 }
 
 /** What one bounded run measured. */
@@ -41,6 +52,8 @@ export interface LoadResult {
   p99: number;
   /** First unexpected answer, for diagnosis. */
   firstError?: string;
+  /** With `splitByRequest`: the median latency of each request, ms. */
+  p50ByRequest?: number[];
 }
 
 const CRLFCRLF = [13, 10, 13, 10] as const;
@@ -74,11 +87,28 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const connections = options.connections ?? 50;
   const expect = options.expectStatus ?? 200;
   const samples = new Samples();
+  const byRequest = options.splitByRequest
+    ? options.requests.map(() => new Samples())
+    : undefined;
   const state = { errors: 0, firstError: undefined as string | undefined };
   let stopped = false;
   options.until?.finally(() => stopped = true);
+  const ports = [
+    ...new Set([
+      options.port,
+      ...options.requests.map((r) => portOf(r, options.port)),
+    ]),
+  ];
   const conns = await Promise.all(
-    Array.from({ length: connections }, () => open(options.port)),
+    Array.from(
+      { length: connections },
+      async () =>
+        new Map(
+          await Promise.all(
+            ports.map(async (port) => [port, await open(port)] as const),
+          ),
+        ),
+    ),
   );
   const start = performance.now();
   const deadline = start + options.durationMs;
@@ -88,6 +118,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       requests: options.requests,
       expect,
       samples,
+      byRequest,
       state,
       running: () => !stopped && performance.now() < deadline,
     })
@@ -102,6 +133,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50,
     p99,
     ...(state.firstError === undefined ? {} : { firstError: state.firstError }),
+    ...(byRequest === undefined ? {} : {
+      p50ByRequest: byRequest.map((s) => latencyPercentiles(s.values()).p50),
+    }),
   };
 }
 
@@ -111,23 +145,38 @@ async function open(port: number): Promise<Deno.TcpConn> {
   return conn;
 }
 
+function portOf(
+  request: LoadOptions["requests"][number],
+  fallback: number,
+): number {
+  return request instanceof Uint8Array ? fallback : request.port;
+}
+
 interface Driver {
   port: number;
-  requests: readonly Uint8Array[];
+  requests: LoadOptions["requests"];
   expect: number;
   samples: Samples;
+  byRequest: Samples[] | undefined;
   state: { errors: number; firstError: string | undefined };
   running(): boolean;
 }
 
 // One connection's closed loop: write a request, read its whole answer,
 // record the latency, repeat.
-async function drive(conn: Deno.TcpConn, offset: number, d: Driver) {
+async function drive(
+  sockets: Map<number, Deno.TcpConn>,
+  offset: number,
+  d: Driver,
+) {
   let buf = new Uint8Array(16 * 1024);
   let next = offset;
   try {
     while (d.running()) {
-      const request = d.requests[next++ % d.requests.length]!;
+      const index = next++ % d.requests.length;
+      const entry = d.requests[index]!;
+      const request = entry instanceof Uint8Array ? entry : entry.bytes;
+      const conn = sockets.get(portOf(entry, d.port))!;
       const t0 = performance.now();
       await writeAll(conn, request);
       let length = 0;
@@ -163,7 +212,9 @@ async function drive(conn: Deno.TcpConn, offset: number, d: Driver) {
         }
       }
       if (status === d.expect) {
-        d.samples.push(performance.now() - t0);
+        const latency = performance.now() - t0;
+        d.samples.push(latency);
+        if (d.byRequest !== undefined) d.byRequest[index]!.push(latency);
       } else {
         d.state.errors++;
         d.state.firstError ??= `status ${status}: ${
@@ -177,7 +228,7 @@ async function drive(conn: Deno.TcpConn, offset: number, d: Driver) {
     d.state.errors++;
     d.state.firstError ??= String(err);
   } finally {
-    conn.close();
+    for (const conn of sockets.values()) conn.close();
   }
 }
 

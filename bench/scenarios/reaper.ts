@@ -131,7 +131,7 @@ export const reaper: Scenario = {
       metrics,
       targets,
       notes: [
-        `${ctx.expiredSessions} expired sessions per round, swept by Reaper.sweep() (batches of 500) in the server's process`,
+        `${ctx.expiredSessions} expired sessions per round, swept by Reaper.sweep() (default batches and pacing) in the server's process`,
         `the session cookie is ${COOKIE_NAME}; 50 connections load the check during the sweep`,
         ...(url === undefined
           ? ["Postgres skipped: DATABASE_URL is not set"]
