@@ -36,24 +36,16 @@ import type {
   UserRecord,
   UserUpdate,
 } from "../store.ts";
-import {
-  countOf,
-  type KvKeys,
-  kvKeys,
-  MINUS_ONE,
-  type SessionValue,
-  ttl,
-  type UserValue,
-} from "./_kv_keys.ts";
+import { countEnabled, moveCounts, toRecord } from "./_kv_accounts.ts";
+import { commit, retry } from "./_kv_atomic.ts";
+import * as counters from "./_kv_counters.ts";
+import { countOf, type KvKeys, kvKeys, type UserValue } from "./_kv_keys.ts";
+import * as links from "./_kv_links.ts";
+import * as sessions from "./_kv_sessions.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
 
 const SCHEMA_VERSION = 1;
-const MAX_ATTEMPTS = 100;
 const MAX_PRIVILEGED_ROLES = 9;
-// Deno KV takes at most 1000 mutations per commit; a session costs three.
-// Smaller commits hold KV's single writer for less time, so session reads
-// queued behind a sweep or a mass revocation wait less.
-const SESSION_BATCH = 100;
 
 /** Options of {@linkcode KvStore}. */
 export interface KvStoreOptions {
@@ -111,7 +103,7 @@ export class KvStore implements Store {
   createUser(user: NewUser): Promise<UserRecord> {
     const k = this.#keys;
     const value: UserValue = { ...user, disabled: false, generation: 0 };
-    return this.#retry(async () => {
+    return retry(async () => {
       const emailKey = k.userEmail(user.email.toLowerCase());
       const taken = await this.#kv.get(emailKey);
       if (taken.value !== null) {
@@ -121,7 +113,7 @@ export class KvStore implements Store {
         .check(taken, { key: k.user(user.id), versionstamp: null })
         .set(k.user(user.id), value)
         .set(emailKey, user.id);
-      this.#countEnabled(op, user.role, 1n);
+      countEnabled(op, k, user.role, 1n);
       return { op, result: toRecord(value) };
     });
   }
@@ -185,7 +177,7 @@ export class KvStore implements Store {
   async updateUser(id: string, update: UserUpdate): Promise<UserRecord> {
     const k = this.#keys;
     let revoked = false;
-    const user = await this.#retry(async () => {
+    const user = await retry(async () => {
       const entry = await this.#kv.get<UserValue>(k.user(id));
       if (entry.value === null) throw new AuthError("user_not_found");
       const current = entry.value;
@@ -202,24 +194,24 @@ export class KvStore implements Store {
           `KvStore supports at most ${MAX_PRIVILEGED_ROLES} privileged roles, got ${ruleKeys.length}`,
         );
       }
-      const counters = ruleKeys.length === 0
+      const ruleCounters = ruleKeys.length === 0
         ? []
         : await this.#kv.getMany(ruleKeys);
       const decision = userUpdateDecision(
         current,
         update,
-        () => counters.reduce((sum, entry) => sum + countOf(entry), 0),
+        () => ruleCounters.reduce((sum, entry) => sum + countOf(entry), 0),
       );
       const next: UserValue = { ...current, ...decision.changes };
       revoked = next.generation !== current.generation;
-      const op = this.#kv.atomic().check(entry, ...counters).set(
+      const op = this.#kv.atomic().check(entry, ...ruleCounters).set(
         k.user(id),
         next,
       );
-      this.#moveCounts(op, current, next);
+      moveCounts(op, k, current, next);
       return { op, result: toRecord(next) };
     });
-    if (revoked) await this.#deleteSessionsOf(id);
+    if (revoked) await sessions.deleteSessionsOf(this.#kv, k, id);
     return user;
   }
 
@@ -229,7 +221,7 @@ export class KvStore implements Store {
     previousHash: string,
     nextHash: string,
   ): Promise<boolean> {
-    return this.#retry(async () => {
+    return retry(async () => {
       const entry = await this.#kv.get<UserValue>(this.#keys.user(id));
       if (entry.value === null || entry.value.passwordHash !== previousHash) {
         return { op: null, result: false };
@@ -242,32 +234,7 @@ export class KvStore implements Store {
 
   /** Records a session if the account exists and is enabled. */
   createSession(session: NewSession): Promise<boolean> {
-    const k = this.#keys;
-    return this.#retry(async () => {
-      const entry = await this.#kv.get<UserValue>(k.user(session.userId));
-      if (entry.value === null || entry.value.disabled) {
-        return { op: null, result: false };
-      }
-      const value: SessionValue = {
-        userId: session.userId,
-        generation: entry.value.generation,
-        createdAt: session.createdAt,
-        expiresAt: session.expiresAt,
-      };
-      const life = ttl(session.expiresAt, session.createdAt);
-      const op = this.#kv.atomic().check(entry)
-        .set(k.session(session.tokenHash), value, life)
-        .set(
-          k.sessionUser(session.userId, session.tokenHash),
-          session.expiresAt,
-          life,
-        )
-        .set(
-          k.sessionExpiry(session.expiresAt, session.tokenHash),
-          session.userId,
-        );
-      return { op, result: true };
-    });
+    return sessions.createSession(this.#kv, this.#keys, session);
   }
 
   /** The live session behind `tokenHash` and its enabled account, or null. */
@@ -275,66 +242,27 @@ export class KvStore implements Store {
     tokenHash: string,
     now: number,
   ): Promise<SessionLookup | null> {
-    const session = await this.#kv.get<SessionValue>(
-      this.#keys.session(tokenHash),
-    );
-    const value = session.value;
-    if (value === null || value.expiresAt <= now) return null;
-    const user = await this.#kv.get<UserValue>(this.#keys.user(value.userId));
-    const account = user.value;
-    if (
-      account === null || account.disabled ||
-      account.generation !== value.generation
-    ) {
-      return null;
-    }
-    return { user: toRecord(account), expiresAt: value.expiresAt };
+    return await sessions.findSession(this.#kv, this.#keys, tokenHash, now);
   }
 
   /** Deletes one session. */
   async deleteSession(tokenHash: string): Promise<void> {
-    const k = this.#keys;
-    const entry = await this.#kv.get<SessionValue>(k.session(tokenHash));
-    if (entry.value === null) return;
-    await commit(
-      this.#kv.atomic()
-        .delete(k.session(tokenHash))
-        .delete(k.sessionUser(entry.value.userId, tokenHash))
-        .delete(k.sessionExpiry(entry.value.expiresAt, tokenHash)),
-    );
+    return await sessions.deleteSession(this.#kv, this.#keys, tokenHash);
   }
 
   /** Deletes up to `limit` sessions expired by `now`. */
   async deleteExpiredSessions(now: number, limit: number): Promise<number> {
-    const k = this.#keys;
-    const expired: Array<{ at: number; hash: string; userId: string }> = [];
-    const selector = {
-      prefix: k.sessionExpiries(),
-      end: [...k.sessionExpiries(), now + 1],
-    };
-    for await (const entry of this.#kv.list<string>(selector, { limit })) {
-      const [at, hash] = entry.key.slice(-2) as [number, string];
-      expired.push({ at, hash, userId: entry.value });
-    }
-    for (let i = 0; i < expired.length; i += SESSION_BATCH) {
-      const op = this.#kv.atomic();
-      for (const { at, hash, userId } of expired.slice(i, i + SESSION_BATCH)) {
-        op.delete(k.session(hash)).delete(k.sessionUser(userId, hash))
-          .delete(k.sessionExpiry(at, hash));
-      }
-      await commit(op);
-    }
-    return expired.length;
+    return await sessions.deleteExpiredSessions(
+      this.#kv,
+      this.#keys,
+      now,
+      limit,
+    );
   }
 
   /** Stores a single-use link. */
   async createLink(link: LinkRecord): Promise<void> {
-    const life = ttl(link.expiresAt, link.createdAt);
-    await commit(
-      this.#kv.atomic()
-        .set(this.#keys.link(link.tokenHash), link, life)
-        .set(this.#keys.linkExpiry(link.expiresAt, link.tokenHash), null),
-    );
+    return await links.createLink(this.#kv, this.#keys, link);
   }
 
   /** Spends an invitation and creates its account in one commit. */
@@ -342,37 +270,7 @@ export class KvStore implements Store {
     tokenHash: string,
     acceptance: InvitationAcceptance,
   ): Promise<UserRecord | null> {
-    const k = this.#keys;
-    return this.#retry(async () => {
-      const link = await this.#kv.get<LinkRecord>(k.link(tokenHash));
-      const invitation = link.value;
-      if (
-        invitation === null || invitation.kind !== "invitation" ||
-        invitation.expiresAt <= acceptance.now
-      ) {
-        return { op: null, result: null };
-      }
-      const spend = this.#kv.atomic().check(link).delete(k.link(tokenHash))
-        .delete(k.linkExpiry(invitation.expiresAt, tokenHash));
-      const emailKey = k.userEmail(invitation.email.toLowerCase());
-      const taken = await this.#kv.get(emailKey);
-      // The address has an account (or got one since): the link is spent
-      // and creates nothing. This is also how decoy invitations die.
-      if (taken.value !== null) return { op: spend, result: null };
-      const value: UserValue = {
-        id: acceptance.userId,
-        email: invitation.email,
-        name: invitation.name,
-        role: invitation.role,
-        disabled: false,
-        createdAt: acceptance.now,
-        passwordHash: acceptance.passwordHash,
-        generation: 0,
-      };
-      spend.check(taken).set(k.user(value.id), value).set(emailKey, value.id);
-      this.#countEnabled(spend, value.role, 1n);
-      return { op: spend, result: toRecord(value) };
-    });
+    return links.acceptInvitation(this.#kv, this.#keys, tokenHash, acceptance);
   }
 
   /** Spends a reset link, sets the password and revokes every session. */
@@ -380,199 +278,36 @@ export class KvStore implements Store {
     tokenHash: string,
     confirmation: ResetConfirmation,
   ): Promise<UserRecord | null> {
-    const k = this.#keys;
-    const user = await this.#retry(async () => {
-      const link = await this.#kv.get<LinkRecord>(k.link(tokenHash));
-      const reset = link.value;
-      if (
-        reset === null || reset.kind !== "reset" ||
-        reset.expiresAt <= confirmation.now
-      ) {
-        return { op: null, result: null };
-      }
-      const spend = this.#kv.atomic().check(link).delete(k.link(tokenHash))
-        .delete(k.linkExpiry(reset.expiresAt, tokenHash));
-      const entry = await this.#kv.get<UserValue>(k.user(reset.userId));
-      if (entry.value === null) return { op: spend, result: null };
-      const next: UserValue = {
-        ...entry.value,
-        passwordHash: confirmation.passwordHash,
-        generation: entry.value.generation + 1,
-      };
-      spend.check(entry).set(k.user(next.id), next);
-      return { op: spend, result: toRecord(next) };
-    });
-    if (user !== null) await this.#deleteSessionsOf(user.id);
-    return user;
+    return await links.confirmReset(
+      this.#kv,
+      this.#keys,
+      tokenHash,
+      confirmation,
+    );
   }
 
   /** Deletes up to `limit` links expired by `now`. */
   async deleteExpiredLinks(now: number, limit: number): Promise<number> {
-    const k = this.#keys;
-    const keys: Deno.KvKey[] = [];
-    const selector = {
-      prefix: k.linkExpiries(),
-      end: [...k.linkExpiries(), now + 1],
-    };
-    for await (const entry of this.#kv.list(selector, { limit })) {
-      keys.push(entry.key);
-    }
-    for (let i = 0; i < keys.length; i += 400) {
-      const op = this.#kv.atomic();
-      for (const key of keys.slice(i, i + 400)) {
-        op.delete(key).delete(k.link(key[key.length - 1] as string));
-      }
-      await commit(op);
-    }
-    return keys.length;
+    return await links.deleteExpiredLinks(this.#kv, this.#keys, now, limit);
   }
 
   /** Adds one to a fixed-window counter, atomically. */
   hitCounter(key: string, now: number, windowMs: number): Promise<Counter> {
-    const k = this.#keys;
-    return this.#retry(async () => {
-      const entry = await this.#kv.get<Counter>(k.counter(key));
-      const open = entry.value !== null && entry.value.resetAt > now;
-      const next: Counter = open
-        ? { count: entry.value!.count + 1, resetAt: entry.value!.resetAt }
-        : { count: 1, resetAt: now + windowMs };
-      const op = this.#kv.atomic().check(entry)
-        .set(k.counter(key), next, ttl(next.resetAt, now));
-      if (!open) {
-        if (entry.value !== null) {
-          op.delete(k.counterExpiry(entry.value.resetAt, key));
-        }
-        op.set(k.counterExpiry(next.resetAt, key), null);
-      }
-      return { op, result: next };
-    });
+    return counters.hitCounter(this.#kv, this.#keys, key, now, windowMs);
   }
 
   /** The counter if its window is open at `now`. */
   async readCounter(key: string, now: number): Promise<Counter | null> {
-    const entry = await this.#kv.get<Counter>(this.#keys.counter(key));
-    return entry.value !== null && entry.value.resetAt > now
-      ? entry.value
-      : null;
+    return await counters.readCounter(this.#kv, this.#keys, key, now);
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   async deleteExpiredCounters(now: number, limit: number): Promise<number> {
-    const k = this.#keys;
-    let deleted = 0;
-    const selector = {
-      prefix: k.counterExpiries(),
-      end: [...k.counterExpiries(), now + 1],
-    };
-    for await (const entry of this.#kv.list(selector, { limit })) {
-      const [at, key] = entry.key.slice(-2) as [number, string];
-      const counter = await this.#kv.get<Counter>(k.counter(key));
-      const op = this.#kv.atomic().delete(entry.key);
-      // A counter that started a new window since keeps its record.
-      if (counter.value !== null && counter.value.resetAt === at) {
-        op.check(counter).delete(k.counter(key));
-      }
-      if ((await commit(op)).ok) deleted++;
-    }
-    return deleted;
+    return await counters.deleteExpiredCounters(
+      this.#kv,
+      this.#keys,
+      now,
+      limit,
+    );
   }
-
-  // Net change of the enabled counters between two states of one account;
-  // one mutation per key, since a commit may not touch a key twice.
-  #moveCounts(
-    op: Deno.AtomicOperation,
-    before: UserValue,
-    after: UserValue,
-  ): void {
-    if (before.disabled === after.disabled && before.role === after.role) {
-      return;
-    }
-    if (before.disabled !== after.disabled) {
-      op.sum(this.#keys.enabledCount(), after.disabled ? MINUS_ONE : 1n);
-    }
-    if (!before.disabled && !after.disabled) {
-      op.sum(this.#keys.roleCount(before.role), MINUS_ONE);
-      op.sum(this.#keys.roleCount(after.role), 1n);
-    } else if (!before.disabled) {
-      op.sum(this.#keys.roleCount(before.role), MINUS_ONE);
-    } else if (!after.disabled) {
-      op.sum(this.#keys.roleCount(after.role), 1n);
-    }
-  }
-
-  #countEnabled(op: Deno.AtomicOperation, role: string, by: bigint): void {
-    op.sum(this.#keys.roleCount(role), by).sum(this.#keys.enabledCount(), by);
-  }
-
-  // Revocation already happened atomically (the generation moved); this
-  // removes the dead records so they do not wait for the reaper.
-  async #deleteSessionsOf(userId: string): Promise<void> {
-    const k = this.#keys;
-    let batch: Array<[string, number]> = [];
-    const flush = async () => {
-      const op = this.#kv.atomic();
-      for (const [hash, at] of batch) {
-        op.delete(k.session(hash)).delete(k.sessionUser(userId, hash))
-          .delete(k.sessionExpiry(at, hash));
-      }
-      await commit(op);
-      batch = [];
-    };
-    for await (
-      const entry of this.#kv.list<number>({ prefix: k.sessionsOfUser(userId) })
-    ) {
-      batch.push([entry.key[entry.key.length - 1] as string, entry.value]);
-      if (batch.length === SESSION_BATCH) await flush();
-    }
-    if (batch.length > 0) await flush();
-  }
-
-  // Optimistic concurrency: read, decide, commit with checks; on a conflict
-  // read again. `op: null` means nothing to write.
-  async #retry<T>(
-    attempt: () => Promise<{ op: Deno.AtomicOperation | null; result: T }>,
-  ): Promise<T> {
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const { op, result } = await attempt();
-      if (op === null || (await commit(op)).ok) return result;
-      // Back off a little so racing instances interleave instead of colliding again.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
-      );
-    }
-    throw new Error("KvStore: too much contention, commit kept conflicting");
-  }
-}
-
-// Deno KV's SQLite backend refuses a commit with "database is locked" when
-// another handle on the same file (another app instance) is writing at that
-// moment. Nothing was written then, and checks are evaluated again at each
-// commit, so committing the same operation again is safe.
-const LOCKED = /\bdatabase (?:table )?is locked\b/;
-const LOCKED_ATTEMPTS = 50;
-
-async function commit(
-  op: Deno.AtomicOperation,
-): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
-  for (let i = 1;; i++) {
-    try {
-      return await op.commit();
-    } catch (err) {
-      if (i === LOCKED_ATTEMPTS || !LOCKED.test(String(err))) throw err;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
-      );
-    }
-  }
-}
-
-function toRecord(value: UserValue): UserRecord {
-  return {
-    id: value.id,
-    email: value.email,
-    name: value.name,
-    role: value.role,
-    disabled: value.disabled,
-    createdAt: value.createdAt,
-  };
 }
