@@ -1,7 +1,8 @@
 // The auth API under /api (DESIGN.md §4), as a route table: the session
 // routes, user administration behind `requireSession`, and the public
 // invitation and reset routes. Sign-ins and reset requests pass the login
-// limiter, each with its own counts.
+// limiter, each with its own counts; so do attempts with dead links, since
+// each one costs an argon2 hash before the link is looked up.
 
 import {
   type AccountLinks,
@@ -34,6 +35,12 @@ export function apiRoutes(services: ApiServices): Route[] {
   const { auth, admin, links, store, logger } = services;
   const signIns = loginRateLimiter({ store, logger, namespace: "login" });
   const resets = loginRateLimiter({ store, logger, namespace: "reset" });
+  const deadLinks = loginRateLimiter({
+    store,
+    logger,
+    namespace: "link",
+    counts: (res) => res.status === 410,
+  });
   const session = auth.requireSession;
   return [
     route("POST", "/api/auth/login", signIns(auth.login)),
@@ -44,9 +51,13 @@ export function apiRoutes(services: ApiServices): Route[] {
     route("POST", "/api/users/invite", session(admin.invite)),
     route("PATCH", "/api/users/:id", session(admin.setUserDisabled)),
     route("PUT", "/api/users/:id/role", session(admin.setUserRole)),
-    route("POST", "/api/auth/invite/accept", links.acceptInvite),
+    route("POST", "/api/auth/invite/accept", deadLinks(links.acceptInvite)),
     route("POST", "/api/auth/password-reset", resets(links.requestReset)),
-    route("POST", "/api/auth/password-reset/confirm", links.confirmReset),
+    route(
+      "POST",
+      "/api/auth/password-reset/confirm",
+      deadLinks(links.confirmReset),
+    ),
   ];
 }
 

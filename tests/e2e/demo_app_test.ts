@@ -248,3 +248,27 @@ Deno.test("createDemoApp() limits failed sign-ins and reset requests per client,
     assert.equal((await refused.json()).code, "login_rate_limited");
   });
 });
+
+Deno.test("createDemoApp() limits attempts with dead links per client, on both link routes together", async () => {
+  await withDemo(async (app) => {
+    const dead = { token: "A".repeat(43), password: "a long enough password" };
+    for (let i = 0; i < 10; i++) {
+      const path = i % 2 === 0
+        ? "/api/auth/invite/accept"
+        : "/api/auth/password-reset/confirm";
+      const res = await call(app, "POST", path, dead);
+      assert.equal(res.status, 410, `attempt ${i + 1}`);
+      await res.body?.cancel();
+    }
+    const limited = await call(app, "POST", "/api/auth/invite/accept", dead);
+    assert.equal(limited.status, 429);
+    assert.equal((await limited.json()).code, "login_rate_limited");
+    // Sign-ins keep their own count.
+    const login = await call(app, "POST", "/api/auth/login", {
+      email: "nobody@example.com",
+      password: "not the password",
+    });
+    assert.equal(login.status, 401);
+    await login.body?.cancel();
+  });
+});
