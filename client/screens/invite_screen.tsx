@@ -17,6 +17,7 @@ import type { Invitation, InviteResult } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, SelectField, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
+import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { roleChoices } from "./_roles.ts";
 import { DOMAIN } from "./i18n.ts";
@@ -207,13 +208,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
           </div>
         )
         : (
-          <form
-            ref={form.ref}
-            class="gh-form"
-            noValidate
-            onSubmit={submit}
-            aria-busy={form.pending.value ? "true" : undefined}
-          >
+          <ScreenForm form={form} onSubmit={submit}>
             <p class="gh-intro">
               {__(
                 "They will get a link to choose their own password.",
@@ -250,15 +245,11 @@ export function InviteScreen(props: InviteScreenProps): VNode {
               />
             )}
             <div class="gh-actions">
-              <button
-                type="submit"
-                class="gh-button gh-button-primary"
-                disabled={form.pending.value}
-              >
-                {form.pending.value
-                  ? __("Sending invitation…", DOMAIN)
-                  : __("Send invitation", DOMAIN)}
-              </button>
+              <SubmitButton
+                pending={form.pending.value}
+                label={__("Send invitation", DOMAIN)}
+                busyLabel={__("Sending invitation…", DOMAIN)}
+              />
               {props.onCancel && (
                 <button
                   type="button"
@@ -269,7 +260,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
                 </button>
               )}
             </div>
-          </form>
+          </ScreenForm>
         )}
     </section>
   );

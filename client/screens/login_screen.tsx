@@ -13,6 +13,7 @@ import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
+import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DOMAIN } from "./i18n.ts";
 
@@ -98,13 +99,7 @@ export function LoginScreen(props: LoginScreenProps): VNode {
         <h1 id={`${id}-title`} class="gh-title">
           {sprintf(__("Sign in to %s", DOMAIN), props.brand)}
         </h1>
-        <form
-          ref={form.ref}
-          class="gh-form"
-          noValidate
-          onSubmit={submit}
-          aria-busy={form.pending.value ? "true" : undefined}
-        >
+        <ScreenForm form={form} onSubmit={submit}>
           <FormAlert message={described.alert} />
           <TextField
             id={`${id}-email`}
@@ -125,15 +120,11 @@ export function LoginScreen(props: LoginScreenProps): VNode {
             error={described.fields.password}
           />
           <div class="gh-actions">
-            <button
-              type="submit"
-              class="gh-button gh-button-primary"
-              disabled={form.pending.value}
-            >
-              {form.pending.value
-                ? __("Signing in…", DOMAIN)
-                : __("Sign in", DOMAIN)}
-            </button>
+            <SubmitButton
+              pending={form.pending.value}
+              label={__("Sign in", DOMAIN)}
+              busyLabel={__("Signing in…", DOMAIN)}
+            />
             {props.onForgotPassword && (
               <button
                 type="button"
@@ -144,7 +135,7 @@ export function LoginScreen(props: LoginScreenProps): VNode {
               </button>
             )}
           </div>
-        </form>
+        </ScreenForm>
       </div>
     </section>
   );

@@ -16,6 +16,7 @@ import type { NewUser, User } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, SelectField, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
+import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordHint } from "./_password.ts";
 import { roleChoices } from "./_roles.ts";
@@ -136,13 +137,7 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
         {created.value &&
           sprintf(__("Account created for %s.", DOMAIN), created.value.email)}
       </FormStatus>
-      <form
-        ref={form.ref}
-        class="gh-form"
-        noValidate
-        onSubmit={submit}
-        aria-busy={form.pending.value ? "true" : undefined}
-      >
+      <ScreenForm form={form} onSubmit={submit}>
         <FormAlert message={described.alert} />
         <TextField
           id={`${id}-name`}
@@ -183,15 +178,11 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
           />
         )}
         <div class="gh-actions">
-          <button
-            type="submit"
-            class="gh-button gh-button-primary"
-            disabled={form.pending.value}
-          >
-            {form.pending.value
-              ? __("Creating account…", DOMAIN)
-              : __("Create account", DOMAIN)}
-          </button>
+          <SubmitButton
+            pending={form.pending.value}
+            label={__("Create account", DOMAIN)}
+            busyLabel={__("Creating account…", DOMAIN)}
+          />
           {props.onCancel && (
             <button
               type="button"
@@ -202,7 +193,7 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
             </button>
           )}
         </div>
-      </form>
+      </ScreenForm>
     </section>
   );
 }

@@ -12,6 +12,7 @@ import { requestPasswordReset } from "../admin_calls.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
+import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DOMAIN } from "./i18n.ts";
 
@@ -106,44 +107,36 @@ export function RequestResetScreen(props: RequestResetScreenProps): VNode {
             </p>
           )}
         </FormStatus>
-        {sent.value ? <div class="gh-actions">{back}</div> : (
-          <form
-            ref={form.ref}
-            class="gh-form"
-            noValidate
-            onSubmit={submit}
-            aria-busy={form.pending.value ? "true" : undefined}
-          >
-            <p class="gh-intro">
-              {__(
-                "Enter the email address of your account and we will send it a link to choose a new password.",
-                DOMAIN,
-              )}
-            </p>
-            <FormAlert message={described.alert} />
-            <TextField
-              id={`${id}-email`}
-              name="email"
-              type="email"
-              autocomplete="username"
-              label={__("Email", DOMAIN)}
-              value={email}
-              error={described.fields.email}
-            />
-            <div class="gh-actions">
-              <button
-                type="submit"
-                class="gh-button gh-button-primary"
-                disabled={form.pending.value}
-              >
-                {form.pending.value
-                  ? __("Sending…", DOMAIN)
-                  : __("Send reset link", DOMAIN)}
-              </button>
-              {back}
-            </div>
-          </form>
-        )}
+        {sent.value
+          ? <div class="gh-actions">{back}</div>
+          : (
+            <ScreenForm form={form} onSubmit={submit}>
+              <p class="gh-intro">
+                {__(
+                  "Enter the email address of your account and we will send it a link to choose a new password.",
+                  DOMAIN,
+                )}
+              </p>
+              <FormAlert message={described.alert} />
+              <TextField
+                id={`${id}-email`}
+                name="email"
+                type="email"
+                autocomplete="username"
+                label={__("Email", DOMAIN)}
+                value={email}
+                error={described.fields.email}
+              />
+              <div class="gh-actions">
+                <SubmitButton
+                  pending={form.pending.value}
+                  label={__("Send reset link", DOMAIN)}
+                  busyLabel={__("Sending…", DOMAIN)}
+                />
+                {back}
+              </div>
+            </ScreenForm>
+          )}
       </div>
     </section>
   );

@@ -12,14 +12,11 @@ import type { VNode } from "../_peer_types.ts";
 import { resetPassword } from "../admin_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus, TextField } from "./_field.tsx";
+import { FormAlert, FormStatus } from "./_field.tsx";
 import { useForm } from "./_form.ts";
+import { NewPasswordFields, ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
-import {
-  DEFAULT_MIN_PASSWORD,
-  passwordHint,
-  passwordProblems,
-} from "./_password.ts";
+import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -159,45 +156,23 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
           )}
         </FormStatus>
         {!done.value && (
-          <form
-            ref={form.ref}
-            class="gh-form"
-            noValidate
-            onSubmit={submit}
-            aria-busy={form.pending.value ? "true" : undefined}
-          >
+          <ScreenForm form={form} onSubmit={submit}>
             <FormAlert message={described.alert} />
-            <TextField
-              id={`${id}-password`}
-              name="password"
-              type="password"
-              autocomplete="new-password"
-              label={__("New password", DOMAIN)}
-              hint={passwordHint(min)}
-              value={password}
-              error={described.fields.password}
-            />
-            <TextField
-              id={`${id}-confirm`}
-              name="confirm"
-              type="password"
-              autocomplete="new-password"
-              label={__("Repeat the password", DOMAIN)}
-              value={confirm}
-              error={described.fields.confirm}
+            <NewPasswordFields
+              id={id}
+              min={min}
+              password={password}
+              confirm={confirm}
+              errors={described.fields}
             />
             <div class="gh-actions">
-              <button
-                type="submit"
-                class="gh-button gh-button-primary"
-                disabled={form.pending.value}
-              >
-                {form.pending.value
-                  ? __("Changing password…", DOMAIN)
-                  : __("Change password", DOMAIN)}
-              </button>
+              <SubmitButton
+                pending={form.pending.value}
+                label={__("Change password", DOMAIN)}
+                busyLabel={__("Changing password…", DOMAIN)}
+              />
             </div>
-          </form>
+          </ScreenForm>
         )}
       </div>
     </section>

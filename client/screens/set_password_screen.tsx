@@ -15,14 +15,11 @@ import { InvalidTokenError } from "../errors.ts";
 import { adoptSession } from "../query.ts";
 import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, TextField } from "./_field.tsx";
+import { FormAlert } from "./_field.tsx";
 import { useForm } from "./_form.ts";
+import { NewPasswordFields, ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
-import {
-  DEFAULT_MIN_PASSWORD,
-  passwordHint,
-  passwordProblems,
-} from "./_password.ts";
+import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -156,47 +153,25 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
         <p class="gh-intro">
           {__("Choose a password to finish setting up your account.", DOMAIN)}
         </p>
-        <form
-          ref={form.ref}
-          class="gh-form"
-          noValidate
-          onSubmit={submit}
-          aria-busy={form.pending.value ? "true" : undefined}
-        >
+        <ScreenForm form={form} onSubmit={submit}>
           <FormAlert message={described.alert} />
-          <TextField
-            id={`${id}-password`}
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            label={__("New password", DOMAIN)}
-            hint={passwordHint(min)}
-            value={password}
-            error={described.fields.password}
-          />
-          <TextField
-            id={`${id}-confirm`}
-            name="confirm"
-            type="password"
-            autocomplete="new-password"
-            label={__("Repeat the password", DOMAIN)}
-            value={confirm}
-            error={described.fields.confirm}
+          <NewPasswordFields
+            id={id}
+            min={min}
+            password={password}
+            confirm={confirm}
+            errors={described.fields}
           />
           <div class="gh-actions">
-            <button
-              type="submit"
-              class="gh-button gh-button-primary"
-              disabled={form.pending.value}
-            >
-              {form.pending.value
-                ? __("Setting password…", DOMAIN)
-                : retry
+            <SubmitButton
+              pending={form.pending.value}
+              label={retry
                 ? __("Try again", DOMAIN)
                 : __("Set password and sign in", DOMAIN)}
-            </button>
+              busyLabel={__("Setting password…", DOMAIN)}
+            />
           </div>
-        </form>
+        </ScreenForm>
       </div>
     </section>
   );
