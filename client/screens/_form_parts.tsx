@@ -1,15 +1,17 @@
 // The pieces every form of the screens repeats: the <form> element bound
-// to its useForm() state, the primary submit button, and the two password
-// fields of the "choose a password" forms. Each screen keeps its own
+// to its useForm() state, the primary submit button, the Cancel button, the
+// role menu of the forms that hand out a role, and the two password fields
+// of the "choose a password" forms. Each screen keeps its own
 // words: labels reach these parts already translated, except the password
 // fields', which are the same in both forms that use them.
 
 import type { Signal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
-import { TextField } from "./_field.tsx";
+import { SelectField, TextField } from "./_field.tsx";
 import type { Form } from "./_form.ts";
 import { passwordHint } from "./_password.ts";
+import { roleChoices } from "./_roles.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /** One place for the form element, its ref (focus after a failure) and its busy state. */
@@ -89,5 +91,49 @@ export function NewPasswordFields(
         error={errors.confirm}
       />
     </>
+  );
+}
+
+/**
+ * The role menu of the forms that hand out a role (new account, invitation):
+ * the signed-in account's grantable roles plus "No role"; nothing without a
+ * grantable list.
+ */
+export function RoleField(
+  props: {
+    readonly id: string;
+    readonly grantable: readonly string[] | undefined;
+    readonly role: Signal<string>;
+    readonly error: string | undefined;
+  },
+): VNode | null {
+  const { grantable, role } = props;
+  if (grantable === undefined) return null;
+  return (
+    <SelectField
+      id={props.id}
+      name="role"
+      label={__("Role", DOMAIN)}
+      value={role.value}
+      onChange={(value) => (role.value = value)}
+      choices={roleChoices(grantable)}
+      error={props.error}
+    />
+  );
+}
+
+/** The secondary "Cancel" button, shown only when the app gave a handler. */
+export function CancelButton(
+  props: { readonly onCancel: (() => void) | undefined },
+): VNode | null {
+  if (props.onCancel === undefined) return null;
+  return (
+    <button
+      type="button"
+      class="gh-button gh-button-secondary"
+      onClick={props.onCancel}
+    >
+      {__("Cancel", DOMAIN)}
+    </button>
   );
 }

@@ -15,11 +15,15 @@ import { can } from "../can.ts";
 import { useSession } from "../hooks.ts";
 import type { Invitation, InviteResult } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus, SelectField, TextField } from "./_field.tsx";
+import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
-import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import {
+  CancelButton,
+  RoleField,
+  ScreenForm,
+  SubmitButton,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
-import { roleChoices } from "./_roles.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -233,32 +237,19 @@ export function InviteScreen(props: InviteScreenProps): VNode {
               value={name}
               error={described.fields.name}
             />
-            {grantable !== undefined && (
-              <SelectField
-                id={`${id}-role`}
-                name="role"
-                label={__("Role", DOMAIN)}
-                value={role.value}
-                onChange={(value) => (role.value = value)}
-                choices={roleChoices(grantable)}
-                error={described.fields.role}
-              />
-            )}
+            <RoleField
+              id={`${id}-role`}
+              grantable={grantable}
+              role={role}
+              error={described.fields.role}
+            />
             <div class="gh-actions">
               <SubmitButton
                 pending={form.pending.value}
                 label={__("Send invitation", DOMAIN)}
                 busyLabel={__("Sending invitation…", DOMAIN)}
               />
-              {props.onCancel && (
-                <button
-                  type="button"
-                  class="gh-button gh-button-secondary"
-                  onClick={props.onCancel}
-                >
-                  {__("Cancel", DOMAIN)}
-                </button>
-              )}
+              <CancelButton onCancel={props.onCancel} />
             </div>
           </ScreenForm>
         )}

@@ -14,12 +14,16 @@ import { can } from "../can.ts";
 import { useSession } from "../hooks.ts";
 import type { NewUser, User } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus, SelectField, TextField } from "./_field.tsx";
+import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";
-import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import {
+  CancelButton,
+  RoleField,
+  ScreenForm,
+  SubmitButton,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordHint } from "./_password.ts";
-import { roleChoices } from "./_roles.ts";
 import { USERS_KEY } from "./_users_cache.ts";
 import { DOMAIN } from "./i18n.ts";
 
@@ -166,32 +170,19 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
           value={password}
           error={described.fields.password}
         />
-        {grantable !== undefined && (
-          <SelectField
-            id={`${id}-role`}
-            name="role"
-            label={__("Role", DOMAIN)}
-            value={role.value}
-            onChange={(value) => (role.value = value)}
-            choices={roleChoices(grantable)}
-            error={described.fields.role}
-          />
-        )}
+        <RoleField
+          id={`${id}-role`}
+          grantable={grantable}
+          role={role}
+          error={described.fields.role}
+        />
         <div class="gh-actions">
           <SubmitButton
             pending={form.pending.value}
             label={__("Create account", DOMAIN)}
             busyLabel={__("Creating account…", DOMAIN)}
           />
-          {props.onCancel && (
-            <button
-              type="button"
-              class="gh-button gh-button-secondary"
-              onClick={props.onCancel}
-            >
-              {__("Cancel", DOMAIN)}
-            </button>
-          )}
+          <CancelButton onCancel={props.onCancel} />
         </div>
       </ScreenForm>
     </section>
