@@ -34,6 +34,24 @@ export function parsePublicUrl(
   return url.origin + url.pathname.replace(/\/+$/, "");
 }
 
+/**
+ * The base of every link: `publicUrl` checked and normalised, required when
+ * links are mailed, since a mailed link is never built from the request's
+ * Host.
+ */
+export function linkBase(
+  publicUrl: string | undefined,
+  mailer: unknown,
+): string | undefined {
+  const base = parsePublicUrl(publicUrl);
+  if (mailer !== undefined && base === undefined) {
+    throw new TypeError(
+      "Invalid config: a mailer needs publicUrl, since mailed links are never built from the request's Host",
+    );
+  }
+  return base;
+}
+
 /** The URL of a link: `{base}{path}#token=…`; base may be "" (a relative link). */
 export function linkUrl(base: string, kind: LinkKind, token: string): string {
   return `${base}${LINK_PATHS[kind]}#token=${token}`;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parsePublicUrl } from "./_links.ts";
+import { linkBase } from "./_links.ts";
 import type { Auth } from "./auth.ts";
 import type { Handler } from "./http.ts";
 import { acceptInviteHandler } from "./invitations.ts";
@@ -80,12 +80,7 @@ export function createAccountLinks(config: AccountLinksConfig): AccountLinks {
       "Invalid account links config: auth and store are required",
     );
   }
-  const publicUrl = parsePublicUrl(config.publicUrl);
-  if (config.mailer !== undefined && publicUrl === undefined) {
-    throw new TypeError(
-      "Invalid config: a mailer needs publicUrl, since mailed links are never built from the request's Host",
-    );
-  }
+  const publicUrl = linkBase(config.publicUrl, config.mailer);
   const logger = config.logger ?? defaultLogger;
   const settings = {
     store: config.store,

@@ -12,7 +12,7 @@
 
 import { adminRules } from "./_admin_rules.ts";
 import { isUuid, uuidv7 } from "./_crypto.ts";
-import { parsePublicUrl } from "./_links.ts";
+import { linkBase } from "./_links.ts";
 import {
   validEmail,
   validName,
@@ -262,7 +262,7 @@ export function createAdmin(config: AdminConfig): Admin {
     logger,
     now,
     mailer: config.mailer,
-    publicUrl: parsePublicUrl(config.publicUrl),
+    publicUrl: linkBase(config.publicUrl, config.mailer),
   });
 
   return {

@@ -38,18 +38,13 @@ export interface InviteDeps {
   logger: Logger;
   now: () => number;
   mailer: Mailer | undefined;
-  /** Normalised public base URL, or undefined. */
+  /** The link base from `linkBase()`: set whenever `mailer` is. */
   publicUrl: string | undefined;
 }
 
 /** `POST /api/users/invite` `{email, name, role?}`. */
 export function inviteHandler(deps: InviteDeps): Handler {
   const { store, rules, limits, logger, now, mailer, publicUrl } = deps;
-  if (mailer !== undefined && publicUrl === undefined) {
-    throw new TypeError(
-      "Invalid config: a mailer needs publicUrl, since mailed links are never built from the request's Host",
-    );
-  }
   let warned = false;
   return async function invite(req) {
     try {
