@@ -6,79 +6,34 @@
  * @module
  */
 
-/** HTTP status of every error code the module writes, in one table. */
-export const ERROR_STATUS = {
-  body_malformed: 400,
-  body_field_required: 400,
-  email_invalid: 400,
-  name_required: 400,
-  name_too_long: 400,
-  password_too_short: 400,
-  password_too_long: 400,
-  user_id_malformed: 400,
-  role_unknown: 400,
-  credentials_invalid: 401,
-  session_absent: 401,
-  role_insufficient: 403,
-  capability_missing: 403,
-  role_beyond_reach: 403,
-  self_disable_refused: 403,
-  self_role_refused: 403,
-  request_cross_origin: 403,
-  user_not_found: 404,
-  email_taken: 409,
-  role_changed: 409,
-  last_privileged_refused: 409,
-  token_invalid: 410,
-  body_too_large: 413,
-  login_rate_limited: 429,
-  internal: 500,
-} as const;
+import {
+  ERROR_STATUS as STATUS,
+  type ErrorBody as WireErrorBody,
+  type ErrorCode as WireErrorCode,
+  ERRORS,
+} from "@gatehouse/contract";
+
+/**
+ * HTTP status of every error code the module writes, read off the
+ * contract's one table (`ERRORS` of `@gatehouse/contract`).
+ *
+ * @example The status of a code
+ * ```ts
+ * import { ERROR_STATUS } from "@gatehouse/server";
+ *
+ * console.assert(ERROR_STATUS.email_taken === 409);
+ * ```
+ */
+export const ERROR_STATUS: { readonly [C in ErrorCode]: number } = STATUS;
 
 /** A short fixed name for an error; clients match on it. */
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = WireErrorCode;
 
 /** Extra facts some codes carry, such as `meta.field` or `meta.capability`. */
 export type ErrorMeta = Record<string, string>;
 
 /** The JSON body of every error answer: `{error, code, meta?}`. */
-export interface ErrorBody {
-  /** A message in English, for people; it may change between versions. */
-  error: string;
-  /** The fixed code clients match on. */
-  code: string;
-  /** Present for some codes, e.g. `{field: "email"}`. */
-  meta?: ErrorMeta;
-}
-
-const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
-  body_malformed: "Request body is not valid JSON",
-  body_field_required: "Request body is missing a required field",
-  email_invalid: "Email address is not valid",
-  name_required: "Name is required",
-  name_too_long: "Name is too long",
-  password_too_short: "Password is too short",
-  password_too_long: "Password is too long",
-  user_id_malformed: "User id is not a UUID",
-  role_unknown: "Role is not known",
-  credentials_invalid: "Email or password is incorrect",
-  session_absent: "Not signed in",
-  role_insufficient: "Your role may not use this route",
-  capability_missing: "Your role lacks a required capability",
-  role_beyond_reach: "You may not hand out that role or change that account",
-  self_disable_refused: "You cannot disable your own account",
-  self_role_refused: "You cannot change your own role",
-  request_cross_origin: "Cross-origin request refused",
-  user_not_found: "User not found",
-  email_taken: "Email address is already in use",
-  role_changed: "The account's role changed; reload it and try again",
-  last_privileged_refused:
-    "Cannot remove the last account that may administer users",
-  token_invalid: "This link is no longer valid",
-  body_too_large: "Request body is too large",
-  login_rate_limited: "Too many attempts; try again later",
-  internal: "Internal server error",
-};
+export type ErrorBody = WireErrorBody;
 
 /**
  * An error the module answers on the wire: it carries the code, the status
@@ -107,10 +62,10 @@ export class AuthError extends Error {
    * @param options An English message (the code's default otherwise) and `meta`.
    */
   constructor(code: ErrorCode, options: AuthErrorOptions = {}) {
-    super(options.message ?? DEFAULT_MESSAGES[code]);
+    super(options.message ?? ERRORS[code].message);
     this.name = "AuthError";
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = ERRORS[code].status;
     this.meta = options.meta;
   }
 }
@@ -150,5 +105,5 @@ export function errorResponseForAuthError(
     if (err.meta !== undefined) body.meta = err.meta;
     return [err.status, body, true];
   }
-  return [500, { error: DEFAULT_MESSAGES.internal, code: "internal" }, false];
+  return [500, { error: ERRORS.internal.message, code: "internal" }, false];
 }

@@ -1,0 +1,72 @@
+/**
+ * `@gatehouse/contract`: the HTTP contract of Gatehouse, written once, as
+ * data. The server (`@gatehouse/server`) builds its routes from it, the
+ * client (`@gatehouse/client`) its REST transport and test harness, and
+ * {@linkcode openApiDocument} the OpenAPI 3.1 description.
+ *
+ * - {@linkcode OPERATIONS}: every operation by canonical name (method, path,
+ *   guard, limiter, success status, its own refusals);
+ *   {@linkcode errorsOf} adds the refusals that follow from the guard, the
+ *   limiter and the mount; {@linkcode pathOf} fills in path values.
+ * - {@linkcode ERRORS}: every error code with its status and default
+ *   message.
+ * - {@linkcode SCHEMAS} and {@linkcode SHAPES}: bodies and answers as JSON
+ *   Schema (draft 2020-12); the wire types in TypeScript beside them.
+ * - {@linkcode USERS_MANAGE}: the capability of accounts that may
+ *   administer users, on which the server and the screens agree.
+ *
+ * It has no dependencies and no side effects; a bundler keeps only what a
+ * client uses (paths and statuses, not the schemas).
+ *
+ * @example An operation's route and refusals
+ * ```ts
+ * import { errorsOf, OPERATIONS } from "@gatehouse/contract";
+ *
+ * const { method, path } = OPERATIONS.login;
+ * console.assert(method === "POST" && path === "/api/auth/login");
+ * console.assert(errorsOf("login").includes("login_rate_limited"));
+ * ```
+ *
+ * @module
+ */
+
+export {
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorDefinition,
+  ERRORS,
+  isErrorCode,
+} from "./errors.ts";
+export {
+  errorsOf,
+  type Guard,
+  type Limiter,
+  type Method,
+  OPERATION_NAMES,
+  type OperationName,
+  OPERATIONS,
+  type OperationSpec,
+  pathOf,
+} from "./operations.ts";
+export {
+  API_VERSION,
+  type OpenApiDocument,
+  openApiDocument,
+  type OpenApiOptions,
+} from "./openapi.ts";
+export { USERS_MANAGE } from "./roles.ts";
+export {
+  type JsonSchema,
+  type OperationShape,
+  type SchemaName,
+  SCHEMAS,
+  SHAPES,
+} from "./shapes.ts";
+export type {
+  ErrorBody,
+  InvitationJson,
+  InvitationListJson,
+  InviteAnswer,
+  UserJson,
+  UserListJson,
+} from "./wire.ts";
