@@ -1,15 +1,13 @@
 // The demo's roles (DESIGN.md §7), shared by the demo server and
-// `deno task create-admin`: `admin` is privileged, carries `users.manage` and
-// may grant `admin` and `member`; `member` carries nothing and grants nothing.
-// An account may also have no role.
+// `deno task create-admin`: `admin` carries `users.manage` (so it is the
+// role that may administer users, on the server and in the screens alike)
+// and may grant `admin` and `member`; `member` carries nothing and grants
+// nothing. An account may also have no role.
 
-import { roleRegistry } from "./mod.ts";
+import { type RoleDefinition, USERS_MANAGE } from "@gatehouse/server";
 
-/** Roles that pass `requirePrivilege` and may administer users. */
-export const PRIVILEGED: readonly string[] = ["admin"];
-
-/** The demo's role registry. */
-export const ROLES = roleRegistry({
-  admin: { capabilities: ["users.manage"], grants: ["admin", "member"] },
+/** The demo's roles, as `createGatehouse` and `runCreateAdmin` take them. */
+export const ROLES: Readonly<Record<string, RoleDefinition>> = {
+  admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] },
   member: {},
-});
+};

@@ -1,33 +1,43 @@
 /**
  * Gatehouse: session-cookie authentication for Deno.
  *
- * - {@linkcode createAuth}: login, logout and session handlers, the direct
- *   methods behind them, and the `requireSession`, `requirePrivilege` and
- *   `requireCapability` guards.
- * - {@linkcode crossOriginGuard}: refuses cross-origin browser writes.
- * - {@linkcode createAdmin}: list, create, disable or enable accounts and
- *   change their roles, under race-free role rules.
- * - {@linkcode runCreateAdmin}: the `deno task create-admin` command.
- * - {@linkcode loginRateLimiter}: counts failed sign-ins and reset requests
- *   per client IP in the store; 429 `login_rate_limited` past the threshold.
- * - {@linkcode Reaper}: the hourly sweep of expired sessions, links and
- *   limiter counters.
- * - {@linkcode respond}, {@linkcode respondError}, {@linkcode decode} and
- *   {@linkcode errorResponseForAuthError} for handlers of your own that answer
- *   in the same shape.
- * - Stores live in their own entries: `@gatehouse/server/kv` (Deno KV) and
- *   `@gatehouse/server/postgres`; `@gatehouse/server/conformance` tests yours.
+ * - {@linkcode createGatehouse}: the one place to configure it. It returns
+ *   `routes`, the whole HTTP API as `{method, path, pattern, handler}`
+ *   records with guards, limiters and cross-origin protection in place, and
+ *   the services, guards and reaper behind them.
+ * - For your own routes: {@linkcode identityFromContext} behind
+ *   `guards.requireSession`, and {@linkcode respond},
+ *   {@linkcode respondError}, {@linkcode decode}, {@linkcode AuthError} and
+ *   {@linkcode errorResponseForAuthError} to answer in the same shape.
+ * - Composing by hand: {@linkcode createAuth}, {@linkcode createAdmin},
+ *   {@linkcode createAccountLinks}, {@linkcode loginRateLimiter},
+ *   {@linkcode crossOriginGuard} and {@linkcode Reaper} are what
+ *   `createGatehouse` is built from.
  *
- * @example Sign in and read the session back
+ * Other entries: `@gatehouse/server/kv` and `@gatehouse/server/postgres`
+ * (the stores), `@gatehouse/server/store` (the `Store` interface and its
+ * records, for writing a store), `@gatehouse/server/conformance` (the suite
+ * a store must pass), `@gatehouse/server/open` (a store from the
+ * environment) and `@gatehouse/server/create-admin` (the command).
+ *
+ * @example Mounting every route on Deno.serve
  * ```ts
- * import { createAuth } from "@gatehouse/server";
+ * import { createGatehouse, USERS_MANAGE } from "@gatehouse/server";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
  * const store = new KvStore(kv);
  * await store.migrate();
- * const auth = createAuth({ store });
- * const res = await auth.session(new Request("http://localhost/api/auth/session"));
+ * const { routes } = createGatehouse({
+ *   store,
+ *   roles: { admin: { capabilities: [USERS_MANAGE], grants: ["admin"] } },
+ * });
+ * const handler = (req: Request, info?: Deno.ServeHandlerInfo) => {
+ *   const route = routes.find((r) => r.method === req.method && r.pattern.test(req.url));
+ *   return route?.handler(req, route.pattern.exec(req.url)!, info) ?? new Response("Not found", { status: 404 });
+ * };
+ * // Deno.serve(handler);
+ * const res = await handler(new Request("http://localhost/api/auth/session"));
  * console.assert(res.status === 401);
  * kv.close();
  * ```
@@ -36,25 +46,41 @@
  */
 
 export {
+  createGatehouse,
+  type Gatehouse,
+  type GatehouseGuards,
+  type GatehouseLimiters,
+  type GatehouseOptions,
+} from "./server/gatehouse.ts";
+export type { Route } from "./server/routes.ts";
+export { USERS_MANAGE } from "@gatehouse/contract";
+export type { InviteAnswer, UserJson, UserListJson } from "@gatehouse/contract";
+export {
+  type Auth,
+  type AuthConfig,
+  type AuthOptions,
+  createAuth,
+} from "./server/auth.ts";
+export {
   type Admin,
   type AdminConfig,
+  type AdminOptions,
   createAdmin,
-  type UserJson,
-  type UserListJson,
 } from "./server/admin.ts";
 export {
   type AccountLinks,
   type AccountLinksConfig,
+  type AccountLinksOptions,
   createAccountLinks,
 } from "./server/account_links.ts";
-export { type Auth, type AuthConfig, createAuth } from "./server/auth.ts";
 export {
   type CapabilityRegistry,
   type MaybePromise,
   type RoleDefinition,
+  type RoleRegistry,
   roleRegistry,
   type StaticRoleRegistry,
-} from "./server/capabilities.ts";
+} from "./server/roles.ts";
 export {
   type CookieOptions,
   isCookieName,
@@ -62,18 +88,9 @@ export {
   serializeCookie,
 } from "./server/cookie.ts";
 export {
-  type CreateAdminIo,
-  type CreateAdminOptions,
-  EXIT_CANCELLED,
-  EXIT_CREATED,
-  EXIT_REFUSED,
-  EXIT_USAGE,
-  type OpenedStoreHandle,
-  runCreateAdmin,
-} from "./server/create_admin.ts";
-export {
   checkCrossOrigin,
   crossOriginGuard,
+  type CrossOriginGuardOptions,
   type CrossOriginVerdict,
 } from "./server/cross_origin.ts";
 export {
@@ -110,7 +127,6 @@ export {
   firstRunInvitation,
   type FirstRunOptions,
 } from "./server/first_run.ts";
-export type { InviteAnswer } from "./server/invitations.ts";
 export { defaultLogger, type Logger } from "./server/logger.ts";
 export type { Mailer, MailKind, MailMessage } from "./server/mailer.ts";
 export {
@@ -118,7 +134,6 @@ export {
   type Argon2Options,
   type Argon2Params,
   OWASP_ARGON2ID,
-  parsePhc,
   type PasswordHasher,
 } from "./server/password.ts";
 export {
@@ -133,19 +148,4 @@ export {
   type ReaperOptions,
   type SweepResult,
 } from "./server/reaper.ts";
-export type {
-  Counter,
-  InvitationAcceptance,
-  LinkKind,
-  LinkRecord,
-  NewSession,
-  NewUser,
-  ResetConfirmation,
-  SessionLookup,
-  Store,
-  UserCredentials,
-  UserPage,
-  UserQuery,
-  UserRecord,
-  UserUpdate,
-} from "./server/store.ts";
+export type { Store } from "./server/store.ts";

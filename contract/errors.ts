@@ -64,8 +64,14 @@ export const ERRORS = {
     status: 403,
     message: "You cannot disable your own account",
   },
-  self_role_refused: { status: 403, message: "You cannot change your own role" },
-  request_cross_origin: { status: 403, message: "Cross-origin request refused" },
+  self_role_refused: {
+    status: 403,
+    message: "You cannot change your own role",
+  },
+  request_cross_origin: {
+    status: 403,
+    message: "Cross-origin request refused",
+  },
   user_not_found: { status: 404, message: "User not found" },
   invitation_not_found: { status: 404, message: "Invitation not found" },
   email_taken: { status: 409, message: "Email address is already in use" },

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ERRORS, type ErrorCode } from "./errors.ts";
+import { type ErrorCode, ERRORS } from "./errors.ts";
 import {
   errorsOf,
   OPERATION_NAMES,

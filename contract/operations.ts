@@ -201,7 +201,8 @@ export const OPERATIONS = {
     path: "/api/auth/password-reset",
     guard: "public",
     limiter: "reset",
-    summary: "Ask for a password-reset link (the same answer for every address)",
+    summary:
+      "Ask for a password-reset link (the same answer for every address)",
     success: 202,
     errors: [...JSON_BODY, "email_invalid"],
   },

@@ -188,9 +188,12 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     answer: "UserPage",
   },
   createUser: {
-    body: body({ email: string, name: string, password: string, role: string }, [
-      "role",
-    ]),
+    body: body(
+      { email: string, name: string, password: string, role: string },
+      [
+        "role",
+      ],
+    ),
     answer: "User",
   },
   setUserDisabled: {

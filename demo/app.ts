@@ -1,5 +1,6 @@
 /**
- * The demo site as one handler: the auth API under `/api`, the pages of
+ * The demo site as one handler: the auth API under `/api` (the routes of
+ * `createGatehouse`), the pages of
  * routes/ rendered on the server, the island bundle and static/ files,
  * behind `crossOriginGuard` and the security headers. main.ts serves it;
  * tests start it in process on a port of their own.
@@ -8,19 +9,15 @@
  */
 
 import {
-  argon2Hasher,
-  createAccountLinks,
-  createAdmin,
-  createAuth,
-  crossOriginGuard,
+  createGatehouse,
   defaultLogger,
   type Handler,
   type Logger,
   type PasswordHasher,
+  respond,
   type Store,
 } from "@gatehouse/server";
-import { PRIVILEGED, ROLES } from "../demo_config.ts";
-import { apiNotFound, apiRoutes } from "./api.ts";
+import { ROLES } from "../demo_config.ts";
 import type { IslandBundle } from "./bundle.ts";
 import { securityHeaders } from "./headers.ts";
 import { NOT_FOUND, PAGES } from "./pages.ts";
@@ -51,6 +48,9 @@ export interface DemoOptions {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+const apiNotFound: Handler = () =>
+  respond({ error: "Not found", code: "not_found" }, { status: 404 });
+
 /**
  * Builds the demo's handler.
  *
@@ -60,30 +60,18 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export async function createDemoApp(options: DemoOptions): Promise<Handler> {
   const { store, islands } = options;
   const logger = options.logger ?? defaultLogger;
-  const hasher = options.hasher ?? argon2Hasher({ logger });
-  const publicUrl = options.publicUrl === undefined
-    ? {}
-    : { publicUrl: options.publicUrl };
-  const common = {
+  const gatehouse = createGatehouse({
     store,
+    roles: ROLES,
     logger,
-    hasher,
-    privileged: PRIVILEGED,
-    capabilities: ROLES,
-  };
-  const auth = createAuth(common);
-  const admin = createAdmin({ ...common, ...publicUrl });
-  const links = createAccountLinks({
-    auth,
-    store,
-    logger,
-    hasher,
-    ...publicUrl,
+    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+    ...(options.publicUrl === undefined
+      ? {}
+      : { publicUrl: options.publicUrl }),
   });
-  const api = router(
-    apiRoutes({ auth, admin, links, store, logger }),
-    apiNotFound,
-  );
+  // Every route of the API, as Gatehouse hands them out; anything else
+  // under /api is a JSON 404.
+  const api = router(gatehouse.routes, apiNotFound);
 
   const files = await readStatic();
   const css = await SCREENS_CSS;
@@ -127,5 +115,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
       ? api(req, params, info)
       : site(req, params, info);
   };
-  return securityHeaders(crossOriginGuard(logger)(app));
+  // The API routes carry the cross-origin guard already; the pages get it
+  // at the root too, before anything of the demo's own runs.
+  return securityHeaders(gatehouse.guards.crossOrigin(app));
 }

@@ -1,17 +1,17 @@
 // `deno task create-admin --email E --name N --role R [--password-stdin]`:
 // creates an administrator in the store the environment names
 // (`DATABASE_URL`, or the KV file at `GATEHOUSE_KV_PATH`), with the demo's
-// roles. See server/create_admin.ts for the rules.
+// roles, through the package's public entries as the demo does. See
+// server/create_admin.ts for the rules.
 
-import { PRIVILEGED, ROLES } from "../demo_config.ts";
-import { runCreateAdmin } from "../mod.ts";
-import { openStoreFromEnv } from "../server/stores/open.ts";
+import { runCreateAdmin } from "@gatehouse/server/create-admin";
+import { openStoreFromEnv } from "@gatehouse/server/open";
+import { ROLES } from "../demo_config.ts";
 
 if (import.meta.main) {
   const code = await runCreateAdmin(Deno.args, {
     openStore: () => openStoreFromEnv(),
-    privileged: PRIVILEGED,
-    capabilities: ROLES,
+    roles: ROLES,
   });
   Deno.exit(code);
 }

@@ -5,7 +5,7 @@
 // depend only on the actor and the registry.
 
 import { grantableRoles, knownRoles } from "./_roles.ts";
-import type { CapabilityRegistry } from "./capabilities.ts";
+import type { RoleRegistry } from "./roles.ts";
 import { AuthError } from "./errors.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
 
@@ -33,7 +33,7 @@ const ROLE_INSUFFICIENT = new AuthError("role_insufficient");
 /** Builds the checks for a privileged list and an optional registry. */
 export function adminRules(
   privileged: readonly string[],
-  registry: CapabilityRegistry | undefined,
+  registry: RoleRegistry | undefined,
 ): AdminRules {
   const roles = Object.freeze([...privileged]);
   if (roles.includes("")) {

@@ -2,13 +2,13 @@
 // Shared by the session path (identities) and administration (who may grant
 // what), so both read the registry the same way.
 
-import type { CapabilityRegistry } from "./capabilities.ts";
+import type { RoleRegistry } from "./roles.ts";
 import type { Identity } from "./identity.ts";
 import type { UserRecord } from "./store.ts";
 
 /** Builds Identity values, reading the registry once per call. */
 export function identityBuilder(
-  registry: CapabilityRegistry | undefined,
+  registry: RoleRegistry | undefined,
 ): (user: UserRecord) => Promise<Identity> | Identity {
   const plain = (user: UserRecord): Identity =>
     Object.freeze({
@@ -66,7 +66,7 @@ function frozenList(list: readonly string[]): readonly string[] {
  * (DESIGN.md §5).
  */
 export async function knownRoles(
-  registry: CapabilityRegistry | undefined,
+  registry: RoleRegistry | undefined,
   privileged: readonly string[],
 ): Promise<readonly string[]> {
   return registry === undefined ? privileged : await registry.roles();
@@ -78,7 +78,7 @@ export async function knownRoles(
  * registry).
  */
 export async function grantableRoles(
-  registry: CapabilityRegistry | undefined,
+  registry: RoleRegistry | undefined,
   privileged: readonly string[],
   role: string,
 ): Promise<readonly string[]> {

@@ -1,7 +1,9 @@
 /**
  * The public side of single-use links: accepting an invitation and the two
  * steps of a password reset. (The administrator's side, `invite`, comes
- * with `createAdmin`.) Mount `requestReset` behind the login rate limiter.
+ * with `createAdmin`.) Mount `requestPasswordReset` behind the login rate
+ * limiter, and all three behind one that counts dead links (410), as
+ * `createGatehouse`'s routes do.
  *
  * @module
  */
@@ -17,8 +19,8 @@ import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import { confirmResetHandler, requestResetHandler } from "./password_reset.ts";
 import type { Store } from "./store.ts";
 
-/** Configuration of {@linkcode createAccountLinks}. */
-export interface AccountLinksConfig {
+/** Options of {@linkcode createAccountLinks}. */
+export interface AccountLinksOptions {
   /** Signs the invited person in after acceptance. */
   auth: Auth;
   /** The same store `auth` uses. */
@@ -40,18 +42,32 @@ export interface AccountLinksConfig {
   now?: () => number;
 }
 
-/** The three public link handlers. */
+/**
+ * @deprecated Use {@linkcode AccountLinksOptions}: every options type is
+ * `*Options`.
+ */
+export type AccountLinksConfig = AccountLinksOptions;
+
+/** The three public link handlers, named as their operations. */
 export interface AccountLinks {
   /** `POST /api/auth/invite/accept` `{token, password}`: 200 Identity + `Set-Cookie`; 410 `token_invalid` for a dead link. */
   acceptInvite: Handler;
   /** `POST /api/auth/password-reset` `{email}`: 202 whatever the address. */
-  requestReset: Handler;
+  requestPasswordReset: Handler;
   /** `POST /api/auth/password-reset/confirm` `{token, password}`: 204; 410 `token_invalid` for a dead link. */
+  resetPassword: Handler;
+  /** @deprecated Use {@linkcode AccountLinks.requestPasswordReset}: the same handler. */
+  requestReset: Handler;
+  /** @deprecated Use {@linkcode AccountLinks.resetPassword}: the same handler. */
   confirmReset: Handler;
 }
 
 /**
  * Builds the public invitation and password-reset handlers.
+ *
+ * This is the hand-composition path: `createGatehouse` builds it from the
+ * same options as sign-in and administration, so the mailer, `publicUrl`,
+ * limits and hasher are given once.
  *
  * @param config The auth service, store, optional mailer and public URL.
  * @returns The handlers.
@@ -66,7 +82,7 @@ export interface AccountLinks {
  * await store.migrate();
  * const auth = createAuth({ store });
  * const links = createAccountLinks({ auth, store, publicUrl: "https://app.example" });
- * const res = await links.confirmReset(new Request("http://localhost/api/auth/password-reset/confirm", {
+ * const res = await links.resetPassword(new Request("http://localhost/api/auth/password-reset/confirm", {
  *   method: "POST",
  *   body: JSON.stringify({ token: "x".repeat(43), password: "a long new password" }),
  * }));
@@ -74,7 +90,7 @@ export interface AccountLinks {
  * kv.close();
  * ```
  */
-export function createAccountLinks(config: AccountLinksConfig): AccountLinks {
+export function createAccountLinks(config: AccountLinksOptions): AccountLinks {
   if (config.auth === undefined || config.store === undefined) {
     throw new TypeError(
       "Invalid account links config: auth and store are required",
@@ -90,13 +106,17 @@ export function createAccountLinks(config: AccountLinksConfig): AccountLinks {
     logger,
     now: config.now ?? Date.now,
   };
+  const requestPasswordReset = requestResetHandler({
+    ...settings,
+    mailer: config.mailer,
+    publicUrl,
+  });
+  const resetPassword = confirmResetHandler(settings);
   return {
     acceptInvite: acceptInviteHandler(settings),
-    requestReset: requestResetHandler({
-      ...settings,
-      mailer: config.mailer,
-      publicUrl,
-    }),
-    confirmReset: confirmResetHandler(settings),
+    requestPasswordReset,
+    resetPassword,
+    requestReset: requestPasswordReset,
+    confirmReset: resetPassword,
   };
 }

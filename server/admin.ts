@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { UserJson, UserListJson } from "@gatehouse/contract";
 import { adminRules } from "./_admin_rules.ts";
 import { isUuid, uuidv7 } from "./_crypto.ts";
 import { linkBase } from "./_links.ts";
@@ -19,7 +20,6 @@ import {
   validPassword,
   validUserId,
 } from "./_validate.ts";
-import type { CapabilityRegistry } from "./capabilities.ts";
 import {
   decode,
   optionalString,
@@ -27,16 +27,17 @@ import {
   requiredString,
 } from "./decode.ts";
 import { AuthError } from "./errors.ts";
-import { answerError, type Handler, respond } from "./http.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
 import { inviteHandler } from "./invitations.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import type { RoleRegistry } from "./roles.ts";
 import type { Store, UserQuery, UserRecord, UserUpdate } from "./store.ts";
 
-/** Configuration of {@linkcode createAdmin}. */
-export interface AdminConfig {
+/** Options of {@linkcode createAdmin}. */
+export interface AdminOptions {
   /** Where accounts live. Required. */
   store: Store;
   /**
@@ -45,7 +46,9 @@ export interface AdminConfig {
    */
   privileged?: readonly string[];
   /** Optional role registry: which roles exist and who may grant which. */
-  capabilities?: CapabilityRegistry;
+  roles?: RoleRegistry;
+  /** @deprecated Use {@linkcode AdminOptions.roles}: the same registry. */
+  capabilities?: RoleRegistry;
   /** Password hasher for new accounts; argon2id at OWASP parameters by default. */
   hasher?: PasswordHasher;
   /** Where failures are logged; `console` by default. */
@@ -66,6 +69,11 @@ export interface AdminConfig {
    */
   publicUrl?: string;
 }
+
+/**
+ * @deprecated Use {@linkcode AdminOptions}: every options type is `*Options`.
+ */
+export type AdminConfig = AdminOptions;
 
 /**
  * What {@linkcode createAdmin} returns. Mount each handler behind
@@ -92,31 +100,6 @@ export interface Admin {
   readonly privileged: readonly string[];
 }
 
-/** An account on the wire (DESIGN.md §4). */
-export interface UserJson {
-  /** A UUID. */
-  id: string;
-  /** As stored: trimmed, original case. */
-  email: string;
-  /** Display name. */
-  name: string;
-  /** The role; empty for none. */
-  role: string;
-  /** Whether the account is disabled. */
-  disabled: boolean;
-  /** Creation time, ISO 8601. */
-  created_at: string;
-}
-
-/** A page of accounts on the wire. */
-export interface UserListJson {
-  /** The accounts, oldest first. */
-  users: UserJson[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-}
-
-const NO_STORE = { "cache-control": "no-store" };
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 const DIGITS = /^[0-9]{1,3}$/;
@@ -126,134 +109,117 @@ const SELF_ROLE = new AuthError("self_role_refused");
 /**
  * Builds the user-administration handlers.
  *
+ * This is the hand-composition path: `createGatehouse` builds it from the
+ * same options as everything else, so the privileged roles and the
+ * registry cannot differ between sign-in and administration.
+ *
  * @param config Store, privileged roles, registry and collaborators.
  * @returns The four handlers and `invite`.
  *
- * @example Mounting administration behind the session guard
+ * @example Listing accounts as an administrator
  * ```ts
- * import { createAdmin, createAuth, type Handler } from "@gatehouse/server";
+ * import { createAdmin, withIdentity } from "@gatehouse/server";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
  * const store = new KvStore(kv);
  * await store.migrate();
- * const privileged = ["admin"];
- * const auth = createAuth({ store, privileged });
- * const admin = createAdmin({ store, privileged });
- *
- * const routes: Array<[string, URLPattern, Handler]> = [
- *   ["GET", new URLPattern({ pathname: "/api/users" }), admin.listUsers],
- *   ["POST", new URLPattern({ pathname: "/api/users" }), admin.createUser],
- *   ["PATCH", new URLPattern({ pathname: "/api/users/:id" }), admin.setUserDisabled],
- *   ["PUT", new URLPattern({ pathname: "/api/users/:id/role" }), admin.setUserRole],
- * ];
- * const app: Handler = (req, _params, info) => {
- *   for (const [method, pattern, handler] of routes) {
- *     const match = method === req.method && pattern.exec(req.url);
- *     if (match) return auth.requireSession(handler)(req, match, info);
- *   }
- *   return new Response("Not found", { status: 404 });
- * };
- * const res = await app(new Request("http://localhost/api/users"));
- * console.assert(res.status === 401);
+ * const admin = createAdmin({ store, privileged: ["admin"] });
+ * // Behind `auth.requireSession`, which attaches the identity.
+ * const req = withIdentity(new Request("http://localhost/api/users"), {
+ *   id: "0190f0a0-0000-7000-8000-000000000001",
+ *   email: "root@example.com",
+ *   name: "Root",
+ *   role: "admin",
+ * });
+ * const res = await admin.listUsers(req);
+ * console.assert(res.status === 200);
  * kv.close();
  * ```
  */
-export function createAdmin(config: AdminConfig): Admin {
+export function createAdmin(config: AdminOptions): Admin {
   const store = config.store;
   if (store === undefined || store === null) {
     throw new TypeError("Invalid admin config: a store is required");
   }
-  const rules = adminRules(config.privileged ?? [], config.capabilities);
+  const rules = adminRules(
+    config.privileged ?? [],
+    config.roles ?? config.capabilities,
+  );
   const logger = config.logger ?? defaultLogger;
   const hasher = config.hasher ?? argon2Hasher({ logger });
   const limits = resolveLimits(config.limits);
   const now = config.now ?? Date.now;
   const maxBytes = limits.maxBodyBytes;
+  const answering = answeringErrors(logger);
 
-  const listUsers: Handler = async function listUsers(req) {
-    try {
-      rules.actor(req);
-      const page = await store.listUsers(pageQuery(new URL(req.url)));
-      const body: UserListJson = {
-        users: page.users.map(toUserJson),
-        next_cursor: page.nextCursor,
-      };
-      return respond(body, { headers: NO_STORE });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  const listUsers = answering(async function listUsers(req) {
+    rules.actor(req);
+    const page = await store.listUsers(pageQuery(new URL(req.url)));
+    const body: UserListJson = {
+      users: page.users.map(toUserJson),
+      next_cursor: page.nextCursor,
+    };
+    return respond(body, { headers: NO_STORE });
+  });
 
-  const createUser: Handler = async function createUser(req) {
-    try {
-      const actor = rules.actor(req);
-      const body = await decode(req, { maxBytes });
-      const email = validEmail(requiredString(body, "email"), limits);
-      const name = validName(requiredString(body, "name"), limits);
-      const password = validPassword(requiredString(body, "password"), limits);
-      const role = optionalString(body, "role") ?? "";
-      await rules.assertKnown(role);
-      await rules.assertGrantable(actor, role);
-      const createdAt = now();
-      const user = await store.createUser({
-        id: uuidv7(createdAt),
-        email,
-        name,
-        role,
-        passwordHash: await hasher.hash(password),
-        createdAt,
-      });
-      return respond(toUserJson(user), { status: 201, headers: NO_STORE });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  const createUser = answering(async function createUser(req) {
+    const actor = rules.actor(req);
+    const body = await decode(req, { maxBytes });
+    const email = validEmail(requiredString(body, "email"), limits);
+    const name = validName(requiredString(body, "name"), limits);
+    const password = validPassword(requiredString(body, "password"), limits);
+    const role = optionalString(body, "role") ?? "";
+    await rules.assertKnown(role);
+    await rules.assertGrantable(actor, role);
+    const createdAt = now();
+    const user = await store.createUser({
+      id: uuidv7(createdAt),
+      email,
+      name,
+      role,
+      passwordHash: await hasher.hash(password),
+      createdAt,
+    });
+    return respond(toUserJson(user), { status: 201, headers: NO_STORE });
+  });
 
-  const setUserDisabled: Handler = async function setUserDisabled(
+  const setUserDisabled = answering(async function setUserDisabled(
     req,
     params,
   ) {
-    try {
-      const actor = rules.actor(req);
-      const id = validUserId(params?.pathname.groups.id);
-      const body = await decode(req, { maxBytes });
-      const disabled = requiredBoolean(body, "disabled");
-      const seen = optionalString(body, "role");
-      // "Never itself", whichever way: an account signed in is enabled anyway.
-      if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
-      const update: UserUpdate = {
-        disabled,
-        reachableRoles: await rules.reachable(actor),
-        keepPrivileged: rules.privileged,
-      };
-      if (seen !== undefined) update.expectedRole = seen;
-      const user = await store.updateUser(id, update);
-      return respond(toUserJson(user), { headers: NO_STORE });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+    const actor = rules.actor(req);
+    const id = validUserId(params?.pathname.groups.id);
+    const body = await decode(req, { maxBytes });
+    const disabled = requiredBoolean(body, "disabled");
+    const seen = optionalString(body, "role");
+    // "Never itself", whichever way: an account signed in is enabled anyway.
+    if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
+    const update: UserUpdate = {
+      disabled,
+      reachableRoles: await rules.reachable(actor),
+      keepPrivileged: rules.privileged,
+    };
+    if (seen !== undefined) update.expectedRole = seen;
+    const user = await store.updateUser(id, update);
+    return respond(toUserJson(user), { headers: NO_STORE });
+  });
 
-  const setUserRole: Handler = async function setUserRole(req, params) {
-    try {
-      const actor = rules.actor(req);
-      const id = validUserId(params?.pathname.groups.id);
-      const body = await decode(req, { maxBytes });
-      const role = requiredString(body, "role");
-      await rules.assertKnown(role);
-      if (id === actor.id.toLowerCase()) throw SELF_ROLE;
-      await rules.assertGrantable(actor, role);
-      const user = await store.updateUser(id, {
-        role,
-        reachableRoles: await rules.reachable(actor),
-        keepPrivileged: rules.privileged,
-      });
-      return respond(toUserJson(user), { headers: NO_STORE });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  const setUserRole = answering(async function setUserRole(req, params) {
+    const actor = rules.actor(req);
+    const id = validUserId(params?.pathname.groups.id);
+    const body = await decode(req, { maxBytes });
+    const role = requiredString(body, "role");
+    await rules.assertKnown(role);
+    if (id === actor.id.toLowerCase()) throw SELF_ROLE;
+    await rules.assertGrantable(actor, role);
+    const user = await store.updateUser(id, {
+      role,
+      reachableRoles: await rules.reachable(actor),
+      keepPrivileged: rules.privileged,
+    });
+    return respond(toUserJson(user), { headers: NO_STORE });
+  });
 
   const invite = inviteHandler({
     store,

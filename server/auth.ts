@@ -7,20 +7,26 @@
 
 import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
 import { identityBuilder } from "./_roles.ts";
-import type { CapabilityRegistry } from "./capabilities.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { capabilityGuard, privilegeGuard, sessionGuard } from "./guards.ts";
-import { answerError, type Handler, type Middleware, respond } from "./http.ts";
+import {
+  answeringErrors,
+  type Handler,
+  type Middleware,
+  NO_STORE,
+  respond,
+} from "./http.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
 import { DEFAULT_SESSION_TTL, type Limits, resolveLimits } from "./limits.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import type { RoleRegistry } from "./roles.ts";
 import type { Store, UserRecord } from "./store.ts";
 
-/** Configuration of {@linkcode createAuth}. */
-export interface AuthConfig {
+/** Options of {@linkcode createAuth}. */
+export interface AuthOptions {
   /** Where accounts and sessions live. Required. */
   store: Store;
   /** Session cookie name; `__Host-session` by default. */
@@ -30,7 +36,9 @@ export interface AuthConfig {
   /** Roles that pass `requirePrivilege`; copied now. Empty admits every role. */
   privileged?: readonly string[];
   /** Optional role registry; without it no identity carries capabilities. */
-  capabilities?: CapabilityRegistry;
+  roles?: RoleRegistry;
+  /** @deprecated Use {@linkcode AuthOptions.roles}: the same registry. */
+  capabilities?: RoleRegistry;
   /** Where failures are logged; `console` by default. */
   logger?: Logger;
   /** Password hasher; argon2id at OWASP parameters by default. */
@@ -40,6 +48,11 @@ export interface AuthConfig {
   /** The clock, in ms since the epoch; `Date.now` by default (tests pass their own). */
   now?: () => number;
 }
+
+/**
+ * @deprecated Use {@linkcode AuthOptions}: every options type is `*Options`.
+ */
+export type AuthConfig = AuthOptions;
 
 /** What {@linkcode createAuth} returns: direct methods, handlers and guards. */
 export interface Auth {
@@ -62,6 +75,8 @@ export interface Auth {
   /** `POST /api/auth/logout`: 204 + clearing `Set-Cookie`, with or without a session. */
   logout: Handler;
   /** `GET /api/auth/session`: 200 Identity, or 401 `session_absent`. Guards itself. */
+  fetchSession: Handler;
+  /** @deprecated Use {@linkcode Auth.fetchSession}: the same handler. */
   session: Handler;
   /** Admits only requests with a live session; attaches the Identity. */
   requireSession: Middleware;
@@ -75,7 +90,6 @@ export interface Auth {
   identityOf(user: UserRecord): Promise<Identity>;
 }
 
-const NO_STORE = { "cache-control": "no-store" };
 const IDENTITY_HEADERS = {
   "content-type": "application/json; charset=utf-8",
   ...NO_STORE,
@@ -84,38 +98,28 @@ const IDENTITY_HEADERS = {
 /**
  * Builds the authentication service.
  *
+ * This is the hand-composition path: `createGatehouse` builds it (with the
+ * administration, the links, the limiters and the routes) from one set of
+ * options.
+ *
  * @param config Store, cookie, lifetime, roles and collaborators.
  * @returns The direct methods, the three handlers and the guards.
  *
- * @example Mounting the handlers on a URLPattern table
+ * @example Reading the session of a request
  * ```ts
- * import { createAuth, crossOriginGuard, type Handler } from "@gatehouse/server";
+ * import { createAuth } from "@gatehouse/server";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
  * const store = new KvStore(kv);
  * await store.migrate();
  * const auth = createAuth({ store, privileged: ["admin"] });
- *
- * const routes: Array<{ method: string; pattern: URLPattern; handler: Handler }> = [
- *   { method: "POST", pattern: new URLPattern({ pathname: "/api/auth/login" }), handler: auth.login },
- *   { method: "POST", pattern: new URLPattern({ pathname: "/api/auth/logout" }), handler: auth.logout },
- *   { method: "GET", pattern: new URLPattern({ pathname: "/api/auth/session" }), handler: auth.session },
- * ];
- * const app: Handler = (req, _params, info) => {
- *   for (const route of routes) {
- *     const match = route.method === req.method && route.pattern.exec(req.url);
- *     if (match) return route.handler(req, match, info);
- *   }
- *   return new Response("Not found", { status: 404 });
- * };
- * const handler = crossOriginGuard()(app);
- * const res = await handler(new Request("http://localhost/api/auth/session"));
+ * const res = await auth.fetchSession(new Request("http://localhost/api/auth/session"));
  * console.assert(res.status === 401);
  * kv.close();
  * ```
  */
-export function createAuth(config: AuthConfig): Auth {
+export function createAuth(config: AuthOptions): Auth {
   const store = config.store;
   if (store === undefined || store === null) {
     throw new TypeError("Invalid auth config: a store is required");
@@ -139,7 +143,7 @@ export function createAuth(config: AuthConfig): Auth {
   const hasher = config.hasher ?? argon2Hasher({ logger });
   const limits = resolveLimits(config.limits);
   const now = config.now ?? Date.now;
-  const buildIdentity = identityBuilder(config.capabilities);
+  const buildIdentity = identityBuilder(config.roles ?? config.capabilities);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
 
   // Unknown emails verify against this hash so every login path does the same
@@ -214,35 +218,29 @@ export function createAuth(config: AuthConfig): Auth {
   };
   const requireSession = sessionGuard(resolve, logger);
 
-  const login: Handler = async function login(req) {
-    try {
-      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-      const email = requiredString(body, "email");
-      const password = requiredString(body, "password");
-      const identity = await authenticate(email, password);
-      const cookie = await startSession(identity.id);
-      return respond(identity, {
-        headers: { ...NO_STORE, "set-cookie": cookie },
-      });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  const answering = answeringErrors(logger);
 
-  const logout: Handler = async function logout(req) {
-    try {
-      const token = readCookie(req.headers.get("cookie"), name);
-      const cookie = token === null ? clearing : await endSession(token);
-      return new Response(null, {
-        status: 204,
-        headers: { ...NO_STORE, "set-cookie": cookie },
-      });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  const login = answering(async function login(req) {
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const email = requiredString(body, "email");
+    const password = requiredString(body, "password");
+    const identity = await authenticate(email, password);
+    const cookie = await startSession(identity.id);
+    return respond(identity, {
+      headers: { ...NO_STORE, "set-cookie": cookie },
+    });
+  });
 
-  const session = requireSession(function session(req) {
+  const logout = answering(async function logout(req) {
+    const token = readCookie(req.headers.get("cookie"), name);
+    const cookie = token === null ? clearing : await endSession(token);
+    return new Response(null, {
+      status: 204,
+      headers: { ...NO_STORE, "set-cookie": cookie },
+    });
+  });
+
+  const fetchSession = requireSession(function fetchSession(req) {
     // The hot path: a constant header record, no merging per request.
     return new Response(JSON.stringify(identityFromContext(req)), {
       headers: IDENTITY_HEADERS,
@@ -257,7 +255,8 @@ export function createAuth(config: AuthConfig): Auth {
     cookieName: () => name,
     login,
     logout,
-    session,
+    fetchSession,
+    session: fetchSession,
     requireSession,
     requirePrivilege: privilegeGuard(privileged, logger),
     requireCapability: (capability) => capabilityGuard(capability, logger),

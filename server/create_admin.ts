@@ -9,10 +9,11 @@
  */
 
 import { adminRules } from "./_admin_rules.ts";
+import { authority } from "./_authority.ts";
 import { uuidv7 } from "./_crypto.ts";
 import { InputCancelled, LineReader } from "./_line_reader.ts";
 import { validEmail, validName, validPassword } from "./_validate.ts";
-import type { CapabilityRegistry } from "./capabilities.ts";
+import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { AuthError } from "./errors.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
@@ -48,8 +49,16 @@ export interface CreateAdminOptions {
   store?: Store;
   /** Roles that may administer accounts; the new account's role must be one. Empty admits every role. */
   privileged?: readonly string[];
-  /** Optional role registry: the role must also be one it declares. */
-  capabilities?: CapabilityRegistry;
+  /**
+   * The roles, as `createGatehouse` takes them: the new account's role must
+   * carry `USERS_MANAGE`. Give this or `privileged`, not both.
+   */
+  roles?: RoleRegistry | Readonly<Record<string, RoleDefinition>>;
+  /**
+   * @deprecated Use {@linkcode CreateAdminOptions.roles}, which also decides
+   * who is privileged.
+   */
+  capabilities?: RoleRegistry;
   /** Password hasher; argon2id at OWASP parameters by default. */
   hasher?: PasswordHasher;
   /** Overrides of the input limits (name and password lengths). */
@@ -130,7 +139,12 @@ export async function runCreateAdmin(
       "Invalid create-admin options: pass a store or openStore",
     );
   }
-  const rules = adminRules(options.privileged ?? [], options.capabilities);
+  // With `roles`, the roles carrying USERS_MANAGE are the privileged ones,
+  // as in createGatehouse; the older `capabilities` keeps the list given.
+  const { privileged, roles } = options.roles !== undefined
+    ? authority(options)
+    : { privileged: options.privileged ?? [], roles: options.capabilities };
+  const rules = adminRules(privileged, roles);
   const limits = resolveLimits(options.limits);
   const now = options.now ?? Date.now;
   const io = terminal(options.io ?? {});

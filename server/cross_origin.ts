@@ -64,11 +64,29 @@ function originHost(origin: string): string | null {
 }
 
 /**
+ * Options of {@linkcode crossOriginGuard}.
+ *
+ * @example Logging refusals elsewhere
+ * ```ts
+ * import { crossOriginGuard, type CrossOriginGuardOptions } from "@gatehouse/server";
+ *
+ * const options: CrossOriginGuardOptions = { logger: console };
+ * const guard = crossOriginGuard(options);
+ * ```
+ */
+export interface CrossOriginGuardOptions {
+  /** Where refusals are logged; `console` by default. */
+  readonly logger?: Logger;
+}
+
+/**
  * Middleware that refuses cross-origin browser writes with 403
  * `request_cross_origin` and logs `write refused` with the reason
- * (`fetch-site` or `origin`). Mount it once, at the root, before any route.
+ * (`fetch-site` or `origin`). `createGatehouse`'s routes carry it already;
+ * mount it once, at the root, in front of routes of your own.
  *
- * @param logger Where refusals are logged; `console` by default.
+ * @param options The logger. (A logger passed directly, the older form, is
+ * still accepted: deprecated.)
  * @returns The middleware.
  *
  * @example Wrapping the whole server
@@ -84,7 +102,12 @@ function originHost(origin: string): string | null {
  * console.assert(res.status === 200);
  * ```
  */
-export function crossOriginGuard(logger: Logger = defaultLogger): Middleware {
+export function crossOriginGuard(
+  options: CrossOriginGuardOptions | Logger = {},
+): Middleware {
+  const logger = isLogger(options)
+    ? options
+    : (options.logger ?? defaultLogger);
   const [status, body] = errorResponseForAuthError(
     new AuthError("request_cross_origin"),
   );
@@ -101,4 +124,9 @@ export function crossOriginGuard(logger: Logger = defaultLogger): Middleware {
       });
       return respondError(status, body);
     };
+}
+
+// The first form of crossOriginGuard took the logger itself.
+function isLogger(value: CrossOriginGuardOptions | Logger): value is Logger {
+  return typeof (value as Partial<Logger>).warn === "function";
 }

@@ -8,12 +8,9 @@
  */
 
 import { AuthError } from "./errors.ts";
-import { answerError, type Middleware } from "./http.ts";
-import {
-  type Identity,
-  identityFromContext,
-  withIdentity,
-} from "./identity.ts";
+import { answerError, answeringErrors, type Middleware } from "./http.ts";
+import { identityFromContext, withIdentity } from "./identity.ts";
+import type { Identity } from "./identity.ts";
 import type { Logger } from "./logger.ts";
 
 /** Resolves the identity behind a request's cookie, or null. */
@@ -26,17 +23,13 @@ export function sessionGuard(
   resolve: IdentityResolver,
   logger: Logger,
 ): Middleware {
+  const answering = answeringErrors(logger);
   return (next) =>
-    async function sessionRequired(req, params, info) {
-      let identity: Identity | null;
-      try {
-        identity = await resolve(req);
-      } catch (err) {
-        return answerError(err, logger);
-      }
-      if (identity === null) return answerError(SESSION_ABSENT, logger);
-      return next(withIdentity(req, identity), params, info);
-    };
+    answering(async function sessionRequired(req, params, info) {
+      const identity = await resolve(req);
+      if (identity === null) throw SESSION_ABSENT;
+      return await next(withIdentity(req, identity), params, info);
+    });
 }
 
 /**

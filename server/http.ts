@@ -49,6 +49,14 @@ export type Middleware = (next: Handler) => Handler;
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 /**
+ * `Cache-Control: no-store`: the one header record of every answer that
+ * carries an identity, a session, a link or an account.
+ */
+export const NO_STORE: Readonly<Record<string, string>> = Object.freeze({
+  "cache-control": "no-store",
+});
+
+/**
  * Answers with `value` as JSON.
  *
  * @param value Anything `JSON.stringify` accepts.
@@ -93,6 +101,22 @@ export function respondError(
   init: Omit<ResponseInit, "status"> = {},
 ): Response {
   return respond(body, { ...init, status });
+}
+
+/**
+ * The one error-answering wrapper: whatever the handler throws becomes its
+ * JSON answer (an `AuthError` keeps its code; anything else is logged and
+ * answered as `internal`). Handlers then read as their happy path.
+ */
+export function answeringErrors(logger: Logger): Middleware {
+  return (next) =>
+    async function answering(req, params, info) {
+      try {
+        return await next(req, params, info);
+      } catch (err) {
+        return answerError(err, logger);
+      }
+    };
 }
 
 /**

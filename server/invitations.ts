@@ -9,12 +9,13 @@
  * @module
  */
 
+import type { InviteAnswer } from "@gatehouse/contract";
 import { uuidv7 } from "./_crypto.ts";
 import type { AdminRules } from "./_admin_rules.ts";
 import { linkUrl, newLink } from "./_links.ts";
 import { emailKey, validEmail, validName } from "./_validate.ts";
 import { decode, optionalString, requiredString } from "./decode.ts";
-import { answerError, type Handler, respond } from "./http.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import type { Limits } from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
@@ -24,11 +25,6 @@ import {
   type LinkSettings,
   spendableLink,
 } from "./_link_handlers.ts";
-
-/** The invitation answer: mailed, or the link handed back to the administrator. */
-export type InviteAnswer =
-  | { delivered: true }
-  | { delivered: false; activation_link: string };
 
 /** What the invite handler needs; `createAdmin` builds it. */
 export interface InviteDeps {
@@ -46,62 +42,58 @@ export interface InviteDeps {
 export function inviteHandler(deps: InviteDeps): Handler {
   const { store, rules, limits, logger, now, mailer, publicUrl } = deps;
   let warned = false;
-  return async function invite(req) {
-    try {
-      const actor = rules.actor(req);
-      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-      const email = validEmail(requiredString(body, "email"), limits);
-      const name = validName(requiredString(body, "name"), limits);
-      const role = optionalString(body, "role") ?? "";
-      await rules.assertKnown(role);
-      await rules.assertGrantable(actor, role);
-      const createdAt = now();
-      const { token, record } = newLink({
-        kind: "invitation",
-        email,
-        name,
-        role,
-        userId: "",
-        createdAt,
-        expiresAt: createdAt + limits.invitationTtl,
-      });
-      // Both branches store a link and read the address: the answer's timing
-      // does not tell whether the address had an account.
-      const [existing] = await Promise.all([
-        store.credentialsByEmail(emailKey(email)),
-        store.createLink(record),
-      ]);
-      if (mailer !== undefined) {
-        const link = linkUrl(publicUrl!, "invitation", token);
-        await mailer.send(
-          existing === null
-            ? invitationMail(email, name, link)
-            : noticeMail(email),
-        );
-        return respond({ delivered: true } satisfies InviteAnswer);
-      }
-      let base = publicUrl;
-      if (base === undefined) {
-        // Only the administrator who asked sees this link, so the request's
-        // own origin is acceptable here; mail never is.
-        base = new URL(req.url).origin;
-        if (!warned) {
-          warned = true;
-          logger.warn(
-            "publicUrl is not set: activation links use the request's origin; set it before adding a mailer",
-          );
-        }
-      }
-      return respond(
-        {
-          delivered: false,
-          activation_link: linkUrl(base, "invitation", token),
-        } satisfies InviteAnswer,
+  return answeringErrors(logger)(async function invite(req) {
+    const actor = rules.actor(req);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const email = validEmail(requiredString(body, "email"), limits);
+    const name = validName(requiredString(body, "name"), limits);
+    const role = optionalString(body, "role") ?? "";
+    await rules.assertKnown(role);
+    await rules.assertGrantable(actor, role);
+    const createdAt = now();
+    const { token, record } = newLink({
+      kind: "invitation",
+      email,
+      name,
+      role,
+      userId: "",
+      createdAt,
+      expiresAt: createdAt + limits.invitationTtl,
+    });
+    // Both branches store a link and read the address: the answer's timing
+    // does not tell whether the address had an account.
+    const [existing] = await Promise.all([
+      store.credentialsByEmail(emailKey(email)),
+      store.createLink(record),
+    ]);
+    if (mailer !== undefined) {
+      const link = linkUrl(publicUrl!, "invitation", token);
+      await mailer.send(
+        existing === null
+          ? invitationMail(email, name, link)
+          : noticeMail(email),
       );
-    } catch (err) {
-      return answerError(err, logger);
+      return respond({ delivered: true } satisfies InviteAnswer);
     }
-  };
+    let base = publicUrl;
+    if (base === undefined) {
+      // Only the administrator who asked sees this link, so the request's
+      // own origin is acceptable here; mail never is.
+      base = new URL(req.url).origin;
+      if (!warned) {
+        warned = true;
+        logger.warn(
+          "publicUrl is not set: activation links use the request's origin; set it before adding a mailer",
+        );
+      }
+    }
+    return respond(
+      {
+        delivered: false,
+        activation_link: linkUrl(base, "invitation", token),
+      } satisfies InviteAnswer,
+    );
+  });
 }
 
 function invitationMail(to: string, name: string, link: string): MailMessage {
@@ -130,21 +122,17 @@ function noticeMail(to: string): MailMessage {
 /** `POST /api/auth/invite/accept` `{token, password}`: sets the password and signs in. */
 export function acceptInviteHandler(settings: LinkSettings): Handler {
   const { store, auth, logger } = settings;
-  return async function acceptInvite(req) {
-    try {
-      const { tokenHash, passwordHash } = await spendableLink(req, settings);
-      const user = await store.acceptInvitation(tokenHash, {
-        userId: uuidv7(settings.now()),
-        passwordHash,
-        now: settings.now(),
-      });
-      if (user === null) throw DEAD_LINK;
-      const cookie = await auth.startSession(user.id);
-      return respond(await auth.identityOf(user), {
-        headers: { "cache-control": "no-store", "set-cookie": cookie },
-      });
-    } catch (err) {
-      return answerError(err, logger);
-    }
-  };
+  return answeringErrors(logger)(async function acceptInvite(req) {
+    const { tokenHash, passwordHash } = await spendableLink(req, settings);
+    const user = await store.acceptInvitation(tokenHash, {
+      userId: uuidv7(settings.now()),
+      passwordHash,
+      now: settings.now(),
+    });
+    if (user === null) throw DEAD_LINK;
+    const cookie = await auth.startSession(user.id);
+    return respond(await auth.identityOf(user), {
+      headers: { ...NO_STORE, "set-cookie": cookie },
+    });
+  });
 }

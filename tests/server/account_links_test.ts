@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { cookiePair, route, router } from "../fixtures/app.ts";
+import { cookiePair, mount, routesFor } from "../fixtures/app.ts";
 import {
   createAccountLinks,
   createAuth,
@@ -40,13 +40,13 @@ function setup(
       }
       : {}),
   });
-  const app = router([
-    route("POST", "/api/auth/login", auth.login),
-    route("GET", "/api/auth/session", auth.session),
-    route("POST", "/api/auth/invite/accept", links.acceptInvite),
-    route("POST", "/api/auth/password-reset", links.requestReset),
-    route("POST", "/api/auth/password-reset/confirm", links.confirmReset),
-  ]);
+  const app = mount(routesFor({
+    login: auth.login,
+    fetchSession: auth.fetchSession,
+    acceptInvite: links.acceptInvite,
+    requestPasswordReset: links.requestPasswordReset,
+    resetPassword: links.resetPassword,
+  }));
   const post = (path: string, body: unknown, headers: HeadersInit = {}) =>
     Promise.resolve(app(
       new Request(`http://localhost${path}`, {

@@ -24,8 +24,8 @@ import {
   type Handler,
   type PasswordHasher,
   type Store,
-  type UserRecord,
 } from "../../mod.ts";
+import type { UserRecord } from "../../server/store.ts";
 import { KvStore } from "../../server/stores/kv.ts";
 
 const ROUNDS = 50;

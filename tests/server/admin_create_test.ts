@@ -14,7 +14,7 @@ async function setup(
   const { auth, admin } = services(store, {
     now: () => AT,
     ...(options.privileged ? { privileged: options.privileged } : {}),
-    ...(options.registry === false ? { capabilities: undefined } : {}),
+    ...(options.registry === false ? { roles: undefined } : {}),
   });
   const app = bareAdminApp(admin);
   const root = await addUser(store, {

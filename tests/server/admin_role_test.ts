@@ -19,7 +19,7 @@ async function setup(
   const { store, close } = await memoryStore();
   const { auth, admin } = services(store, {
     ...(options.privileged ? { privileged: options.privileged } : {}),
-    ...(options.registry === false ? { capabilities: undefined } : {}),
+    ...(options.registry === false ? { roles: undefined } : {}),
   });
   const app = bareAdminApp(admin);
   const root = await addUser(store, {

@@ -4,9 +4,8 @@
 
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { PASSWORD, serveHandler } from "../fixtures/kv.ts";
-import { authApp, cookiePair } from "../fixtures/app.ts";
-import { PRIVILEGED, ROLES } from "../../demo_config.ts";
-import { createAuth } from "../../mod.ts";
+import { cookiePair, gatehouseApp } from "../fixtures/app.ts";
+import { ROLES } from "../../demo_config.ts";
 import { KvStore } from "../../server/stores/kv.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -56,16 +55,12 @@ async function createAdmin(args: string[], stdin: string, kvPath: string) {
 }
 
 // Opens the KV file the command wrote, serves the auth routes on it and
-// signs in with `email` and `password`.
+// signs in with `email` and `password`, then lists accounts (privileged).
 async function loginOverHttp(kvPath: string, email: string, password: string) {
   const kv = await Deno.openKv(kvPath);
   const store = new KvStore(kv);
-  const auth = createAuth({
-    store,
-    privileged: PRIVILEGED,
-    capabilities: ROLES,
-  });
-  const server = serveHandler(authApp(auth));
+  const { app } = gatehouseApp({ store, roles: ROLES });
+  const server = serveHandler(app);
   try {
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
@@ -73,7 +68,7 @@ async function loginOverHttp(kvPath: string, email: string, password: string) {
     });
     const identity = await login.json();
     if (login.status !== 200) return { status: login.status, identity };
-    const privileged = await fetch(`${server.url}/api/private`, {
+    const privileged = await fetch(`${server.url}/api/users`, {
       headers: { cookie: cookiePair(login.headers.get("set-cookie")) },
     });
     await privileged.body?.cancel();

@@ -4,14 +4,16 @@
 
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryStore, PASSWORD } from "../fixtures/kv.ts";
-import { PRIVILEGED, ROLES } from "../../demo_config.ts";
+import { ROLES } from "../../demo_config.ts";
+
+// The role of the demo's ROLES that carries users.manage.
+const PRIVILEGED = ["admin"];
+import { createAuth, roleRegistry, type Store } from "../../mod.ts";
 import {
   type CreateAdminIo,
   type CreateAdminOptions,
-  createAuth,
   runCreateAdmin,
-  type Store,
-} from "../../mod.ts";
+} from "../../server/create_admin.ts";
 
 const ARGS = ["--email", "Ada@Example.com", "--name", "Ada", "--role", "admin"];
 
@@ -46,8 +48,7 @@ async function run(
   const { io, shown } = scriptedTerminal(chunks, options.terminal);
   const code = await runCreateAdmin(args, {
     store,
-    privileged: PRIVILEGED,
-    capabilities: ROLES,
+    roles: ROLES,
     hasher,
     io,
     ...options,
@@ -362,7 +363,8 @@ Deno.test("runCreateAdmin() refuses a role no registry declares when every role 
       store,
       ["--email", "a@b.c", "--name", "A", "--role", "root", "--password-stdin"],
       [`${PASSWORD}\n`],
-      { privileged: [] },
+      // The older option keeps the list given (empty: every role).
+      { privileged: [], roles: undefined, capabilities: roleRegistry(ROLES) },
     );
     assertEquals(r.code, 1);
     assertEquals(r.err, 'Role is not known: "root"\n');
@@ -378,7 +380,8 @@ Deno.test("runCreateAdmin() refuses a role no registry declares when every role 
         "--password-stdin",
       ],
       [`${PASSWORD}\n`],
-      { privileged: [] },
+      // The older option keeps the list given (empty: every role).
+      { privileged: [], roles: undefined, capabilities: roleRegistry(ROLES) },
     );
     assertEquals(member.code, 0, member.err);
   } finally {

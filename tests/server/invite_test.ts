@@ -6,7 +6,7 @@ import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { actAs, PRIVILEGED, ROLES } from "../fixtures/admin.ts";
-import { route, router } from "../fixtures/app.ts";
+import { mount, routesFor } from "../fixtures/app.ts";
 import {
   createAccountLinks,
   createAdmin,
@@ -27,14 +27,14 @@ async function setup(
   const auth = createAuth({
     store,
     privileged: PRIVILEGED,
-    capabilities: ROLES,
+    roles: ROLES,
     logger,
     hasher,
   });
   const admin = createAdmin({
     store,
     privileged: PRIVILEGED,
-    capabilities: ROLES,
+    roles: ROLES,
     logger,
     hasher,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -50,11 +50,11 @@ async function setup(
       : {}),
   });
   const links = createAccountLinks({ auth, store, logger, hasher });
-  const app = router([
-    route("POST", "/api/users/invite", admin.invite),
-    route("POST", "/api/auth/invite/accept", links.acceptInvite),
-    route("POST", "/api/auth/login", auth.login),
-  ]);
+  const app = mount(routesFor({
+    invite: admin.invite,
+    acceptInvite: links.acceptInvite,
+    login: auth.login,
+  }));
   const owner = await addUser(store, {
     email: "owner@example.com",
     name: "Owner",

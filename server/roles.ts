@@ -1,6 +1,8 @@
 /**
- * The optional role registry: which capabilities a role carries, which roles
- * it may hand out, and which roles exist at all.
+ * The role registry: which capabilities a role carries, which roles it may
+ * hand out, and which roles exist at all. One concept, one name: the
+ * option is `roles`, the type {@linkcode RoleRegistry}, and
+ * {@linkcode roleRegistry} builds a fixed one from a plain object.
  *
  * @module
  */
@@ -14,16 +16,16 @@ export type MaybePromise<T> = T | Promise<T>;
  *
  * @example A registry backed by a database table
  * ```ts
- * import type { CapabilityRegistry } from "@gatehouse/server";
+ * import { type RoleRegistry, USERS_MANAGE } from "@gatehouse/server";
  *
- * const table = new Map([["admin", ["users.manage"]], ["member", []]]);
- * const registry: CapabilityRegistry = {
+ * const table = new Map([["admin", [USERS_MANAGE]], ["member", []]]);
+ * const registry: RoleRegistry = {
  *   capabilitiesOf: (role) => table.get(role) ?? [],
  *   roles: () => [...table.keys()],
  * };
  * ```
  */
-export interface CapabilityRegistry {
+export interface RoleRegistry {
   /** The capabilities of `role`; unknown roles have none. */
   capabilitiesOf(role: string): MaybePromise<readonly string[]>;
   /**
@@ -35,15 +37,16 @@ export interface CapabilityRegistry {
   roles(): MaybePromise<readonly string[]>;
 }
 
-/** The registry {@linkcode roleRegistry} builds: every answer is synchronous. */
-export interface StaticRoleRegistry extends CapabilityRegistry {
-  /** The capabilities of `role`; unknown roles have none. */
-  capabilitiesOf(role: string): readonly string[];
-  /** The roles an account of `role` may hand out. */
-  grantable(role: string): readonly string[];
-  /** Every role the registry declares. */
-  roles(): readonly string[];
-}
+/**
+ * @deprecated Use {@linkcode RoleRegistry}: one name for the concept.
+ */
+export type CapabilityRegistry = RoleRegistry;
+
+/**
+ * @deprecated Use {@linkcode RoleRegistry}: {@linkcode roleRegistry}
+ * answers synchronously, whatever the type says.
+ */
+export type StaticRoleRegistry = RoleRegistry;
 
 /** One role's entry in {@linkcode roleRegistry}. */
 export interface RoleDefinition {
@@ -62,18 +65,18 @@ export interface RoleDefinition {
  *
  * @example The demo's roles
  * ```ts
- * import { roleRegistry } from "@gatehouse/server";
+ * import { roleRegistry, USERS_MANAGE } from "@gatehouse/server";
  *
  * const registry = roleRegistry({
- *   admin: { capabilities: ["users.manage"], grants: ["admin", "member"] },
+ *   admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] },
  *   member: {},
  * });
- * console.assert(registry.capabilitiesOf("admin")[0] === "users.manage");
+ * console.assert((await registry.roles()).length === 2);
  * ```
  */
 export function roleRegistry(
-  roles: Record<string, RoleDefinition>,
-): StaticRoleRegistry {
+  roles: Readonly<Record<string, RoleDefinition>>,
+): RoleRegistry {
   const capabilities = new Map<string, readonly string[]>();
   const grants = new Map<string, readonly string[]>();
   for (const [role, definition] of Object.entries(roles)) {
@@ -92,8 +95,8 @@ export function roleRegistry(
   const names = Object.freeze([...capabilities.keys()]);
   const none: readonly string[] = Object.freeze([]);
   return {
-    capabilitiesOf: (role) => capabilities.get(role) ?? none,
-    grantable: (role) => grants.get(role) ?? none,
+    capabilitiesOf: (role: string) => capabilities.get(role) ?? none,
+    grantable: (role: string) => grants.get(role) ?? none,
     roles: () => names,
   };
 }

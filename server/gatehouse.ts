@@ -1,0 +1,282 @@
+/**
+ * `createGatehouse`: the one place an application configures Gatehouse.
+ * Every setting is given once and every part reads it from here: sign-in,
+ * administration, the public link routes, the rate limiters, the reaper,
+ * and `routes`, the whole HTTP API as data with its guards in place.
+ *
+ * @module
+ */
+
+import {
+  type OpenApiDocument,
+  openApiDocument,
+  type OperationName,
+} from "@gatehouse/contract";
+import { type AccountLinks, createAccountLinks } from "./account_links.ts";
+import { type Admin, createAdmin } from "./admin.ts";
+import { type Auth, createAuth } from "./auth.ts";
+import { crossOriginGuard } from "./cross_origin.ts";
+import type { Handler, Middleware } from "./http.ts";
+import type { Limits } from "./limits.ts";
+import { defaultLogger, type Logger } from "./logger.ts";
+import type { Mailer } from "./mailer.ts";
+import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import { loginRateLimiter, type TrustedProxy } from "./rate_limit.ts";
+import { Reaper } from "./reaper.ts";
+import { authority } from "./_authority.ts";
+import type { RoleDefinition, RoleRegistry } from "./roles.ts";
+import { type Route, routeTable } from "./routes.ts";
+import type { Store } from "./store.ts";
+
+/** Options of {@linkcode createGatehouse}: every setting, once. */
+export interface GatehouseOptions {
+  /** Where accounts, sessions, links and limiter counts live. Required. */
+  store: Store;
+  /**
+   * The roles: a plain object (`{admin: {capabilities: [USERS_MANAGE],
+   * grants: ["admin", "member"]}, member: {}}`) or a {@linkcode RoleRegistry}
+   * that answers synchronously. The roles whose capabilities hold
+   * `USERS_MANAGE` are the ones that may administer users: the server's
+   * privileged list is derived from them, so it cannot disagree with what
+   * identities (and the client's screens) say.
+   */
+  roles?: RoleRegistry | Readonly<Record<string, RoleDefinition>>;
+  /**
+   * Without `roles` only: the roles that may administer users (empty or
+   * absent: every account may). Their identities carry `USERS_MANAGE`.
+   */
+  privileged?: readonly string[];
+  /** Sends invitation and reset mail; needs `publicUrl`. */
+  mailer?: Mailer;
+  /** The site's public origin, e.g. `https://app.example`: the origin of every link. */
+  publicUrl?: string;
+  /** Input limits and link lifetimes (`invitationTtl`, `resetTtl`). */
+  limits?: Partial<Limits>;
+  /** Session lifetime in ms; 7 days by default. */
+  sessionTtl?: number;
+  /** Session cookie name; `__Host-session` by default. */
+  cookieName?: string;
+  /** The rate limiters' threshold and window (10 per 15 minutes by default). */
+  rateLimit?: { readonly maxFailures?: number; readonly window?: number };
+  /** A proxy whose client-address header the limiters may believe. */
+  trustedProxy?: TrustedProxy;
+  /** Password hasher; argon2id at OWASP parameters by default. */
+  hasher?: PasswordHasher;
+  /** Where refusals, failures and unmailed reset links go; `console` by default. */
+  logger?: Logger;
+  /** The clock, ms since the epoch; `Date.now` by default. */
+  now?: () => number;
+}
+
+/** The guards `createGatehouse` built, for routes of your own. */
+export interface GatehouseGuards {
+  /** Admits requests with a live session; attaches the Identity. */
+  readonly requireSession: Middleware;
+  /** Behind `requireSession`: admits accounts that may administer users. */
+  readonly requirePrivilege: Middleware;
+  /** Behind `requireSession`: admits identities with `capability`. */
+  requireCapability(capability: string): Middleware;
+  /** Refuses cross-origin browser writes; mount it at your root. */
+  readonly crossOrigin: Middleware;
+}
+
+/** The rate limiters of the routes, each counting apart. */
+export interface GatehouseLimiters {
+  /** Failed sign-ins per client address. */
+  readonly login: Middleware;
+  /** Password-reset requests per client address. */
+  readonly reset: Middleware;
+  /** Attempts with dead links (410) per client address. */
+  readonly link: Middleware;
+}
+
+/** What {@linkcode createGatehouse} returns, all built from one configuration. */
+export interface Gatehouse {
+  /** Sign-in, sessions and the direct methods. */
+  readonly auth: Auth;
+  /** User administration. */
+  readonly admin: Admin;
+  /** Accepting invitations and password resets. */
+  readonly links: AccountLinks;
+  /** The guards, for your own routes. */
+  readonly guards: GatehouseGuards;
+  /** The rate limiters the routes use. */
+  readonly limiters: GatehouseLimiters;
+  /**
+   * The whole HTTP API: one record per operation, with its guard, limiter
+   * and the cross-origin guard in place. Mount them all.
+   */
+  readonly routes: readonly Route[];
+  /** The sweep of expired records; not started (`reaper.start()` or your own cron). */
+  readonly reaper: Reaper;
+  /** The OpenAPI 3.1 description `GET /api/openapi.json` serves. */
+  readonly openapi: OpenApiDocument;
+  /** The roles that may administer users, as derived from `roles`. */
+  readonly privileged: readonly string[];
+}
+
+/**
+ * Operations whose handlers are not on this branch yet (they come with the
+ * invitation administration of issue 12): they are in the contract and the
+ * OpenAPI description, and get their routes once the handlers exist.
+ * Remove a name here when its handler is wired below.
+ */
+export const PENDING_OPERATIONS: ReadonlySet<OperationName> = new Set<
+  OperationName
+>(["listInvitations", "revokeInvitation"]);
+
+type Pending = "listInvitations" | "revokeInvitation";
+
+/**
+ * Builds all of Gatehouse from one configuration: sign-in, administration,
+ * the link routes, the limiters, the reaper and `routes`, the HTTP API as
+ * `{method, path, pattern, handler}` records. The lower-level factories
+ * (`createAuth`, `createAdmin`, `createAccountLinks`, `loginRateLimiter`,
+ * `Reaper`) remain for composing by hand.
+ *
+ * One authority decides who may administer users: the roles that carry
+ * `USERS_MANAGE` (or, without `roles`, the `privileged` list, whose
+ * identities then carry it). Options are checked here, once; a bad one
+ * throws.
+ *
+ * @param options The store and every setting.
+ * @returns The services, guards, limiters, reaper and routes.
+ *
+ * @example Mounting the whole API on a URLPattern table
+ * ```ts
+ * import { createGatehouse, USERS_MANAGE } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const { routes } = createGatehouse({
+ *   store,
+ *   roles: { admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] }, member: {} },
+ *   publicUrl: "https://app.example",
+ * });
+ * const serve = (req: Request, info?: Deno.ServeHandlerInfo) => {
+ *   const route = routes.find((r) => r.method === req.method && r.pattern.test(req.url));
+ *   return route?.handler(req, route.pattern.exec(req.url)!, info) ?? new Response("Not found", { status: 404 });
+ * };
+ * const res = await serve(new Request("http://localhost/api/auth/session"));
+ * console.assert(res.status === 401);
+ * kv.close();
+ * ```
+ */
+export function createGatehouse(options: GatehouseOptions): Gatehouse {
+  const { store } = options;
+  if (store === undefined || store === null) {
+    throw new TypeError("Invalid gatehouse options: a store is required");
+  }
+  const { privileged, roles } = authority(options);
+  const logger = options.logger ?? defaultLogger;
+  const shared = {
+    store,
+    privileged,
+    roles,
+    logger,
+    hasher: options.hasher ?? argon2Hasher({ logger }),
+    ...defined({
+      limits: options.limits,
+      now: options.now,
+      mailer: options.mailer,
+      publicUrl: options.publicUrl,
+    }),
+  };
+  const auth = createAuth({
+    ...shared,
+    ...defined({
+      sessionTtl: options.sessionTtl,
+      cookieName: options.cookieName,
+    }),
+  });
+  const admin = createAdmin(shared);
+  const links = createAccountLinks({ ...shared, auth });
+  const limiter = (namespace: string, counts?: (res: Response) => boolean) =>
+    loginRateLimiter({
+      store,
+      logger,
+      namespace,
+      ...defined({
+        maxFailures: options.rateLimit?.maxFailures,
+        window: options.rateLimit?.window,
+        trustedProxy: options.trustedProxy,
+        now: options.now,
+        counts,
+      }),
+    });
+  const limiters: GatehouseLimiters = Object.freeze({
+    login: limiter("login"),
+    reset: limiter("reset"),
+    link: limiter("link", (res) => res.status === 410),
+  });
+  const guards: GatehouseGuards = Object.freeze({
+    requireSession: auth.requireSession,
+    requirePrivilege: auth.requirePrivilege,
+    requireCapability: auth.requireCapability,
+    crossOrigin: crossOriginGuard({ logger }),
+  });
+  const openapi = openApiDocument({
+    cookieName: auth.cookieName(),
+    ...(options.publicUrl === undefined
+      ? {}
+      : { servers: [options.publicUrl] }),
+  });
+  const describeApi = describeApiHandler(openapi);
+  const handlers: Readonly<Record<Exclude<OperationName, Pending>, Handler>> = {
+    login: auth.login,
+    logout: auth.logout,
+    fetchSession: auth.fetchSession,
+    listUsers: admin.listUsers,
+    createUser: admin.createUser,
+    setUserDisabled: admin.setUserDisabled,
+    setUserRole: admin.setUserRole,
+    invite: admin.invite,
+    // listInvitations: admin.listInvitations,   (issue 12)
+    // revokeInvitation: admin.revokeInvitation, (issue 12)
+    acceptInvite: links.acceptInvite,
+    requestPasswordReset: links.requestPasswordReset,
+    resetPassword: links.resetPassword,
+    describeApi,
+  };
+  const signedIn = auth.requireSession;
+  const routes = routeTable(handlers, {
+    crossOrigin: guards.crossOrigin,
+    guards: {
+      public: undefined,
+      // fetchSession guards itself (it is the session check).
+      session: undefined,
+      privileged: (next) => signedIn(auth.requirePrivilege(next)),
+    },
+    limiters,
+  });
+  return Object.freeze({
+    auth,
+    admin,
+    links,
+    guards,
+    limiters,
+    routes: Object.freeze(routes),
+    reaper: new Reaper(store, { logger, ...defined({ now: options.now }) }),
+    openapi,
+    privileged,
+  });
+}
+
+// Leaves out the keys whose value is undefined (exactOptionalPropertyTypes).
+function defined<T extends Record<string, unknown>>(
+  values: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== undefined),
+  ) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function describeApiHandler(document: OpenApiDocument): Handler {
+  const body = JSON.stringify(document);
+  const headers = { "content-type": "application/json; charset=utf-8" };
+  return function describeApi() {
+    return new Response(body, { headers });
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Routes as data: `{method, path, pattern, handler}` records, one per
+ * operation of the contract (`OPERATIONS` of `@gatehouse/contract`), each
+ * handler wrapped in what the contract says it sits behind: the
+ * cross-origin guard on writes, its rate limiter, and its guard. The module
+ * exports no router: the records mount on a plain `URLPattern` table,
+ * `@std/http`'s `route()`, Hono, Oak or Fresh.
+ *
+ * @module
+ */
+
+import {
+  type Guard,
+  type Limiter,
+  type Method,
+  OPERATION_NAMES,
+  type OperationName,
+  OPERATIONS,
+} from "@gatehouse/contract";
+import type { Handler, Middleware } from "./http.ts";
+
+/**
+ * One route of the HTTP API: the operation it serves, its method and path,
+ * the path as a `URLPattern`, and the handler with its guards in place.
+ *
+ * @example Dispatching a request
+ * ```ts
+ * import type { Route } from "@gatehouse/server";
+ *
+ * function dispatch(routes: readonly Route[], req: Request) {
+ *   for (const route of routes) {
+ *     const match = route.method === req.method && route.pattern.exec(req.url);
+ *     if (match) return route.handler(req, match);
+ *   }
+ *   return new Response("Not found", { status: 404 });
+ * }
+ * ```
+ */
+export interface Route {
+  /** The operation's canonical name (`login`, `listUsers`, …). */
+  readonly operation: OperationName;
+  /** The HTTP method. */
+  readonly method: Method;
+  /** The path, `:name` for path values: the syntax of URLPattern, Hono and Oak. */
+  readonly path: string;
+  /** The path as a pattern, for a `URLPattern` table or `@std/http`'s `route()`. */
+  readonly pattern: URLPattern;
+  /** The handler, behind its guard, limiter and the cross-origin guard. */
+  readonly handler: Handler;
+}
+
+/** What the routes put in front of the handlers. */
+export interface RouteGuards {
+  /** Refuses cross-origin browser writes; put in front of every write. */
+  readonly crossOrigin: Middleware;
+  /** By guard: what admits a request to an operation of that guard. */
+  readonly guards: Readonly<Record<Guard, Middleware | undefined>>;
+  /** By limiter: the rate limiter of the operations that name it. */
+  readonly limiters: Readonly<Record<Limiter, Middleware>>;
+}
+
+/**
+ * The route of every operation that has a handler, in the contract's
+ * order. An operation without a handler gets no route.
+ */
+export function routeTable(
+  handlers: Partial<Readonly<Record<OperationName, Handler>>>,
+  wrap: RouteGuards,
+): Route[] {
+  const routes: Route[] = [];
+  for (const operation of OPERATION_NAMES) {
+    const handler = handlers[operation];
+    if (handler === undefined) continue;
+    const spec: {
+      method: Method;
+      path: string;
+      guard: Guard;
+      limiter?: Limiter;
+    } = OPERATIONS[operation];
+    let guarded = wrap.guards[spec.guard]?.(handler) ?? handler;
+    if (spec.limiter !== undefined) {
+      guarded = wrap.limiters[spec.limiter](guarded);
+    }
+    if (spec.method !== "GET") guarded = wrap.crossOrigin(guarded);
+    routes.push(Object.freeze({
+      operation,
+      method: spec.method,
+      path: spec.path,
+      pattern: new URLPattern({ pathname: spec.path }),
+      handler: guarded,
+    }));
+  }
+  return routes;
+}
