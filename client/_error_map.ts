@@ -2,18 +2,20 @@
 // class, and the few rules that depend on the call: a 401 is
 // InvalidCredentialsError on login and UnauthorizedError everywhere else; a
 // refusal of the role right on a call that hands out a role is
-// RoleRefusedError; `invite` never reveals `email_taken`; a 404 that is not
-// `user_not_found` on a feature route means the server is too old.
+// RoleRefusedError; `invite` never reveals `email_taken`; a 404 without a
+// 404 code of the contract on a feature route means the server is too old.
+// The codes and their statuses come from the contract (`ERRORS`).
 
+import { type ErrorCode as ServerCode, ERRORS } from "@gatehouse/contract";
 import {
   type AuthClientError,
   type AuthClientErrorOptions,
   CrossOriginError,
   EmailTakenError,
-  type ErrorCode,
   ForbiddenError,
   InvalidCredentialsError,
   InvalidTokenError,
+  InvitationNotFoundError,
   RateLimitedError,
   SelfDisableError,
   UnauthorizedError,
@@ -41,15 +43,6 @@ type ErrorClass = new (
   options?: AuthClientErrorOptions,
 ) => AuthClientError;
 
-/** Codes the server writes; the client's own codes are not in the table. */
-type ServerCode = Exclude<
-  ErrorCode,
-  | "server_too_old"
-  | "invitation_failed"
-  | "network_failed"
-  | "response_malformed"
->;
-
 /** The class of every server code. `login_rate_limited` is built apart (it reads a header). */
 export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   body_malformed: ValidationError,
@@ -59,6 +52,7 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   name_too_long: ValidationError,
   password_too_short: ValidationError,
   password_too_long: ValidationError,
+  password_too_common: ValidationError,
   user_id_malformed: ValidationError,
   body_too_large: ValidationError,
   role_unknown: RoleUnknownError,
@@ -71,6 +65,7 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   self_role_refused: SelfRoleError,
   request_cross_origin: CrossOriginError,
   user_not_found: UserNotFoundError,
+  invitation_not_found: InvitationNotFoundError,
   email_taken: EmailTakenError,
   role_changed: RoleChangedError,
   last_privileged_refused: LastPrivilegedError,
@@ -132,7 +127,8 @@ export function errorFromAnswer(
   const message = answer.message;
 
   if (
-    status === 404 && call.feature !== undefined && code !== "user_not_found"
+    status === 404 && call.feature !== undefined &&
+    !(Object.hasOwn(ERRORS, code) && ERRORS[code as ServerCode].status === 404)
   ) {
     return new ServerTooOldError(call.feature, { status });
   }

@@ -1,7 +1,9 @@
-// One HTTP exchange of the REST transport: resolve the URL, send JSON with
-// the page's cookies (`credentials: "same-origin"`), and turn any refusal
-// into its typed error. A fetch that never answers becomes NetworkError.
+// One HTTP exchange of the REST transport: the method and path of the
+// operation from the contract, the URL resolved, JSON sent with the page's
+// cookies (`credentials: "same-origin"`), and any refusal turned into its
+// typed error. A fetch that never answers becomes NetworkError.
 
+import { type OperationName, OPERATIONS, pathOf } from "@gatehouse/contract";
 import { type CallContext, errorFromAnswer } from "./_error_map.ts";
 import type { AuthClientError } from "./errors.ts";
 import { NetworkError, UnexpectedResponseError } from "./service_errors.ts";
@@ -14,13 +16,25 @@ export interface HttpOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/** One request. */
+/** One request: the operation of the contract, and what it sends. */
 export interface HttpCall extends CallContext {
-  method: "GET" | "POST" | "PATCH" | "PUT";
-  /** An absolute path such as `/api/auth/login`. */
-  path: string;
+  operation: OperationName;
+  /** Path values by name, e.g. `{id}`. */
+  params?: Readonly<Record<string, string>>;
+  /** Query parameters; those left undefined are not sent. */
+  query?: Readonly<Record<string, string | number | undefined>>;
   /** Sent as JSON when present. */
   body?: unknown;
+}
+
+/** The path (and query string) of a call. */
+export function pathOfCall(call: HttpCall): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(call.query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const path = pathOf(call.operation, call.params);
+  return params.size === 0 ? path : `${path}?${params}`;
 }
 
 /** Resolves `path` against the base URL, or the page's location, or leaves it relative. */
@@ -39,7 +53,7 @@ export async function send(
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json" };
   const init: RequestInit = {
-    method: call.method,
+    method: OPERATIONS[call.operation].method,
     headers,
     credentials: "same-origin",
   };
@@ -50,7 +64,10 @@ export async function send(
   const doFetch = options.fetch ?? globalThis.fetch;
   let response: Response;
   try {
-    response = await doFetch(resolveUrl(call.path, options.baseUrl), init);
+    response = await doFetch(
+      resolveUrl(pathOfCall(call), options.baseUrl),
+      init,
+    );
   } catch (cause) {
     throw new NetworkError(undefined, { cause });
   }

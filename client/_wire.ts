@@ -4,7 +4,13 @@
 // instead of deep inside a screen. Writing is for the test harness.
 
 import { UnexpectedResponseError } from "./service_errors.ts";
-import type { InviteResult, SessionUser, User, UserPage } from "./types.ts";
+import type {
+  InviteResult,
+  PendingInvitation,
+  SessionUser,
+  User,
+  UserPage,
+} from "./types.ts";
 
 type Json = Record<string, unknown>;
 
@@ -58,27 +64,64 @@ export function readSessionUser(value: unknown, status: number): SessionUser {
   };
 }
 
+// A time field: ISO text or epoch ms, returned as ISO text.
+function time(body: Json, key: string, status: number): string {
+  const value = body[key];
+  const at = typeof value === "number" || typeof value === "string"
+    ? new Date(value)
+    : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) {
+    throw malformed(`"${key}" is not a time`, status);
+  }
+  return at.toISOString();
+}
+
 /** An account from a User answer. `created_at` may be ISO text or epoch ms. */
 export function readUser(value: unknown, status: number): User {
   const body = object(value, "the user", status);
   if (typeof body.disabled !== "boolean") {
     throw malformed(`"disabled" is not a boolean`, status);
   }
-  const created = body.created_at;
-  const at = typeof created === "number" || typeof created === "string"
-    ? new Date(created)
-    : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime())) {
-    throw malformed(`"created_at" is not a time`, status);
-  }
+  const createdAt = time(body, "created_at", status);
   return {
     id: string(body, "id", status),
     email: string(body, "email", status),
     name: string(body, "name", status),
     role: body.role === undefined ? "" : string(body, "role", status),
     disabled: body.disabled,
-    createdAt: at.toISOString(),
+    createdAt,
   };
+}
+
+/** The pending invitations from an `{invitations}` answer. */
+export function readInvitations(
+  value: unknown,
+  status: number,
+): PendingInvitation[] {
+  const body = object(value, "the invitation list", status);
+  if (!Array.isArray(body.invitations)) {
+    throw malformed(`"invitations" is not a list`, status);
+  }
+  return body.invitations.map((item) => {
+    const invitation = object(item, "an invitation", status);
+    const by = invitation.invited_by ?? null;
+    const sender = by === null ? null : object(by, "the inviter", status);
+    return {
+      id: string(invitation, "id", status),
+      email: string(invitation, "email", status),
+      name: string(invitation, "name", status),
+      role: invitation.role === undefined
+        ? ""
+        : string(invitation, "role", status),
+      invitedBy: sender === null ? null : {
+        id: string(sender, "id", status),
+        email: string(sender, "email", status),
+        name: string(sender, "name", status),
+      },
+      createdAt: time(invitation, "created_at", status),
+      expiresAt: time(invitation, "expires_at", status),
+    };
+  });
 }
 
 /** A page of accounts from a `{users, next_cursor}` answer. */
@@ -135,4 +178,20 @@ export function writeInviteResult(result: InviteResult): Json {
   return result.delivered
     ? { delivered: true }
     : { delivered: false, activation_link: result.activationLink };
+}
+
+/** The `{invitations}` JSON of a list (for fake servers). */
+export function writeInvitations(
+  invitations: readonly PendingInvitation[],
+): Json {
+  return {
+    invitations: invitations.map((
+      { invitedBy, createdAt, expiresAt, ...rest },
+    ) => ({
+      ...rest,
+      invited_by: invitedBy,
+      created_at: createdAt,
+      expires_at: expiresAt,
+    })),
+  };
 }

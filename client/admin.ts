@@ -1,11 +1,15 @@
 /**
  * `@gatehouse/client/admin`: user administration (list, create, disable or
- * enable, change role), invitations and password resets, with the errors
- * each call throws: {@linkcode EmailTakenError}, {@linkcode ValidationError}
+ * enable, change role, invite, list and revoke pending invitations), with
+ * the errors each call throws: {@linkcode EmailTakenError}, {@linkcode ValidationError}
  * and the role errors ({@linkcode RoleRefusedError},
  * {@linkcode SelfRoleError}, {@linkcode LastPrivilegedError},
  * {@linkcode RoleUnknownError}, {@linkcode RoleBeyondReachError},
- * {@linkcode RoleChangedError}).
+ * {@linkcode RoleChangedError}), {@linkcode InvitationNotFoundError}.
+ *
+ * The operations of signed-out people (`acceptInvite`,
+ * `requestPasswordReset`, `resetPassword`) moved to the main entry,
+ * `@gatehouse/client`; the names here still work, deprecated.
  *
  * Like the session calls, these go through the transport: REST unless
  * `configureAuthTransport` replaced them. A server older than a feature
@@ -14,11 +18,11 @@
  *
  * @example Listing accounts in a component
  * ```tsx
- * import { fetchUsers } from "@gatehouse/client/admin";
+ * import { listUsers } from "@gatehouse/client/admin";
  * import { useQuery } from "@tanstack/preact-query";
  *
  * export function Users() {
- *   const users = useQuery({ queryKey: ["users"], queryFn: () => fetchUsers() });
+ *   const users = useQuery({ queryKey: ["users"], queryFn: () => listUsers() });
  *   return <ul>{users.data?.users.map((user) => <li key={user.id}>{user.name}</li>)}</ul>;
  * }
  * ```
@@ -27,19 +31,25 @@
  */
 
 export {
-  acceptInvite,
   createUser,
   fetchUsers,
   invite,
-  requestPasswordReset,
-  resetPassword,
+  listInvitations,
+  listUsers,
+  revokeInvitation,
   setUserDisabled,
   setUserRole,
 } from "./admin_calls.ts";
 export {
+  acceptInvite,
+  requestPasswordReset,
+  resetPassword,
+} from "./_moved_link_calls.ts";
+export {
   EmailTakenError,
   ForbiddenError,
   InvalidTokenError,
+  InvitationNotFoundError,
   RateLimitedError,
   SelfDisableError,
   UnauthorizedError,
@@ -58,7 +68,9 @@ export { InvitationFailedError, ServerTooOldError } from "./service_errors.ts";
 export type {
   Invitation,
   InviteResult,
+  NewInvitation,
   NewUser,
+  PendingInvitation,
   SetUserDisabledOptions,
   User,
   UserPage,

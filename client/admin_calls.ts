@@ -1,6 +1,8 @@
 /**
- * The administration, invitation and reset operations of the transport, as
- * plain functions (REST unless replaced).
+ * The administration operations of the transport, as plain functions (REST
+ * unless replaced): accounts and invitations. The operations of signed-out
+ * people (accepting an invitation, password resets) are in `link_calls.ts`,
+ * on the main entry.
  *
  * @module
  */
@@ -9,10 +11,10 @@ import { EmailTakenError } from "./errors.ts";
 import { InvitationFailedError } from "./service_errors.ts";
 import { activeTransport } from "./transport.ts";
 import type {
-  Invitation,
   InviteResult,
+  NewInvitation,
   NewUser,
-  SessionUser,
+  PendingInvitation,
   SetUserDisabledOptions,
   User,
   UserPage,
@@ -29,14 +31,27 @@ import type {
  *
  * @example The first twenty accounts matching "ada"
  * ```ts
- * import { fetchUsers, type UserPage } from "@gatehouse/client/admin";
+ * import { listUsers, type UserPage } from "@gatehouse/client/admin";
  *
- * const search = (q: string): Promise<UserPage> => fetchUsers({ q, limit: 20 });
+ * const search = (q: string): Promise<UserPage> => listUsers({ q, limit: 20 });
  * ```
  */
-export function fetchUsers(query: UserQuery = {}): Promise<UserPage> {
-  return activeTransport().fetchUsers(query);
+export function listUsers(query: UserQuery = {}): Promise<UserPage> {
+  return activeTransport().listUsers(query);
 }
+
+/**
+ * @deprecated Use {@linkcode listUsers}: the same call, named as its
+ * operation.
+ *
+ * @example The earlier name
+ * ```ts
+ * import { fetchUsers, listUsers } from "@gatehouse/client/admin";
+ *
+ * console.assert(fetchUsers === listUsers);
+ * ```
+ */
+export const fetchUsers: (query?: UserQuery) => Promise<UserPage> = listUsers;
 
 /**
  * Creates an account (`POST /api/users`), with a role or none.
@@ -148,7 +163,9 @@ export function setUserRole(id: string, role: string): Promise<User> {
  * }
  * ```
  */
-export async function invite(invitation: Invitation): Promise<InviteResult> {
+export async function invite(
+  invitation: NewInvitation,
+): Promise<InviteResult> {
   let result: InviteResult;
   try {
     result = await activeTransport().invite(invitation);
@@ -166,76 +183,49 @@ export async function invite(invitation: Invitation): Promise<InviteResult> {
 }
 
 /**
- * Accepts an invitation: spends the link's token, sets the password and
- * signs the person in. Put the answer in the cache with `adoptSession`.
+ * The pending invitations, newest first (`GET /api/users/invitations`):
+ * neither accepted, revoked nor expired.
  *
- * @param token The token from the activation link's fragment.
- * @param password The password the person chose.
- * @returns The signed-in account.
- * @throws {InvalidTokenError} The link is spent, expired or unknown.
- * @throws {ValidationError} The password was refused.
- * @throws {ServerTooOldError} The server is older than 0.12.0.
+ * @returns The invitations.
+ * @throws {UnauthorizedError} The session is gone.
+ * @throws {ForbiddenError} The signed-in account may not administer users.
+ * @throws {ServerTooOldError} The server is too old for invitation administration.
  *
- * @example Accepting and entering the app
+ * @example Who has not answered yet
  * ```ts
- * import { adoptSession } from "@gatehouse/client";
- * import { acceptInvite } from "@gatehouse/client/admin";
- * import type { QueryClient } from "@tanstack/preact-query";
+ * import { listInvitations } from "@gatehouse/client/admin";
  *
- * async function accept(client: QueryClient, token: string, password: string): Promise<void> {
- *   adoptSession(client, await acceptInvite(token, password));
+ * async function waitingFor(): Promise<string[]> {
+ *   return (await listInvitations()).map((invitation) => invitation.email);
  * }
  * ```
  */
-export function acceptInvite(
-  token: string,
-  password: string,
-): Promise<SessionUser> {
-  return activeTransport().acceptInvite(token, password);
+export function listInvitations(): Promise<PendingInvitation[]> {
+  return activeTransport().listInvitations();
 }
 
 /**
- * Asks for a password-reset link by mail. The answer says nothing about the
- * address: known or not, it resolves the same.
+ * Revokes a pending invitation (`DELETE /api/users/invitations/{id}`): its
+ * link dies at once.
  *
- * @param email The address to send the link to.
- * @returns Once the request is taken.
- * @throws {RateLimitedError} The limiter refused.
- * @throws {ServerTooOldError} The server is older than 0.12.0.
+ * @param id The invitation's id (from {@linkcode listInvitations}).
+ * @returns Once it is revoked.
+ * @throws {UnauthorizedError} The session is gone.
+ * @throws {InvitationNotFoundError} It is no longer pending.
+ * @throws {RoleBeyondReachError} The signed-in account could not have sent it.
+ * @throws {ServerTooOldError} The server is too old for invitation administration.
  *
- * @example The neutral answer
+ * @example Revoking, and not minding one already gone
  * ```ts
- * import { requestPasswordReset } from "@gatehouse/client/admin";
+ * import { InvitationNotFoundError, revokeInvitation } from "@gatehouse/client/admin";
  *
- * async function ask(email: string): Promise<string> {
- *   await requestPasswordReset(email);
- *   return "If the address has an account, a link is on its way";
+ * async function revoke(id: string): Promise<void> {
+ *   await revokeInvitation(id).catch((error) => {
+ *     if (!(error instanceof InvitationNotFoundError)) throw error;
+ *   });
  * }
  * ```
  */
-export function requestPasswordReset(email: string): Promise<void> {
-  return activeTransport().requestPasswordReset(email);
-}
-
-/**
- * Spends a reset link's token and sets a new password. Other sessions of the
- * account end.
- *
- * @param token The token from the reset link's fragment.
- * @param password The new password.
- * @returns Once the password is set.
- * @throws {InvalidTokenError} The link is spent, expired or unknown.
- * @throws {ValidationError} The password was refused (`password_too_short`...).
- * @throws {ServerTooOldError} The server is older than 0.12.0.
- *
- * @example Setting the new password
- * ```ts
- * import { resetPassword } from "@gatehouse/client/admin";
- *
- * const submit = (token: string, password: string): Promise<void> =>
- *   resetPassword(token, password);
- * ```
- */
-export function resetPassword(token: string, password: string): Promise<void> {
-  return activeTransport().resetPassword(token, password);
+export function revokeInvitation(id: string): Promise<void> {
+  return activeTransport().revokeInvitation(id);
 }

@@ -10,11 +10,14 @@
  * @module
  */
 
+import type { ErrorCode as ContractErrorCode } from "@gatehouse/contract";
+
 /**
- * Every code the client knows: the server's codes (DESIGN.md §4) and four of
- * the client's own (`server_too_old`, `invitation_failed`, `network_failed`,
- * `response_malformed`). A newer server may send codes not listed here; they
- * still arrive as an {@linkcode AuthClientError} of the nearest class.
+ * Every code the client knows: the server's codes (`ERRORS` of the
+ * contract, DESIGN.md §4) and four of the client's own (`server_too_old`,
+ * `invitation_failed`, `network_failed`, `response_malformed`). A newer
+ * server may send codes not listed here; they still arrive as an
+ * {@linkcode AuthClientError} of the nearest class.
  *
  * @example Words for a few codes
  * ```ts
@@ -27,35 +30,18 @@
  * ```
  */
 export type ErrorCode =
-  | "body_malformed"
-  | "body_field_required"
-  | "email_invalid"
-  | "name_required"
-  | "name_too_long"
-  | "password_too_short"
-  | "password_too_long"
-  | "user_id_malformed"
-  | "role_unknown"
-  | "credentials_invalid"
-  | "session_absent"
-  | "role_insufficient"
-  | "capability_missing"
-  | "role_beyond_reach"
-  | "self_disable_refused"
-  | "self_role_refused"
-  | "request_cross_origin"
-  | "user_not_found"
-  | "email_taken"
-  | "role_changed"
-  | "last_privileged_refused"
-  | "token_invalid"
-  | "body_too_large"
-  | "login_rate_limited"
-  | "internal"
+  | ServerErrorCode
   | "server_too_old"
   | "invitation_failed"
   | "network_failed"
   | "response_malformed";
+
+/**
+ * A code the server writes: a key of the contract's `ERRORS`.
+ *
+ * @internal
+ */
+export type ServerErrorCode = ContractErrorCode;
 
 /**
  * What every error class takes besides its message. Each class has defaults
@@ -449,5 +435,32 @@ export class UserNotFoundError extends AuthClientError {
   ) {
     super(message, { code: "user_not_found", status: 404, ...options });
     this.name = "UserNotFoundError";
+  }
+}
+
+/**
+ * The invitation is not pending (already accepted, revoked, expired or
+ * never sent): 404 `invitation_not_found` from `revokeInvitation`.
+ *
+ * @example Recognising it
+ * ```ts
+ * import { InvitationNotFoundError } from "@gatehouse/client/admin";
+ *
+ * console.assert(new InvitationNotFoundError().code === "invitation_not_found");
+ * ```
+ */
+export class InvitationNotFoundError extends AuthClientError {
+  /**
+   * Builds the error.
+   *
+   * @param message English text for logs.
+   * @param options Code, status, meta and cause.
+   */
+  constructor(
+    message = "Invitation not found",
+    options: AuthClientErrorOptions = {},
+  ) {
+    super(message, { code: "invitation_not_found", status: 404, ...options });
+    this.name = "InvitationNotFoundError";
   }
 }

@@ -10,13 +10,18 @@
  * - {@linkcode fetchSession}, {@linkcode login}, {@linkcode logout} and
  *   {@linkcode isSessionRevoked} are the session operations of the
  *   transport: REST by default, replaceable with
- *   {@linkcode configureAuthTransport}.
+ *   {@linkcode configureAuthTransport}. {@linkcode acceptInvite},
+ *   {@linkcode requestPasswordReset} and {@linkcode resetPassword} are the
+ *   operations of signed-out people, beside them.
+ * - {@linkcode USERS_MANAGE}: the capability of accounts that may
+ *   administer users (`can(user, USERS_MANAGE)`), the same one the server
+ *   admits to administration.
  * - Typed errors: {@linkcode InvalidCredentialsError},
  *   {@linkcode RateLimitedError}, {@linkcode UnauthorizedError},
  *   {@linkcode InvalidTokenError}, {@linkcode ValidationError} and more, all
  *   {@linkcode AuthClientError}s with the server's `code`.
  *
- * User administration, invitations and resets are in
+ * User administration (accounts and invitations) is in
  * `@gatehouse/client/admin`; the test harness in `@gatehouse/client/testing`.
  *
  * @example The app behind the gate
@@ -49,6 +54,7 @@
  */
 
 export { can } from "./can.ts";
+export { USERS_MANAGE } from "@gatehouse/contract";
 export {
   AuthClientError,
   type AuthClientErrorOptions,
@@ -59,6 +65,7 @@ export {
   InvalidTokenError,
   RateLimitedError,
   type RateLimitedErrorOptions,
+  type ServerErrorCode,
   UnauthorizedError,
   ValidationError,
 } from "./errors.ts";
@@ -85,15 +92,23 @@ export {
   logout,
 } from "./session_calls.ts";
 export {
+  acceptInvite,
+  requestPasswordReset,
+  resetPassword,
+} from "./link_calls.ts";
+export {
   type AuthTransport,
   configureAuthTransport,
+  type DeprecatedTransportNames,
   resetAuthTransport,
 } from "./transport.ts";
 export type {
   FetchSessionOptions,
   Invitation,
   InviteResult,
+  NewInvitation,
   NewUser,
+  PendingInvitation,
   SessionUser,
   SetUserDisabledOptions,
   User,

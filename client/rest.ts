@@ -1,6 +1,7 @@
 /**
- * The REST transport: the twelve operations over the HTTP contract of
- * DESIGN.md §4, with relative `/api/...` URLs and the page's cookies. It is
+ * The REST transport: every operation over the HTTP contract, its method
+ * and path read from `@gatehouse/contract` (never written here), with
+ * relative `/api/...` URLs and the page's cookies. It is
  * the default; build your own with other options when the API is not on the
  * page's origin (a test server, server-side rendering).
  *
@@ -10,6 +11,7 @@
 import { discard, type HttpCall, readJson, send } from "./_http.ts";
 import { reportFailure } from "./_report.ts";
 import {
+  readInvitations,
   readInviteResult,
   readSessionUser,
   readUser,
@@ -49,7 +51,7 @@ export interface RestTransportOptions {
 }
 
 /**
- * Builds the twelve operations on REST.
+ * Builds every operation on REST.
  *
  * @param options Base URL and fetch; both optional.
  * @returns A complete transport.
@@ -76,11 +78,7 @@ export function restTransport(
   return {
     async fetchSession(fetchOptions = {}) {
       try {
-        const response = await call({
-          method: "GET",
-          path: "/api/auth/session",
-          operation: "fetchSession",
-        });
+        const response = await call({ operation: "fetchSession" });
         return readSessionUser(await readJson(response), response.status);
       } catch (error) {
         if (error instanceof UnauthorizedError) return null;
@@ -91,38 +89,24 @@ export function restTransport(
 
     async login(email, password) {
       const response = await call({
-        method: "POST",
-        path: "/api/auth/login",
-        body: { email, password },
         operation: "login",
+        body: { email, password },
       });
       return readSessionUser(await readJson(response), response.status);
     },
 
     async logout() {
-      await discard(
-        await call({
-          method: "POST",
-          path: "/api/auth/logout",
-          operation: "logout",
-        }),
-      );
+      await discard(await call({ operation: "logout" }));
     },
 
     isSessionRevoked(error) {
       return error instanceof UnauthorizedError;
     },
 
-    async fetchUsers(query = {}) {
-      const params = new URLSearchParams();
-      if (query.limit !== undefined) params.set("limit", String(query.limit));
-      if (query.cursor !== undefined) params.set("cursor", query.cursor);
-      if (query.q !== undefined) params.set("q", query.q);
-      const search = params.size === 0 ? "" : `?${params}`;
+    async listUsers(query = {}) {
       const response = await call({
-        method: "GET",
-        path: `/api/users${search}`,
-        operation: "fetchUsers",
+        operation: "listUsers",
+        query: { limit: query.limit, cursor: query.cursor, q: query.q },
       });
       return readUserPage(await readJson(response), response.status);
     },
@@ -130,12 +114,10 @@ export function restTransport(
     createUser(input) {
       const { email, name, password, role } = input;
       return user({
-        method: "POST",
-        path: "/api/users",
+        operation: "createUser",
         body: role === undefined
           ? { email, name, password }
           : { email, name, password, role },
-        operation: "createUser",
         grantsRole: Boolean(role),
       });
     },
@@ -143,21 +125,19 @@ export function restTransport(
     setUserDisabled(id, disabled, setOptions = {}) {
       const { seenRole } = setOptions;
       return user({
-        method: "PATCH",
-        path: `/api/users/${encodeURIComponent(id)}`,
+        operation: "setUserDisabled",
+        params: { id },
         body: seenRole === undefined
           ? { disabled }
           : { disabled, role: seenRole },
-        operation: "setUserDisabled",
       });
     },
 
     setUserRole(id, role) {
       return user({
-        method: "PUT",
-        path: `/api/users/${encodeURIComponent(id)}/role`,
-        body: { role },
         operation: "setUserRole",
+        params: { id },
+        body: { role },
         feature: "roleChanges",
         grantsRole: true,
       });
@@ -166,10 +146,8 @@ export function restTransport(
     async invite(invitation) {
       const { email, name, role } = invitation;
       const response = await call({
-        method: "POST",
-        path: "/api/users/invite",
-        body: role === undefined ? { email, name } : { email, name, role },
         operation: "invite",
+        body: role === undefined ? { email, name } : { email, name, role },
         feature: "invitations",
         grantsRole: Boolean(role),
       });
@@ -183,12 +161,28 @@ export function restTransport(
       return result;
     },
 
+    async listInvitations() {
+      const response = await call({
+        operation: "listInvitations",
+        feature: "invitationAdministration",
+      });
+      return readInvitations(await readJson(response), response.status);
+    },
+
+    async revokeInvitation(id) {
+      await discard(
+        await call({
+          operation: "revokeInvitation",
+          params: { id },
+          feature: "invitationAdministration",
+        }),
+      );
+    },
+
     async acceptInvite(token, password) {
       const response = await call({
-        method: "POST",
-        path: "/api/auth/invite/accept",
-        body: { token, password },
         operation: "acceptInvite",
+        body: { token, password },
         feature: "invitations",
       });
       return readSessionUser(await readJson(response), response.status);
@@ -197,10 +191,8 @@ export function restTransport(
     async requestPasswordReset(email) {
       await discard(
         await call({
-          method: "POST",
-          path: "/api/auth/password-reset",
-          body: { email },
           operation: "requestPasswordReset",
+          body: { email },
           feature: "passwordResets",
         }),
       );
@@ -209,10 +201,8 @@ export function restTransport(
     async resetPassword(token, password) {
       await discard(
         await call({
-          method: "POST",
-          path: "/api/auth/password-reset/confirm",
-          body: { token, password },
           operation: "resetPassword",
+          body: { token, password },
           feature: "passwordResets",
         }),
       );

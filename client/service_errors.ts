@@ -93,7 +93,9 @@ export class UnexpectedResponseError extends AuthClientError {
 /**
  * A feature that needs a newer server: `invitations` and `passwordResets`
  * came with `@gatehouse/server` 0.12.0; `roleChanges` (`PUT
- * /api/users/{id}/role`) with the first release after 0.8.0.
+ * /api/users/{id}/role`) with the first release after 0.8.0;
+ * `invitationAdministration` (listing and revoking pending invitations)
+ * with the first release after 0.12.0.
  *
  * @example Hiding a feature
  * ```ts
@@ -102,12 +104,20 @@ export class UnexpectedResponseError extends AuthClientError {
  * const hidden = new Set<ServerFeature>(["invitations"]);
  * ```
  */
-export type ServerFeature = "invitations" | "passwordResets" | "roleChanges";
+export type ServerFeature =
+  | "invitations"
+  | "passwordResets"
+  | "roleChanges"
+  | "invitationAdministration";
 
 const FEATURES: Record<ServerFeature, { words: string; server: string }> = {
   invitations: { words: "invitations", server: ">=0.12.0" },
   passwordResets: { words: "password resets", server: ">=0.12.0" },
   roleChanges: { words: "role changes", server: ">0.8.0" },
+  invitationAdministration: {
+    words: "invitation administration",
+    server: ">0.12.0",
+  },
 };
 
 /**

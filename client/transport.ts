@@ -1,6 +1,8 @@
 /**
- * The transport: the twelve operations through which the client talks to a
- * server. REST (`rest.ts`) answers all of them by default;
+ * The transport: the operations through which the client talks to a
+ * server, named as the contract names them (one name from the server's
+ * handler to the client's call). REST (`rest.ts`) answers all of them by
+ * default;
  * {@linkcode configureAuthTransport} replaces any subset, once at startup,
  * and {@linkcode resetAuthTransport} restores REST. The setting is one per
  * copy of the package (keep one copy: see the README), not per component
@@ -12,9 +14,10 @@
 import { restTransport } from "./rest.ts";
 import type {
   FetchSessionOptions,
-  Invitation,
   InviteResult,
+  NewInvitation,
   NewUser,
+  PendingInvitation,
   SessionUser,
   SetUserDisabledOptions,
   User,
@@ -23,9 +26,10 @@ import type {
 } from "./types.ts";
 
 /**
- * The twelve operations. A replacement must keep the rules of each one
- * (SPEC.md's "Must do" column), written below, and throw the client's error
- * classes.
+ * The operations: one per operation of the HTTP contract (SPEC.md's twelve
+ * and those added since), plus `isSessionRevoked`. A replacement must keep
+ * the rules of each one (SPEC.md's "Must do" column), written below, and
+ * throw the client's error classes.
  *
  * @example A transport that serves the session from memory
  * ```ts
@@ -47,7 +51,7 @@ export interface AuthTransport {
   /** True when `error` means the session is gone (REST: an UnauthorizedError). */
   isSessionRevoked(error: unknown): boolean;
   /** A page of accounts. Throws UnauthorizedError when the session is gone. */
-  fetchUsers(query?: UserQuery): Promise<UserPage>;
+  listUsers(query?: UserQuery): Promise<UserPage>;
   /** Creates an account. Throws UnauthorizedError, EmailTakenError, ValidationError and the role errors. */
   createUser(user: NewUser): Promise<User>;
   /** Disables or enables an account. Throws UnauthorizedError, RoleChangedError and the role errors. */
@@ -59,7 +63,11 @@ export interface AuthTransport {
   /** Changes an account's role (`PUT /api/users/{id}/role`). Throws the role errors. */
   setUserRole(id: string, role: string): Promise<User>;
   /** Invites a person. Same answer for taken and fresh addresses; never EmailTakenError. */
-  invite(invitation: Invitation): Promise<InviteResult>;
+  invite(invitation: NewInvitation): Promise<InviteResult>;
+  /** The pending invitations, newest first. Throws UnauthorizedError and ForbiddenError. */
+  listInvitations(): Promise<PendingInvitation[]>;
+  /** Revokes a pending invitation. Throws InvitationNotFoundError and RoleBeyondReachError. */
+  revokeInvitation(id: string): Promise<void>;
   /** Spends an invitation link, sets the password, signs in. Throws InvalidTokenError. */
   acceptInvite(token: string, password: string): Promise<SessionUser>;
   /** Asks for a reset link; answers nothing about the address. Throws RateLimitedError. */
@@ -68,23 +76,35 @@ export interface AuthTransport {
   resetPassword(token: string, password: string): Promise<void>;
 }
 
-/** The names of the twelve operations, in SPEC.md's order. */
-const OPERATIONS: ReadonlySet<string> = new Set<keyof AuthTransport>([
-  "fetchSession",
-  "login",
-  "logout",
-  "isSessionRevoked",
-  "fetchUsers",
-  "createUser",
-  "setUserDisabled",
-  "setUserRole",
-  "invite",
-  "acceptInvite",
-  "requestPasswordReset",
-  "resetPassword",
-]);
+/**
+ * Earlier names of operations, still accepted by
+ * {@linkcode configureAuthTransport}.
+ *
+ * @example Replacing the account list under its earlier name
+ * ```ts
+ * import { configureAuthTransport, type DeprecatedTransportNames, resetAuthTransport } from "@gatehouse/client";
+ *
+ * const old: DeprecatedTransportNames = {
+ *   fetchUsers: () => Promise.resolve({ users: [], nextCursor: null }),
+ * };
+ * configureAuthTransport(old);
+ * resetAuthTransport();
+ * ```
+ */
+export interface DeprecatedTransportNames {
+  /** @deprecated Use `listUsers`: the same operation. */
+  readonly fetchUsers?: AuthTransport["listUsers"];
+}
+
+const ALIASES: Readonly<Record<string, keyof AuthTransport>> = {
+  fetchUsers: "listUsers",
+};
 
 const REST: AuthTransport = restTransport();
+// The operations are the REST transport's: one per operation of the
+// contract, plus isSessionRevoked.
+const OPERATIONS: ReadonlySet<string> = new Set(Object.keys(REST));
+
 let current: AuthTransport = REST;
 
 /**
@@ -101,15 +121,16 @@ let current: AuthTransport = REST;
  *
  * configureAuthTransport({ logout: () => Promise.resolve() });
  * configureAuthTransport({ fetchSession: () => Promise.resolve(null) });
- * // Both replacements hold now; the other ten operations use REST.
+ * // Both replacements hold now; the other operations use REST.
  * resetAuthTransport();
  * ```
  */
 export function configureAuthTransport(
-  operations: Partial<AuthTransport>,
+  operations: Partial<AuthTransport> & DeprecatedTransportNames,
 ): void {
   const next: Record<string, unknown> = { ...current };
-  for (const [name, value] of Object.entries(operations)) {
+  for (const [given, value] of Object.entries(operations)) {
+    const name = ALIASES[given] ?? given;
     if (!OPERATIONS.has(name)) {
       throw new TypeError(`Unknown transport operation: "${name}"`);
     }

@@ -96,7 +96,7 @@ export interface UserPage {
 }
 
 /**
- * Which accounts {@linkcode fetchUsers} asks for. Every field is optional.
+ * Which accounts {@linkcode listUsers} asks for. Every field is optional.
  *
  * @example Searching
  * ```ts
@@ -145,18 +145,58 @@ export interface NewUser {
  *
  * @example An invitation
  * ```ts
- * import type { Invitation } from "@gatehouse/client/admin";
+ * import type { NewInvitation } from "@gatehouse/client/admin";
  *
- * const invitation: Invitation = { email: "ada@example.com", name: "Ada", role: "member" };
+ * const invitation: NewInvitation = { email: "ada@example.com", name: "Ada", role: "member" };
  * ```
  */
-export interface Invitation {
+export interface NewInvitation {
   /** Where the activation link goes. */
   readonly email: string;
   /** The display name of the account to be. */
   readonly name: string;
   /** The role the account gets; omitted or empty for none. */
   readonly role?: string;
+}
+
+/**
+ * @deprecated Use {@linkcode NewInvitation}: an `Invitation` on the wire is
+ * a pending one ({@linkcode PendingInvitation}).
+ */
+export type Invitation = NewInvitation;
+
+/**
+ * An invitation not yet accepted, as {@linkcode listInvitations} answers it
+ * (wire: `invited_by`, `created_at`, `expires_at`). `role` is empty for none;
+ * `invitedBy` is null when no account sent it (the first-run link).
+ *
+ * @example Showing who sent an invitation
+ * ```ts
+ * import type { PendingInvitation } from "@gatehouse/client/admin";
+ *
+ * const sender = (invitation: PendingInvitation): string =>
+ *   invitation.invitedBy?.name ?? "the first run";
+ * ```
+ */
+export interface PendingInvitation {
+  /** The invitation's own id (never its token), a UUID. */
+  readonly id: string;
+  /** Who is invited. */
+  readonly email: string;
+  /** Their display name to be. */
+  readonly name: string;
+  /** The role they get; empty for none. */
+  readonly role: string;
+  /** Who sent it, or null. */
+  readonly invitedBy: {
+    readonly id: string;
+    readonly email: string;
+    readonly name: string;
+  } | null;
+  /** When it was sent, ISO 8601. */
+  readonly createdAt: string;
+  /** When its link dies, ISO 8601. */
+  readonly expiresAt: string;
 }
 
 /**

@@ -12,6 +12,7 @@ import { useId, useLayoutEffect, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { invite } from "../admin_calls.ts";
 import { can } from "../can.ts";
+import { USERS_MANAGE } from "@gatehouse/contract";
 import { useSession } from "../hooks.ts";
 import type { Invitation, InviteResult } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
@@ -56,7 +57,7 @@ type Copy = "idle" | "copied" | "failed";
  * shows it read-only with a "Copy link" button. Both answers read the same
  * whether the address already had an account or not. Refusals show next to
  * their field. Only for those who may manage users
- * (`can(user, "users.manage")`). Put it below `AuthGate`.
+ * (`can(user, USERS_MANAGE)`). Put it below `AuthGate`.
  *
  * @param props Optional `onInvited` and `onCancel`.
  * @returns The screen.
@@ -90,7 +91,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
     if (answer) resultRef.current?.focus();
   }, [answer]);
 
-  if (!can(user, "users.manage")) {
+  if (!can(user, USERS_MANAGE)) {
     return (
       <section class="gh gh-screen gh-invite" data-gh-screen="invite">
         <p class="gh-notice">

@@ -5,7 +5,7 @@
  * - Signing in and out: {@linkcode LoginScreen} (for `AuthGate`'s
  *   `loginScreen`), {@linkcode AccountPanel}.
  * - Administration, for those who may manage users
- *   (`can(user, "users.manage")`): {@linkcode UsersScreen},
+ *   (`can(user, USERS_MANAGE)`): {@linkcode UsersScreen},
  *   {@linkcode NewUserScreen}, {@linkcode InviteScreen}, and
  *   {@linkcode usersNavItem} for the app's navigation.
  * - Links by mail: {@linkcode SetPasswordScreen} (an invitation),

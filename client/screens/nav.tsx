@@ -8,6 +8,7 @@
 import { __ } from "@wordpress/i18n";
 import type { VNode } from "../_peer_types.ts";
 import { can } from "../can.ts";
+import { USERS_MANAGE } from "@gatehouse/contract";
 import type { SessionUser } from "../types.ts";
 import { DOMAIN } from "./i18n.ts";
 
@@ -42,7 +43,7 @@ export interface UsersNavItemOptions {
 
 /**
  * The navigation item for the users screen: a link labelled "Users"
- * (translated) when `can(user, "users.manage")`, null otherwise, so the
+ * (translated) when `can(user, USERS_MANAGE)`, null otherwise, so the
  * item shows only to those who may use the screen. It is a function, not a
  * component: call it while rendering your navigation, where `user` comes
  * from `useSession()`.
@@ -72,7 +73,7 @@ export function usersNavItem(
   user: SessionUser | null | undefined,
   options: UsersNavItemOptions,
 ): VNode | null {
-  if (!can(user, "users.manage")) return null;
+  if (!can(user, USERS_MANAGE)) return null;
   return (
     <a
       class="gh-nav-item"

@@ -11,6 +11,7 @@ import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { createUser } from "../admin_calls.ts";
 import { can } from "../can.ts";
+import { USERS_MANAGE } from "@gatehouse/contract";
 import { useSession } from "../hooks.ts";
 import type { NewUser, User } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
@@ -58,7 +59,7 @@ const FIELDS = ["name", "email", "password", "role"] as const;
  * ("An account with this email address already exists" by the email...).
  * On success the form empties, says so, refreshes the account list and
  * calls `onCreated`. Only for those who may manage users
- * (`can(user, "users.manage")`); others see a short notice. Put it below
+ * (`can(user, USERS_MANAGE)`); others see a short notice. Put it below
  * `AuthGate`. To let people choose their own password, use
  * `InviteScreen` instead.
  *
@@ -90,7 +91,7 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
   const grantable = user?.grantable;
   const min = props.passwordMinLength ?? DEFAULT_MIN_PASSWORD;
 
-  if (!can(user, "users.manage")) {
+  if (!can(user, USERS_MANAGE)) {
     return (
       <section class="gh gh-screen gh-new-user" data-gh-screen="new-user">
         <p class="gh-notice">

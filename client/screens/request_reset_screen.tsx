@@ -8,7 +8,7 @@ import { useSignal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { requestPasswordReset } from "../admin_calls.ts";
+import { requestPasswordReset } from "../link_calls.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { missing, useForm } from "./_form.ts";

@@ -9,7 +9,7 @@ import { useSignal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { resetPassword } from "../admin_calls.ts";
+import { resetPassword } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus } from "./_field.tsx";

@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/preact-query";
 import { __, sprintf } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { acceptInvite } from "../admin_calls.ts";
+import { acceptInvite } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { adoptSession } from "../query.ts";
 import type { SessionUser } from "../types.ts";

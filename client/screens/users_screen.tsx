@@ -15,8 +15,9 @@ import {
 import { __, sprintf } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
-import { fetchUsers, setUserDisabled, setUserRole } from "../admin_calls.ts";
+import { listUsers, setUserDisabled, setUserRole } from "../admin_calls.ts";
 import { can } from "../can.ts";
+import { USERS_MANAGE } from "@gatehouse/contract";
 import { UserNotFoundError } from "../errors.ts";
 import { useSession } from "../hooks.ts";
 import { RoleChangedError } from "../role_errors.ts";
@@ -50,7 +51,7 @@ export interface UsersScreenProps {
 
 /**
  * The account list of those who may manage users
- * (`can(user, "users.manage")`; others see a short notice and nothing is
+ * (`can(user, USERS_MANAGE)`; others see a short notice and nothing is
  * fetched). Each account shows its name, email, role and whether it is
  * active, with a button to disable or enable it and a role menu built from
  * the signed-in account's `grantable` list. A refusal shows next to the
@@ -74,7 +75,7 @@ export function UsersScreen(props: UsersScreenProps): VNode {
   useLocaleUpdates();
   const id = useId();
   const user = useSession();
-  const manage = user !== null && can(user, "users.manage");
+  const manage = user !== null && can(user, USERS_MANAGE);
 
   return (
     <section
@@ -111,7 +112,7 @@ function AccountList(
   const list = useQuery({
     queryKey: [...USERS_KEY, { q: applied, cursor, limit }],
     queryFn: () =>
-      fetchUsers({
+      listUsers({
         limit,
         ...(applied === "" ? {} : { q: applied }),
         ...(cursor === null ? {} : { cursor }),

@@ -1,7 +1,9 @@
-// The endpoints of DESIGN.md §4 as msw routes, the status of every error
-// code, and small helpers the canned handlers share. Paths start with `*`,
-// so they match whatever origin the transport talks to.
+// The endpoints of the HTTP contract as msw routes, derived from
+// `@gatehouse/contract` (method and path of each operation, the status of
+// each error code), and small helpers the canned handlers share. Paths
+// start with `*`, so they match whatever origin the transport talks to.
 
+import { ERRORS, isErrorCode, OPERATIONS } from "@gatehouse/contract";
 import { http } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
 import type { AuthTransport } from "../transport.ts";
@@ -20,56 +22,24 @@ import type { AuthTransport } from "../transport.ts";
  */
 export type Endpoint = Exclude<keyof AuthTransport, "isSessionRevoked">;
 
-type Method = "get" | "post" | "patch" | "put";
+type Method = "get" | "post" | "patch" | "put" | "delete";
 
-export const ROUTES: Record<Endpoint, { method: Method; path: string }> = {
-  fetchSession: { method: "get", path: "*/api/auth/session" },
-  login: { method: "post", path: "*/api/auth/login" },
-  logout: { method: "post", path: "*/api/auth/logout" },
-  fetchUsers: { method: "get", path: "*/api/users" },
-  createUser: { method: "post", path: "*/api/users" },
-  setUserDisabled: { method: "patch", path: "*/api/users/:id" },
-  setUserRole: { method: "put", path: "*/api/users/:id/role" },
-  invite: { method: "post", path: "*/api/users/invite" },
-  acceptInvite: { method: "post", path: "*/api/auth/invite/accept" },
-  requestPasswordReset: { method: "post", path: "*/api/auth/password-reset" },
-  resetPassword: { method: "post", path: "*/api/auth/password-reset/confirm" },
-};
+/** The msw method and path of an operation, from the contract. */
+export function routeOf(endpoint: Endpoint): { method: Method; path: string } {
+  const { method, path } = OPERATIONS[endpoint];
+  return { method: method.toLowerCase() as Method, path: `*${path}` };
+}
 
-/** The status of every server code (DESIGN.md §4). */
-export const STATUS: Record<string, number> = {
-  body_malformed: 400,
-  body_field_required: 400,
-  email_invalid: 400,
-  name_required: 400,
-  name_too_long: 400,
-  password_too_short: 400,
-  password_too_long: 400,
-  user_id_malformed: 400,
-  role_unknown: 400,
-  credentials_invalid: 401,
-  session_absent: 401,
-  role_insufficient: 403,
-  capability_missing: 403,
-  role_beyond_reach: 403,
-  self_disable_refused: 403,
-  self_role_refused: 403,
-  request_cross_origin: 403,
-  user_not_found: 404,
-  email_taken: 409,
-  role_changed: 409,
-  last_privileged_refused: 409,
-  token_invalid: 410,
-  body_too_large: 413,
-  login_rate_limited: 429,
-  internal: 500,
-};
+/** The status of a server code (the contract's), or undefined for another code. */
+export function statusOf(code: string): number | undefined {
+  return isErrorCode(code) ? ERRORS[code].status : undefined;
+}
 
 export function route(
   endpoint: Endpoint,
   resolver: Parameters<typeof http.get>[1],
 ): HttpHandler {
-  const { method, path } = ROUTES[endpoint];
+  const { method, path } = routeOf(endpoint);
   return http[method](path, resolver);
 }
 

@@ -1,15 +1,16 @@
 /**
  * Canned answers of the user-administration endpoints: list, create,
- * disable or enable, change role.
+ * disable or enable, change role, and the pending invitations.
  *
  * @module
  */
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeUser, writeUserPage } from "../_wire.ts";
-import type { User } from "../types.ts";
+import { writeInvitations, writeUser, writeUserPage } from "../_wire.ts";
+import type { PendingInvitation, User } from "../types.ts";
 import { jsonBody, route, text } from "./_routes.ts";
+import { answerError } from "./answers.ts";
 import { accountOf, userWithRole } from "./users.ts";
 
 /**
@@ -21,18 +22,18 @@ import { accountOf, userWithRole } from "./users.ts";
  *
  * @example A page with a next one
  * ```ts
- * import { fetchUsers } from "@gatehouse/client/admin";
- * import { installTestEnvironment, usersOk } from "@gatehouse/client/testing";
+ * import { listUsers } from "@gatehouse/client/admin";
+ * import { installTestEnvironment, listUsersOk } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
- * Deno.test("fetchUsers() answers the page", async () => {
- *   env.use(usersOk(undefined, "next"));
- *   const page = await fetchUsers();
+ * Deno.test("listUsers() answers the page", async () => {
+ *   env.use(listUsersOk(undefined, "next"));
+ *   const page = await listUsers();
  *   if (page.users.length !== 2 || page.nextCursor !== "next") throw new Error("unexpected page");
  * });
  * ```
  */
-export function usersOk(
+export function listUsersOk(
   users: readonly User[] = [
     accountOf(userWithRole("admin")),
     accountOf(userWithRole("member")),
@@ -40,7 +41,7 @@ export function usersOk(
   nextCursor: string | null = null,
 ): HttpHandler {
   const body = writeUserPage({ users, nextCursor });
-  return route("fetchUsers", () => HttpResponse.json(body));
+  return route("listUsers", () => HttpResponse.json(body));
 }
 
 /**
@@ -91,17 +92,17 @@ function accountWithId(id: string, user: User | undefined): User {
  * @example Disabling
  * ```ts
  * import { setUserDisabled } from "@gatehouse/client/admin";
- * import { installTestEnvironment, setDisabledOk } from "@gatehouse/client/testing";
+ * import { installTestEnvironment, setUserDisabledOk } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("setUserDisabled() answers the disabled account", async () => {
- *   env.use(setDisabledOk());
+ *   env.use(setUserDisabledOk());
  *   const user = await setUserDisabled("0190f0a0-0000-7000-8000-000000000009", true);
  *   if (!user.disabled) throw new Error("expected disabled");
  * });
  * ```
  */
-export function setDisabledOk(user?: User): HttpHandler {
+export function setUserDisabledOk(user?: User): HttpHandler {
   return route("setUserDisabled", async ({ request, params }) => {
     const body = await jsonBody(request);
     const before = accountWithId(String(params.id), user);
@@ -120,21 +121,133 @@ export function setDisabledOk(user?: User): HttpHandler {
  * @example Promoting
  * ```ts
  * import { setUserRole } from "@gatehouse/client/admin";
- * import { installTestEnvironment, roleOk } from "@gatehouse/client/testing";
+ * import { installTestEnvironment, setUserRoleOk } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("setUserRole() answers the promoted account", async () => {
- *   env.use(roleOk());
+ *   env.use(setUserRoleOk());
  *   const user = await setUserRole("0190f0a0-0000-7000-8000-000000000009", "admin");
  *   if (user.role !== "admin") throw new Error("expected admin");
  * });
  * ```
  */
-export function roleOk(user?: User): HttpHandler {
+export function setUserRoleOk(user?: User): HttpHandler {
   return route("setUserRole", async ({ request, params }) => {
     const body = await jsonBody(request);
     const before = accountWithId(String(params.id), user);
     const after = { ...before, role: text(body.role, before.role) };
     return HttpResponse.json(writeUser(after));
   });
+}
+
+/** A pending invitation for tests: sent a day ago by the `admin` test account. */
+function invitationOf(email: string, role: string): PendingInvitation {
+  const admin = userWithRole("admin");
+  return {
+    id: accountOf(userWithRole(`invitation:${email}`)).id,
+    email,
+    name: email.split("@")[0]!,
+    role,
+    invitedBy: { id: admin.id, email: admin.email, name: admin.name },
+    createdAt: "2026-01-01T00:00:00.000Z",
+    expiresAt: "2026-01-08T00:00:00.000Z",
+  };
+}
+
+/**
+ * The pending invitations answer a list.
+ *
+ * @param invitations The invitations; two sent by the `admin` test account by default.
+ * @returns The handler.
+ *
+ * @example Two pending invitations
+ * ```ts
+ * import { listInvitations } from "@gatehouse/client/admin";
+ * import { installTestEnvironment, listInvitationsOk } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("listInvitations() answers the list", async () => {
+ *   env.use(listInvitationsOk());
+ *   const invitations = await listInvitations();
+ *   if (invitations.length !== 2 || invitations[0]?.invitedBy === null) throw new Error("unexpected list");
+ * });
+ * ```
+ */
+export function listInvitationsOk(
+  invitations: readonly PendingInvitation[] = [
+    invitationOf("ada@example.com", "member"),
+    invitationOf("grace@example.com", ""),
+  ],
+): HttpHandler {
+  const body = writeInvitations(invitations);
+  return route("listInvitations", () => HttpResponse.json(body));
+}
+
+/**
+ * Revoking succeeds: 204.
+ *
+ * @returns The handler.
+ *
+ * @example Revoking
+ * ```ts
+ * import { revokeInvitation } from "@gatehouse/client/admin";
+ * import { installTestEnvironment, revokeInvitationOk } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("revokeInvitation() resolves", async () => {
+ *   env.use(revokeInvitationOk());
+ *   await revokeInvitation("0190f0a0-0000-7000-8000-00000000000a");
+ * });
+ * ```
+ */
+export function revokeInvitationOk(): HttpHandler {
+  return route(
+    "revokeInvitation",
+    () => new HttpResponse(null, { status: 204 }),
+  );
+}
+
+/**
+ * The invitation is no longer pending: 404 `invitation_not_found`.
+ *
+ * @returns The handler.
+ *
+ * @example Revoking one already accepted
+ * ```ts
+ * import { InvitationNotFoundError, revokeInvitation } from "@gatehouse/client/admin";
+ * import { installTestEnvironment, revokeInvitationNotFound } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("revokeInvitation() throws InvitationNotFoundError", async () => {
+ *   env.use(revokeInvitationNotFound());
+ *   const error = await revokeInvitation("0190f0a0-0000-7000-8000-00000000000a").catch((e) => e);
+ *   if (!(error instanceof InvitationNotFoundError)) throw error;
+ * });
+ * ```
+ */
+export function revokeInvitationNotFound(): HttpHandler {
+  return answerError("revokeInvitation", "invitation_not_found");
+}
+
+/**
+ * The signed-in account could not have sent that invitation: 403
+ * `role_beyond_reach`.
+ *
+ * @returns The handler.
+ *
+ * @example Revoking an invitation for a higher role
+ * ```ts
+ * import { revokeInvitation, RoleBeyondReachError } from "@gatehouse/client/admin";
+ * import { installTestEnvironment, revokeInvitationBeyondReach } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("revokeInvitation() throws RoleBeyondReachError", async () => {
+ *   env.use(revokeInvitationBeyondReach());
+ *   const error = await revokeInvitation("0190f0a0-0000-7000-8000-00000000000a").catch((e) => e);
+ *   if (!(error instanceof RoleBeyondReachError)) throw error;
+ * });
+ * ```
+ */
+export function revokeInvitationBeyondReach(): HttpHandler {
+  return answerError("revokeInvitation", "role_beyond_reach");
 }

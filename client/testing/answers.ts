@@ -7,7 +7,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { type Endpoint, route, STATUS } from "./_routes.ts";
+import { type Endpoint, route, statusOf } from "./_routes.ts";
 
 /**
  * Options of {@linkcode answerError}.
@@ -59,7 +59,7 @@ export function answerError(
   code: string,
   options: AnswerErrorOptions = {},
 ): HttpHandler {
-  const status = options.status ?? STATUS[code] ?? 400;
+  const status = options.status ?? statusOf(code) ?? 400;
   const retryAfter = options.retryAfter ??
     (code === "login_rate_limited" ? 60 : undefined);
   const body = {

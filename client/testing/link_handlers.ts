@@ -72,18 +72,18 @@ export function inviteUndelivered(
  *
  * @example Accepting
  * ```ts
- * import { acceptInvite } from "@gatehouse/client/admin";
- * import { activateOk, defaultUser, installTestEnvironment } from "@gatehouse/client/testing";
+ * import { acceptInvite } from "@gatehouse/client";
+ * import { acceptInviteOk, defaultUser, installTestEnvironment } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("acceptInvite() answers the signed-in account", async () => {
- *   env.use(activateOk());
+ *   env.use(acceptInviteOk());
  *   const user = await acceptInvite("token", "a long new password");
  *   if (user.id !== defaultUser.id) throw new Error("expected the default user");
  * });
  * ```
  */
-export function activateOk(user: SessionUser = defaultUser): HttpHandler {
+export function acceptInviteOk(user: SessionUser = defaultUser): HttpHandler {
   return route(
     "acceptInvite",
     () => HttpResponse.json(writeSessionUser(user)),
@@ -97,19 +97,18 @@ export function activateOk(user: SessionUser = defaultUser): HttpHandler {
  *
  * @example A spent link
  * ```ts
- * import { InvalidTokenError } from "@gatehouse/client";
- * import { acceptInvite } from "@gatehouse/client/admin";
- * import { activateInvalidToken, installTestEnvironment } from "@gatehouse/client/testing";
+ * import { acceptInvite, InvalidTokenError } from "@gatehouse/client";
+ * import { acceptInviteInvalidToken, installTestEnvironment } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("acceptInvite() throws InvalidTokenError", async () => {
- *   env.use(activateInvalidToken());
+ *   env.use(acceptInviteInvalidToken());
  *   const error = await acceptInvite("spent", "a long new password").catch((e) => e);
  *   if (!(error instanceof InvalidTokenError)) throw error;
  * });
  * ```
  */
-export function activateInvalidToken(): HttpHandler {
+export function acceptInviteInvalidToken(): HttpHandler {
   return answerError("acceptInvite", "token_invalid");
 }
 
@@ -120,17 +119,17 @@ export function activateInvalidToken(): HttpHandler {
  *
  * @example Asking for a link
  * ```ts
- * import { requestPasswordReset } from "@gatehouse/client/admin";
- * import { installTestEnvironment, resetRequestOk } from "@gatehouse/client/testing";
+ * import { requestPasswordReset } from "@gatehouse/client";
+ * import { installTestEnvironment, requestPasswordResetOk } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("requestPasswordReset() resolves", async () => {
- *   env.use(resetRequestOk());
+ *   env.use(requestPasswordResetOk());
  *   await requestPasswordReset("anyone@example.com");
  * });
  * ```
  */
-export function resetRequestOk(): HttpHandler {
+export function requestPasswordResetOk(): HttpHandler {
   return route(
     "requestPasswordReset",
     () => new HttpResponse(null, { status: 202 }),
@@ -144,17 +143,17 @@ export function resetRequestOk(): HttpHandler {
  *
  * @example Resetting
  * ```ts
- * import { resetPassword } from "@gatehouse/client/admin";
- * import { installTestEnvironment, resetOk } from "@gatehouse/client/testing";
+ * import { resetPassword } from "@gatehouse/client";
+ * import { installTestEnvironment, resetPasswordOk } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("resetPassword() resolves", async () => {
- *   env.use(resetOk());
+ *   env.use(resetPasswordOk());
  *   await resetPassword("token", "a long new password");
  * });
  * ```
  */
-export function resetOk(): HttpHandler {
+export function resetPasswordOk(): HttpHandler {
   return route(
     "resetPassword",
     () => new HttpResponse(null, { status: 204 }),
@@ -168,18 +167,17 @@ export function resetOk(): HttpHandler {
  *
  * @example A dead link
  * ```ts
- * import { InvalidTokenError } from "@gatehouse/client";
- * import { resetPassword } from "@gatehouse/client/admin";
- * import { installTestEnvironment, resetInvalidToken } from "@gatehouse/client/testing";
+ * import { InvalidTokenError, resetPassword } from "@gatehouse/client";
+ * import { installTestEnvironment, resetPasswordInvalidToken } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("resetPassword() throws InvalidTokenError", async () => {
- *   env.use(resetInvalidToken());
+ *   env.use(resetPasswordInvalidToken());
  *   const error = await resetPassword("dead", "a long new password").catch((e) => e);
  *   if (!(error instanceof InvalidTokenError)) throw error;
  * });
  * ```
  */
-export function resetInvalidToken(): HttpHandler {
+export function resetPasswordInvalidToken(): HttpHandler {
   return answerError("resetPassword", "token_invalid");
 }

@@ -6,23 +6,30 @@
  * - Accounts: {@linkcode defaultUser} (no role), {@linkcode userWithRole}
  *   (a stable id per role), {@linkcode userWithCapabilities},
  *   {@linkcode accountOf}; {@linkcode seedSession} puts one in the cache.
- * - Canned handlers for each outcome of each endpoint, such as
- *   {@linkcode loginOk}, {@linkcode loginRateLimited},
- *   {@linkcode sessionAnonymous}, {@linkcode roleOk},
+ * - Canned handlers for each outcome of each endpoint, all factories named
+ *   `<operation><Outcome>()` after the contract's operation (the client
+ *   call's name): {@linkcode loginOk}, {@linkcode loginInvalid},
+ *   {@linkcode loginRateLimited}, {@linkcode logoutOk},
+ *   {@linkcode fetchSessionOk}, {@linkcode fetchSessionAnonymous},
+ *   {@linkcode listUsersOk}, {@linkcode createUserOk},
+ *   {@linkcode setUserDisabledOk}, {@linkcode setUserRoleOk},
  *   {@linkcode inviteDelivered}, {@linkcode inviteUndelivered},
- *   {@linkcode activateOk}, {@linkcode activateInvalidToken},
- *   {@linkcode resetRequestOk}, {@linkcode resetOk}; {@linkcode answerError}
- *   for any other error code, {@linkcode serverTooOld} and
- *   {@linkcode networkFailure}.
+ *   {@linkcode listInvitationsOk}, {@linkcode revokeInvitationOk},
+ *   {@linkcode acceptInviteOk}, {@linkcode requestPasswordResetOk},
+ *   {@linkcode resetPasswordOk} and more; {@linkcode answerError} for any
+ *   other error code, {@linkcode serverTooOld} and {@linkcode networkFailure}.
+ *   The paths and statuses come from `@gatehouse/contract`. SPEC.md's
+ *   earlier names (`sessionAnonymous`, `activateOk()`, `resetRequestOk()`,
+ *   `resetOk()`, `roleOk()`, …) remain, deprecated.
  *
  * @example The gate shows the login screen when signed out
  * ```tsx
  * import { AuthGate, createAuthQueryClient } from "@gatehouse/client";
- * import { installTestEnvironment, sessionAnonymous } from "@gatehouse/client/testing";
+ * import { fetchSessionAnonymous, installTestEnvironment } from "@gatehouse/client/testing";
  * import { render } from "@testing-library/preact";
  * import { QueryClientProvider } from "@tanstack/preact-query";
  *
- * const env = installTestEnvironment({ handlers: [sessionAnonymous] });
+ * const env = installTestEnvironment({ handlers: [fetchSessionAnonymous()] });
  *
  * Deno.test("AuthGate shows the login screen when signed out", async () => {
  *   const view = render(
@@ -46,9 +53,13 @@ export {
 } from "./environment.ts";
 export {
   createUserOk,
-  roleOk,
-  setDisabledOk,
-  usersOk,
+  listInvitationsOk,
+  listUsersOk,
+  revokeInvitationBeyondReach,
+  revokeInvitationNotFound,
+  revokeInvitationOk,
+  setUserDisabledOk,
+  setUserRoleOk,
 } from "./admin_handlers.ts";
 export {
   answerError,
@@ -59,23 +70,36 @@ export {
 export {
   activateInvalidToken,
   activateOk,
-  inviteDelivered,
-  inviteUndelivered,
+  loginAs,
   resetInvalidToken,
   resetOk,
   resetRequestOk,
-} from "./link_handlers.ts";
-export type { Endpoint } from "./_routes.ts";
-export {
-  loginAs,
-  loginInvalid,
-  loginOk,
-  loginRateLimited,
-  logoutOk,
+  roleOk,
   sessionAnonymous,
   sessionAs,
   sessionOk,
   sessionUnavailable,
+  setDisabledOk,
+  usersOk,
+} from "./deprecated.ts";
+export {
+  acceptInviteInvalidToken,
+  acceptInviteOk,
+  inviteDelivered,
+  inviteUndelivered,
+  requestPasswordResetOk,
+  resetPasswordInvalidToken,
+  resetPasswordOk,
+} from "./link_handlers.ts";
+export type { Endpoint } from "./_routes.ts";
+export {
+  fetchSessionAnonymous,
+  fetchSessionOk,
+  fetchSessionUnavailable,
+  loginInvalid,
+  loginOk,
+  loginRateLimited,
+  logoutOk,
 } from "./session_handlers.ts";
 export {
   accountOf,

@@ -1,5 +1,6 @@
 /**
- * Canned answers of the login, logout and session endpoints.
+ * Canned answers of the login, logout and session endpoints: factories
+ * named `<operation><Outcome>()`, as every canned handler is.
  *
  * @module
  */
@@ -15,169 +16,142 @@ import { defaultUser } from "./users.ts";
 /**
  * Login succeeds as the given account.
  *
- * @param user The account login answers.
+ * @param user The account login answers; {@linkcode defaultUser} by default.
  * @returns The handler.
  *
  * @example Signing in as an administrator
  * ```ts
  * import { login } from "@gatehouse/client";
- * import { installTestEnvironment, loginAs, userWithRole } from "@gatehouse/client/testing";
+ * import { installTestEnvironment, loginOk, userWithRole } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("login() answers the account", async () => {
- *   env.use(loginAs(userWithRole("admin")));
+ *   env.use(loginOk(userWithRole("admin")));
  *   const user = await login("admin@example.com", "any password");
  *   if (user.role !== "admin") throw new Error("expected an admin");
  * });
  * ```
  */
-export function loginAs(user: SessionUser): HttpHandler {
+export function loginOk(user: SessionUser = defaultUser): HttpHandler {
   return route("login", () => HttpResponse.json(writeSessionUser(user)));
 }
 
 /**
- * Login succeeds as {@linkcode defaultUser}.
- *
- * @example Signing in
- * ```ts
- * import { login } from "@gatehouse/client";
- * import { defaultUser, installTestEnvironment, loginOk } from "@gatehouse/client/testing";
- *
- * const env = installTestEnvironment({ handlers: [loginOk] });
- * Deno.test("login() answers the default user", async () => {
- *   const user = await login("user@example.com", "any password");
- *   if (user.id !== defaultUser.id) throw new Error("expected the default user");
- * });
- * ```
- */
-export const loginOk: HttpHandler = loginAs(defaultUser);
-
-/**
  * Login is refused: 401 `credentials_invalid`.
+ *
+ * @returns The handler.
  *
  * @example A wrong password
  * ```ts
  * import { InvalidCredentialsError, login } from "@gatehouse/client";
  * import { installTestEnvironment, loginInvalid } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [loginInvalid] });
+ * const env = installTestEnvironment({ handlers: [loginInvalid()] });
  * Deno.test("login() throws InvalidCredentialsError", async () => {
  *   const error = await login("user@example.com", "wrong").catch((e) => e);
  *   if (!(error instanceof InvalidCredentialsError)) throw error;
  * });
  * ```
  */
-export const loginInvalid: HttpHandler = answerError(
-  "login",
-  "credentials_invalid",
-);
+export function loginInvalid(): HttpHandler {
+  return answerError("login", "credentials_invalid");
+}
 
 /**
- * The limiter refuses login: 429 `login_rate_limited` with `Retry-After: 60`.
+ * The limiter refuses login: 429 `login_rate_limited` with `Retry-After`.
+ *
+ * @param retryAfter Seconds in `Retry-After`; 60 by default.
+ * @returns The handler.
  *
  * @example Too many attempts
  * ```ts
  * import { login, RateLimitedError } from "@gatehouse/client";
  * import { installTestEnvironment, loginRateLimited } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [loginRateLimited] });
+ * const env = installTestEnvironment({ handlers: [loginRateLimited()] });
  * Deno.test("login() throws RateLimitedError", async () => {
  *   const error = await login("user@example.com", "guess").catch((e) => e);
  *   if (!(error instanceof RateLimitedError) || error.retryAfter !== 60) throw error;
  * });
  * ```
  */
-export const loginRateLimited: HttpHandler = answerError(
-  "login",
-  "login_rate_limited",
-  { retryAfter: 60 },
-);
+export function loginRateLimited(retryAfter = 60): HttpHandler {
+  return answerError("login", "login_rate_limited", { retryAfter });
+}
 
 /**
  * Logout succeeds: 204.
+ *
+ * @returns The handler.
  *
  * @example Signing out
  * ```ts
  * import { logout } from "@gatehouse/client";
  * import { installTestEnvironment, logoutOk } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [logoutOk] });
+ * const env = installTestEnvironment({ handlers: [logoutOk()] });
  * Deno.test("logout() resolves", async () => {
  *   await logout();
  * });
  * ```
  */
-export const logoutOk: HttpHandler = route(
-  "logout",
-  () => new HttpResponse(null, { status: 204 }),
-);
+export function logoutOk(): HttpHandler {
+  return route("logout", () => new HttpResponse(null, { status: 204 }));
+}
 
 /**
  * The session check answers the given account.
  *
- * @param user The signed-in account.
+ * @param user The signed-in account; {@linkcode defaultUser} by default.
  * @returns The handler.
  *
  * @example Signed in as a member
  * ```ts
  * import { fetchSession } from "@gatehouse/client";
- * import { installTestEnvironment, sessionAs, userWithRole } from "@gatehouse/client/testing";
+ * import { fetchSessionOk, installTestEnvironment, userWithRole } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("fetchSession() answers the member", async () => {
- *   env.use(sessionAs(userWithRole("member")));
+ *   env.use(fetchSessionOk(userWithRole("member")));
  *   if ((await fetchSession())?.role !== "member") throw new Error("expected a member");
  * });
  * ```
  */
-export function sessionAs(user: SessionUser): HttpHandler {
+export function fetchSessionOk(user: SessionUser = defaultUser): HttpHandler {
   return route("fetchSession", () => HttpResponse.json(writeSessionUser(user)));
 }
 
 /**
- * The session check answers {@linkcode defaultUser}.
- *
- * @example Signed in
- * ```ts
- * import { fetchSession } from "@gatehouse/client";
- * import { installTestEnvironment, sessionOk } from "@gatehouse/client/testing";
- *
- * const env = installTestEnvironment({ handlers: [sessionOk] });
- * Deno.test("fetchSession() answers a user", async () => {
- *   if ((await fetchSession()) === null) throw new Error("expected a user");
- * });
- * ```
- */
-export const sessionOk: HttpHandler = sessionAs(defaultUser);
-
-/**
  * Nobody is signed in: 401 `session_absent`.
+ *
+ * @returns The handler.
  *
  * @example Signed out
  * ```ts
  * import { fetchSession } from "@gatehouse/client";
- * import { installTestEnvironment, sessionAnonymous } from "@gatehouse/client/testing";
+ * import { fetchSessionAnonymous, installTestEnvironment } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [sessionAnonymous] });
+ * const env = installTestEnvironment({ handlers: [fetchSessionAnonymous()] });
  * Deno.test("fetchSession() answers null", async () => {
  *   if ((await fetchSession()) !== null) throw new Error("expected null");
  * });
  * ```
  */
-export const sessionAnonymous: HttpHandler = answerError(
-  "fetchSession",
-  "session_absent",
-);
+export function fetchSessionAnonymous(): HttpHandler {
+  return answerError("fetchSession", "session_absent");
+}
 
 /**
  * The session check fails on the server: 500 `internal`.
  *
+ * @returns The handler.
+ *
  * @example The session cannot be read
  * ```ts
  * import { fetchSession } from "@gatehouse/client";
- * import { installTestEnvironment, sessionUnavailable } from "@gatehouse/client/testing";
+ * import { fetchSessionUnavailable, installTestEnvironment } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [sessionUnavailable] });
+ * const env = installTestEnvironment({ handlers: [fetchSessionUnavailable()] });
  * Deno.test("fetchSession() reports the failure", async () => {
  *   let failure: unknown = null;
  *   await fetchSession({ onFailure: (error) => (failure = error) });
@@ -185,7 +159,6 @@ export const sessionAnonymous: HttpHandler = answerError(
  * });
  * ```
  */
-export const sessionUnavailable: HttpHandler = answerError(
-  "fetchSession",
-  "internal",
-);
+export function fetchSessionUnavailable(): HttpHandler {
+  return answerError("fetchSession", "internal");
+}

@@ -17,23 +17,23 @@ import {
 } from "@gatehouse/client";
 import {
   EmailTakenError,
-  fetchUsers,
   InvitationFailedError,
   invite,
+  listUsers,
 } from "@gatehouse/client/admin";
 import {
   defaultUser,
+  fetchSessionAnonymous,
   installTestEnvironment,
+  listUsersOk,
   loginOk,
   logoutOk,
-  sessionAnonymous,
-  usersOk,
   userWithRole,
 } from "@gatehouse/client/testing";
 import { recordRequests } from "./_support.ts";
 
 const env = installTestEnvironment({
-  handlers: [sessionAnonymous, loginOk, logoutOk, usersOk()],
+  handlers: [fetchSessionAnonymous(), loginOk(), logoutOk(), listUsersOk()],
 });
 const admin = userWithRole("admin");
 
@@ -46,9 +46,9 @@ Deno.test("configureAuthTransport() replaces only the operations it is given", a
     "login stays on REST",
   );
   assert.equal(
-    (await fetchUsers()).users.length,
+    (await listUsers()).users.length,
     2,
-    "fetchUsers stays on REST",
+    "listUsers stays on REST",
   );
 });
 

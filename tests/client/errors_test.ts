@@ -22,9 +22,10 @@ import {
   acceptInvite,
   createUser,
   EmailTakenError,
-  fetchUsers,
+  InvitationNotFoundError,
   invite,
   LastPrivilegedError,
+  listUsers,
   requestPasswordReset,
   resetPassword,
   RoleBeyondReachError,
@@ -40,12 +41,12 @@ import {
 import {
   answerError,
   type Endpoint,
+  fetchSessionAnonymous,
   installTestEnvironment,
+  listUsersOk,
   logoutOk,
-  resetRequestOk,
+  requestPasswordResetOk,
   serverTooOld,
-  sessionAnonymous,
-  usersOk,
 } from "@gatehouse/client/testing";
 import { http, HttpResponse } from "msw";
 import { ERROR_STATUS } from "../../server/errors.ts";
@@ -66,6 +67,7 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   name_too_long: ValidationError,
   password_too_short: ValidationError,
   password_too_long: ValidationError,
+  password_too_common: ValidationError,
   user_id_malformed: ValidationError,
   role_unknown: RoleUnknownError,
   credentials_invalid: UnauthorizedError, // a 401 outside login
@@ -77,6 +79,7 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   self_role_refused: SelfRoleError,
   request_cross_origin: CrossOriginError,
   user_not_found: UserNotFoundError,
+  invitation_not_found: InvitationNotFoundError,
   email_taken: EmailTakenError,
   role_changed: RoleChangedError,
   last_privileged_refused: LastPrivilegedError,
@@ -131,13 +134,13 @@ Deno.test("a 401 on login is InvalidCredentialsError, anywhere else Unauthorized
     await rejection(login("a@example.com", "wrong")) instanceof
       InvalidCredentialsError,
   );
-  env.use(answerError("fetchUsers", "credentials_invalid"));
-  assert.ok(await rejection(fetchUsers()) instanceof UnauthorizedError);
+  env.use(answerError("listUsers", "credentials_invalid"));
+  assert.ok(await rejection(listUsers()) instanceof UnauthorizedError);
   // Any 401, whatever its body says.
   env.use(
     http.get("*/api/users", () => new HttpResponse("no", { status: 401 })),
   );
-  const bare = await rejection(fetchUsers());
+  const bare = await rejection(listUsers());
   assert.ok(bare instanceof UnauthorizedError);
   assert.equal(bare.status, 401);
 });
@@ -184,11 +187,11 @@ Deno.test("role_insufficient and capability_missing become RoleRefusedError on c
 
 Deno.test("role_insufficient stays ForbiddenError on calls that hand out no role", async () => {
   env.use(
-    answerError("fetchUsers", "capability_missing", {
+    answerError("listUsers", "capability_missing", {
       meta: { capability: "users.manage" },
     }),
   );
-  const listing = await rejection(fetchUsers());
+  const listing = await rejection(listUsers());
   assert.ok(
     listing instanceof ForbiddenError && !(listing instanceof RoleRefusedError),
   );
@@ -259,16 +262,16 @@ Deno.test("an old server's 404 on one feature leaves the others working", async 
   env.use(
     serverTooOld("invite"),
     serverTooOld("setUserRole"),
-    usersOk(),
-    sessionAnonymous,
-    logoutOk,
-    resetRequestOk(),
+    listUsersOk(),
+    fetchSessionAnonymous(),
+    logoutOk(),
+    requestPasswordResetOk(),
   );
   assert.ok(
     await rejection(invite({ email: "a@example.com", name: "A" })) instanceof
       ServerTooOldError,
   );
-  assert.equal((await fetchUsers()).users.length, 2);
+  assert.equal((await listUsers()).users.length, 2);
   await requestPasswordReset("a@example.com");
 });
 
@@ -279,8 +282,8 @@ Deno.test("user_not_found on the role route is UserNotFoundError, not ServerTooO
 });
 
 Deno.test("a 404 outside the feature routes is not taken for an old server", async () => {
-  env.use(serverTooOld("fetchUsers"));
-  const error = await rejection(fetchUsers());
+  env.use(serverTooOld("listUsers"));
+  const error = await rejection(listUsers());
   assert.ok(error instanceof UnexpectedResponseError);
   assert.ok(!(error instanceof ServerTooOldError));
 });
@@ -304,7 +307,7 @@ Deno.test("answers outside the contract become the nearest class by status", asy
               : HttpResponse.json({ error: "x", code }, { status }),
         ),
       );
-      const error = await rejection(fetchUsers());
+      const error = await rejection(listUsers());
       assert.ok(error instanceof kind, `${status}: ${error}`);
       assert.equal(error.code, expectedCode);
       assert.equal(error.status, status);

@@ -11,16 +11,16 @@ import {
   type SessionUser,
   useSession,
 } from "@gatehouse/client";
-import { createUser, fetchUsers } from "@gatehouse/client/admin";
+import { createUser, listUsers } from "@gatehouse/client/admin";
 import {
   answerError,
   defaultUser,
+  fetchSessionAnonymous,
+  fetchSessionOk,
+  fetchSessionUnavailable,
   installTestEnvironment,
+  listUsersOk,
   seedSession,
-  sessionAnonymous,
-  sessionOk,
-  sessionUnavailable,
-  usersOk,
   userWithRole,
 } from "@gatehouse/client/testing";
 import {
@@ -78,7 +78,7 @@ function renderGate(
 }
 
 Deno.test("AuthGate shows the loading state, then the app when signed in", async () => {
-  env.use(sessionOk);
+  env.use(fetchSessionOk());
   const view = renderGate(quickClient());
   assert.equal(view.getByRole("status").textContent, "Loading…");
   await view.findByText(`Welcome ${defaultUser.name}`);
@@ -86,14 +86,14 @@ Deno.test("AuthGate shows the loading state, then the app when signed in", async
 });
 
 Deno.test("AuthGate shows the login screen when signed out", async () => {
-  env.use(sessionAnonymous);
+  env.use(fetchSessionAnonymous());
   const view = renderGate(quickClient());
   await view.findByText("Please sign in");
   assert.equal(view.queryByText(/Welcome/), null);
 });
 
 Deno.test("AuthGate shows the error state when the session cannot be read, and retry asks again", async () => {
-  env.use(sessionUnavailable);
+  env.use(fetchSessionUnavailable());
   const view = renderGate(quickClient());
   const alert = await view.findByRole("alert");
   assert.match(alert.textContent ?? "", /Cannot reach the server/);
@@ -102,7 +102,7 @@ Deno.test("AuthGate shows the error state when the session cannot be read, and r
     null,
     "a failure is not a sign-out",
   );
-  env.use(sessionOk);
+  env.use(fetchSessionOk());
   fireEvent.click(view.getByRole("button", { name: "Try again" }));
   await view.findByText(`Welcome ${defaultUser.name}`);
 });
@@ -144,7 +144,7 @@ Deno.test("AuthGate retries a session read that failed on the server", async () 
 });
 
 Deno.test("AuthGate's after-login handler shows the app and clears what a previous account left", async () => {
-  env.use(sessionAnonymous);
+  env.use(fetchSessionAnonymous());
   const client = quickClient();
   client.setQueryData(["projects"], ["left by someone else"]);
   const view = renderGate(client);
@@ -165,7 +165,7 @@ function Counter() {
 }
 
 function UsersList() {
-  const users = useQuery({ queryKey: ["users"], queryFn: () => fetchUsers() });
+  const users = useQuery({ queryKey: ["users"], queryFn: () => listUsers() });
   return <p>{users.data ? `${users.data.users.length} users` : "…"}</p>;
 }
 
@@ -195,12 +195,12 @@ function renderWithCounter(client: QueryClient, children: ComponentChildren) {
 Deno.test("a 401 from any query drops the session and shows the login screen without a reload", async () => {
   const client = quickClient();
   seedSession(client, defaultUser);
-  env.use(usersOk());
+  env.use(listUsersOk());
   const recorder = recordRequests(env);
   const view = renderWithCounter(client, <UsersList />);
   await view.findByText("2 users");
   fireEvent.click(view.getByRole("button", { name: "Clicked 0" }));
-  env.use(answerError("fetchUsers", "session_absent"));
+  env.use(answerError("listUsers", "session_absent"));
   await client.invalidateQueries({ queryKey: ["users"] });
   await view.findByText("Please sign in");
   recorder.stop();
@@ -229,7 +229,7 @@ Deno.test("a 401 from any mutation drops the session and shows the login screen 
 Deno.test("a refusal other than 401 leaves the session in place", async () => {
   const client = quickClient();
   seedSession(client, defaultUser);
-  env.use(answerError("fetchUsers", "role_insufficient"));
+  env.use(answerError("listUsers", "role_insufficient"));
   const view = renderWithCounter(client, <UsersList />);
   await client.refetchQueries({ queryKey: ["users"] });
   await view.findByText("…");

@@ -8,18 +8,18 @@ import {
   fetchSession,
   sessionQueryKey,
 } from "@gatehouse/client";
-import { fetchUsers } from "@gatehouse/client/admin";
+import { listUsers } from "@gatehouse/client/admin";
 import {
+  acceptInviteOk,
   accountOf,
-  activateOk,
   defaultUser,
+  fetchSessionOk,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  listUsersOk,
   loginRateLimited,
   seedSession,
-  sessionOk,
-  usersOk,
   userWithCapabilities,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -81,7 +81,7 @@ Deno.test("the canned handlers answer in the wire format", async (t) => {
       unknown,
     ]
   > = [
-    ["usersOk", usersOk([member], "c2"), "/api/users", {}, 200, {
+    ["listUsersOk", listUsersOk([member], "c2"), "/api/users", {}, 200, {
       users: [{
         id: member.id,
         email: member.email,
@@ -112,16 +112,16 @@ Deno.test("the canned handlers answer in the wire format", async (t) => {
       },
     ],
     [
-      "activateOk",
-      activateOk(),
+      "acceptInviteOk",
+      acceptInviteOk(),
       "/api/auth/invite/accept",
       { method: "POST", body: "{}" },
       200,
       { ...defaultUser },
     ],
     [
-      "loginRateLimited",
-      loginRateLimited,
+      "loginRateLimited()",
+      loginRateLimited(),
       "/api/auth/login",
       { method: "POST", body: "{}" },
       429,
@@ -137,7 +137,7 @@ Deno.test("the canned handlers answer in the wire format", async (t) => {
       const response = await fetch(new URL(path, location.href), init);
       assert.equal(response.status, status);
       assert.deepEqual(await response.json(), body);
-      if (name === "loginRateLimited") {
+      if (name === "loginRateLimited()") {
         assert.equal(response.headers.get("retry-after"), "60");
       }
     });
@@ -161,9 +161,9 @@ function Leftover() {
 
 Deno.test("a test that leaves a tree, a handler, a transport and a new URL behind", async () => {
   render(<Leftover />);
-  env.use(sessionOk);
+  env.use(fetchSessionOk());
   configureAuthTransport({
-    fetchUsers: () => Promise.resolve({ users: [], nextCursor: null }),
+    listUsers: () => Promise.resolve({ users: [], nextCursor: null }),
   });
   history.pushState(null, "", "/elsewhere");
   assert.equal(location.pathname, "/elsewhere");
@@ -179,7 +179,7 @@ Deno.test("installTestEnvironment() cleans up between tests", async () => {
     [],
     "the per-test handler is gone",
   );
-  // REST again: fetchUsers reaches the fake server, not the replacement.
-  env.use(usersOk([accountOf(defaultUser)]));
-  assert.equal((await fetchUsers()).users.length, 1);
+  // REST again: listUsers reaches the fake server, not the replacement.
+  env.use(listUsersOk([accountOf(defaultUser)]));
+  assert.equal((await listUsers()).users.length, 1);
 });

@@ -14,11 +14,11 @@ import {
 } from "@gatehouse/client";
 import {
   defaultUser,
+  fetchSessionAnonymous,
   installTestEnvironment,
   logoutOk,
   networkFailure,
   seedSession,
-  sessionAnonymous,
   userWithCapabilities,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -26,7 +26,9 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/preact-query";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
 import { recordRequests } from "./_support.ts";
 
-const env = installTestEnvironment({ handlers: [sessionAnonymous, logoutOk] });
+const env = installTestEnvironment({
+  handlers: [fetchSessionAnonymous(), logoutOk()],
+});
 
 function cachedKeys(client: QueryClient): string[] {
   return client.getQueryCache().getAll().map((query) =>

@@ -1,6 +1,6 @@
 // The REST transport's administration operations against the package's
 // own fake server: the "Must do" cells of SPEC.md's transport table for
-// fetchUsers, createUser and setUserDisabled, the role errors of the
+// listUsers, createUser and setUserDisabled, the role errors of the
 // role-checked calls, and the request each sends (DESIGN.md §4).
 
 import assert from "node:assert/strict";
@@ -12,8 +12,8 @@ import {
 import {
   createUser,
   EmailTakenError,
-  fetchUsers,
   invite,
+  listUsers,
   RoleBeyondReachError,
   RoleChangedError,
   RoleUnknownError,
@@ -25,9 +25,9 @@ import {
   answerError,
   createUserOk,
   installTestEnvironment,
-  roleOk,
-  setDisabledOk,
-  usersOk,
+  listUsersOk,
+  setUserDisabledOk,
+  setUserRoleOk,
   userWithRole,
 } from "@gatehouse/client/testing";
 import { http, HttpResponse } from "msw";
@@ -36,16 +36,16 @@ import { recordRequests, rejection } from "./_support.ts";
 const env = installTestEnvironment();
 const ID = "0190f0a0-0000-7000-8000-00000000abcd";
 
-// fetchUsers: "Throw UnauthorizedError when the session is gone."
+// listUsers: "Throw UnauthorizedError when the session is gone."
 
-Deno.test("fetchUsers() sends limit, cursor and q and converts the page to camelCase", async () => {
+Deno.test("listUsers() sends limit, cursor and q and converts the page to camelCase", async () => {
   const users = [
     accountOf(userWithRole("admin")),
     accountOf(userWithRole("member"), { disabled: true }),
   ];
-  env.use(usersOk(users, "cursor-2"));
+  env.use(listUsersOk(users, "cursor-2"));
   const recorder = recordRequests(env);
-  const page = await fetchUsers({ limit: 2, cursor: "cursor-1", q: "a b" });
+  const page = await listUsers({ limit: 2, cursor: "cursor-1", q: "a b" });
   recorder.stop();
   assert.deepEqual(page, { users, nextCursor: "cursor-2" });
   const [sent] = await recorder.requests();
@@ -58,7 +58,7 @@ Deno.test("fetchUsers() sends limit, cursor and q and converts the page to camel
   });
 });
 
-Deno.test("fetchUsers() reads created_at given as epoch milliseconds", async () => {
+Deno.test("listUsers() reads created_at given as epoch milliseconds", async () => {
   env.use(http.get("*/api/users", () =>
     HttpResponse.json({
       users: [{
@@ -71,14 +71,14 @@ Deno.test("fetchUsers() reads created_at given as epoch milliseconds", async () 
       }],
       next_cursor: null,
     })));
-  const page = await fetchUsers();
+  const page = await listUsers();
   assert.equal(page.users[0]?.createdAt, "1970-01-01T00:00:00.000Z");
   assert.equal(page.nextCursor, null);
 });
 
-Deno.test("fetchUsers() throws UnauthorizedError when the session is gone", async () => {
-  env.use(answerError("fetchUsers", "session_absent"));
-  const error = await rejection(fetchUsers());
+Deno.test("listUsers() throws UnauthorizedError when the session is gone", async () => {
+  env.use(answerError("listUsers", "session_absent"));
+  const error = await rejection(listUsers());
   assert.ok(error instanceof UnauthorizedError);
   assert.equal(isSessionRevoked(error), true);
 });
@@ -149,7 +149,7 @@ Deno.test("createUser() throws UnauthorizedError, EmailTakenError and Validation
 // RoleChangedError.
 
 Deno.test("setUserDisabled() patches {disabled, role} with the role the actor saw", async () => {
-  env.use(setDisabledOk());
+  env.use(setUserDisabledOk());
   const recorder = recordRequests(env);
   const user = await setUserDisabled(ID, true, { seenRole: "member" });
   await setUserDisabled(ID, false);
@@ -219,7 +219,7 @@ Deno.test("the role-checked calls throw RoleUnknownError and RoleBeyondReachErro
 });
 
 Deno.test("setUserRole(id, role) puts {role} to /api/users/{id}/role", async () => {
-  env.use(roleOk());
+  env.use(setUserRoleOk());
   const recorder = recordRequests(env);
   const user = await setUserRole(ID, "admin");
   recorder.stop();

@@ -19,15 +19,15 @@ import {
   resetPassword,
 } from "@gatehouse/client/admin";
 import {
-  activateInvalidToken,
-  activateOk,
+  acceptInviteInvalidToken,
+  acceptInviteOk,
   answerError,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
-  resetInvalidToken,
-  resetOk,
-  resetRequestOk,
+  requestPasswordResetOk,
+  resetPasswordInvalidToken,
+  resetPasswordOk,
   userWithRole,
 } from "@gatehouse/client/testing";
 import { http, HttpResponse } from "msw";
@@ -114,7 +114,7 @@ Deno.test("restTransport().invite() itself never throws EmailTakenError", async 
 
 Deno.test("acceptInvite() posts {token, password} and answers the signed-in account", async () => {
   const member = userWithRole("member");
-  env.use(activateOk(member));
+  env.use(acceptInviteOk(member));
   const recorder = recordRequests(env);
   assert.deepEqual(await acceptInvite("tok", "a long new password"), member);
   recorder.stop();
@@ -127,7 +127,7 @@ Deno.test("acceptInvite() posts {token, password} and answers the signed-in acco
 });
 
 Deno.test("acceptInvite() throws InvalidTokenError for a dead link", async () => {
-  env.use(activateInvalidToken());
+  env.use(acceptInviteInvalidToken());
   const error = await rejection(acceptInvite("spent", "a long new password"));
   assert.ok(error instanceof InvalidTokenError);
   assert.equal(error.status, 410);
@@ -137,7 +137,7 @@ Deno.test("acceptInvite() throws InvalidTokenError for a dead link", async () =>
 // RateLimitedError when the limiter refuses."
 
 Deno.test("requestPasswordReset() posts {email} and answers nothing", async () => {
-  env.use(resetRequestOk());
+  env.use(requestPasswordResetOk());
   const recorder = recordRequests(env);
   assert.equal(await requestPasswordReset("anyone@example.com"), undefined);
   recorder.stop();
@@ -161,7 +161,7 @@ Deno.test("requestPasswordReset() throws RateLimitedError when the limiter refus
 // for a refused password."
 
 Deno.test("resetPassword() posts {token, password} and resolves on 204", async () => {
-  env.use(resetOk());
+  env.use(resetPasswordOk());
   const recorder = recordRequests(env);
   assert.equal(await resetPassword("tok", "a long new password"), undefined);
   recorder.stop();
@@ -174,7 +174,7 @@ Deno.test("resetPassword() posts {token, password} and resolves on 204", async (
 });
 
 Deno.test("resetPassword() throws InvalidTokenError for a dead link and ValidationError for a refused password", async () => {
-  env.use(resetInvalidToken());
+  env.use(resetPasswordInvalidToken());
   assert.ok(
     await rejection(resetPassword("dead", "a long new password")) instanceof
       InvalidTokenError,

@@ -18,33 +18,33 @@ import {
 import {
   acceptInvite,
   createUser,
-  fetchUsers,
   invite,
+  listUsers,
   requestPasswordReset,
   resetPassword,
   setUserDisabled,
   setUserRole,
 } from "@gatehouse/client/admin";
 import {
-  activateOk,
+  acceptInviteOk,
   answerError,
   createUserOk,
   defaultUser,
+  fetchSessionAnonymous,
+  fetchSessionOk,
+  fetchSessionUnavailable,
   installTestEnvironment,
   inviteDelivered,
+  listUsersOk,
   loginInvalid,
   loginOk,
   loginRateLimited,
   logoutOk,
   networkFailure,
-  resetOk,
-  resetRequestOk,
-  roleOk,
-  sessionAnonymous,
-  sessionOk,
-  sessionUnavailable,
-  setDisabledOk,
-  usersOk,
+  requestPasswordResetOk,
+  resetPasswordOk,
+  setUserDisabledOk,
+  setUserRoleOk,
   userWithCapabilities,
 } from "@gatehouse/client/testing";
 import { http, HttpResponse } from "msw";
@@ -64,7 +64,7 @@ Deno.test("fetchSession() answers the signed-in account with its lists", async (
 });
 
 Deno.test("fetchSession() answers null when signed out", async () => {
-  env.use(sessionAnonymous);
+  env.use(fetchSessionAnonymous());
   assert.equal(await fetchSession(), null);
 });
 
@@ -75,7 +75,11 @@ Deno.test("fetchSession() never throws: no answer, 500 and a malformed answer gi
       handler: networkFailure("fetchSession"),
       kind: NetworkError,
     },
-    { name: "server error", handler: sessionUnavailable, kind: ServerError },
+    {
+      name: "server error",
+      handler: fetchSessionUnavailable(),
+      kind: ServerError,
+    },
     {
       name: "identity without an id",
       handler: http.get(
@@ -112,7 +116,7 @@ Deno.test("fetchSession() never throws: no answer, 500 and a malformed answer gi
 });
 
 Deno.test("fetchSession() does not report a signed-out answer as a failure", async () => {
-  env.use(sessionAnonymous);
+  env.use(fetchSessionAnonymous());
   const failures: unknown[] = [];
   assert.equal(
     await fetchSession({ onFailure: (e) => failures.push(e) }),
@@ -125,7 +129,7 @@ Deno.test("fetchSession() does not report a signed-out answer as a failure", asy
 // when the limiter refuses."
 
 Deno.test("login() posts {email, password} and answers the account", async () => {
-  env.use(loginOk);
+  env.use(loginOk());
   const recorder = recordRequests(env);
   const user = await login("user@example.com", "a password");
   recorder.stop();
@@ -140,7 +144,7 @@ Deno.test("login() posts {email, password} and answers the account", async () =>
 });
 
 Deno.test("login() throws InvalidCredentialsError for a bad password", async () => {
-  env.use(loginInvalid);
+  env.use(loginInvalid());
   const error = await rejection(login("user@example.com", "wrong"));
   assert.ok(error instanceof InvalidCredentialsError);
   assert.equal(error.status, 401);
@@ -153,7 +157,7 @@ Deno.test("login() throws InvalidCredentialsError for a bad password", async () 
 });
 
 Deno.test("login() throws RateLimitedError with the Retry-After seconds", async () => {
-  env.use(loginRateLimited);
+  env.use(loginRateLimited());
   const error = await rejection(login("user@example.com", "guess"));
   assert.ok(error instanceof RateLimitedError);
   assert.equal(error.retryAfter, 60);
@@ -164,7 +168,7 @@ Deno.test("login() throws RateLimitedError with the Retry-After seconds", async 
 });
 
 Deno.test("logout() posts to /api/auth/logout and resolves on 204", async () => {
-  env.use(logoutOk);
+  env.use(logoutOk());
   const recorder = recordRequests(env);
   assert.equal(await logout(), undefined);
   recorder.stop();
@@ -177,17 +181,17 @@ Deno.test("logout() posts to /api/auth/logout and resolves on 204", async () => 
 
 Deno.test("every REST call uses a relative /api URL on the page's origin with credentials same-origin", async () => {
   env.use(
-    sessionOk,
-    loginOk,
-    logoutOk,
-    usersOk(),
+    fetchSessionOk(),
+    loginOk(),
+    logoutOk(),
+    listUsersOk(),
     createUserOk(),
-    setDisabledOk(),
-    roleOk(),
+    setUserDisabledOk(),
+    setUserRoleOk(),
     inviteDelivered(),
-    activateOk(),
-    resetRequestOk(),
-    resetOk(),
+    acceptInviteOk(),
+    requestPasswordResetOk(),
+    resetPasswordOk(),
   );
   const realFetch = globalThis.fetch;
   const seen: Array<
@@ -201,7 +205,7 @@ Deno.test("every REST call uses a relative /api URL on the page's origin with cr
     await fetchSession();
     await login("a@example.com", "p");
     await logout();
-    await fetchUsers();
+    await listUsers();
     await createUser({
       email: "a@example.com",
       name: "A",

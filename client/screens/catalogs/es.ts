@@ -211,6 +211,10 @@ export const es: Catalog = {
     [
       "Este servidor es demasiado antiguo para cambiar roles. Pide a su administrador que actualice Gatehouse.",
     ],
+  "This server is too old to list or revoke invitations. Ask its administrator to upgrade Gatehouse.":
+    [
+      "Este servidor es demasiado antiguo para ver o revocar invitaciones. Pide a su administrador que actualice Gatehouse.",
+    ],
   "The invitation could not be delivered. Try again later.": [
     "No se pudo entregar la invitación. Vuelve a intentarlo más tarde.",
   ],

@@ -48,7 +48,7 @@ Deno.test("AccountPanel shows No role for an account without one", () => {
 });
 
 Deno.test("AccountPanel signs out: the session ends and the gate shows the login screen", async () => {
-  env.use(logoutOk);
+  env.use(logoutOk());
   const view = renderWith(
     <AuthGate loginScreen={() => <p>Please sign in</p>}>
       <AccountPanel />

@@ -20,21 +20,21 @@ import {
   UsersScreen,
 } from "@gatehouse/client/screens";
 import {
+  acceptInviteOk,
   accountOf,
-  activateOk,
   answerError,
   createUserOk,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  listUsersOk,
   loginInvalid,
   loginRateLimited,
   networkFailure,
-  resetInvalidToken,
-  resetOk,
-  resetRequestOk,
-  setDisabledOk,
-  usersOk,
+  requestPasswordResetOk,
+  resetPasswordInvalidToken,
+  resetPasswordOk,
+  setUserDisabledOk,
   userWithRole,
 } from "@gatehouse/client/testing";
 import {
@@ -254,7 +254,7 @@ const scenarios: Scenario[] = [
     return settled(view, ".gh-field-error");
   }],
   ["LoginScreen refused", () => {
-    env.use(loginInvalid);
+    env.use(loginInvalid());
     const view = render(<LoginScreen brand="Acme" onLogin={() => {}} />);
     type(view, "Correo electrónico", "ada@example.com");
     type(view, "Contraseña", "wrong");
@@ -262,7 +262,7 @@ const scenarios: Scenario[] = [
     return settled(view, ".gh-alert p");
   }],
   ["LoginScreen rate limited", () => {
-    env.use(loginRateLimited);
+    env.use(loginRateLimited());
     const view = render(<LoginScreen brand="Acme" onLogin={() => {}} />);
     type(view, "Correo electrónico", "ada@example.com");
     type(view, "Contraseña", "wrong");
@@ -281,34 +281,34 @@ const scenarios: Scenario[] = [
     return settled(view, ".gh-alert p");
   }],
   ["UsersScreen", () => {
-    env.use(usersOk([accountOf(admin), ada, grace], "next"));
+    env.use(listUsersOk([accountOf(admin), ada, grace], "next"));
     return settled(listOf(admin), ".gh-pager");
   }],
   ["UsersScreen loading", () => {
-    env.use(usersOk([ada]));
+    env.use(listUsersOk([ada]));
     return Promise.resolve(listOf(admin));
   }],
   ["UsersScreen after a change", async () => {
-    env.use(usersOk([ada]), setDisabledOk(ada));
+    env.use(listUsersOk([ada]), setUserDisabledOk(ada));
     const view = await settled(listOf(admin), ".gh-user");
     click(view, "Desactivar a Ada");
     return settled(view, ".gh-status");
   }],
   ["UsersScreen after a refusal", async () => {
-    env.use(usersOk([ada]), answerError("setUserDisabled", "role_changed"));
+    env.use(listUsersOk([ada]), answerError("setUserDisabled", "role_changed"));
     const view = await settled(listOf(admin), ".gh-user");
     click(view, "Desactivar a Ada");
     return settled(view, ".gh-user .gh-alert p");
   }],
   ["UsersScreen with nothing found", async () => {
-    env.use(usersOk([]));
+    env.use(listUsersOk([]));
     const view = listOf(admin);
     type(view, "Buscar por nombre o correo", "zed");
     click(view, "Buscar");
     return await settled(view, ".gh-empty");
   }],
   ["UsersScreen failing", () => {
-    env.use(answerError("fetchUsers", "internal"));
+    env.use(answerError("listUsers", "internal"));
     return settled(listOf(admin), ".gh-alert p");
   }],
   ["UsersScreen for a member", () => Promise.resolve(listOf(member))],
@@ -407,7 +407,7 @@ const scenarios: Scenario[] = [
     return settled(view, '[data-gh-state="invalid-link"]');
   }],
   ["SetPasswordScreen signing in", () => {
-    env.use(activateOk(admin));
+    env.use(acceptInviteOk(admin));
     return Promise.resolve(
       renderWith(
         <SetPasswordScreen brand="Acme" token="t" onAccepted={() => {}} />,
@@ -420,7 +420,7 @@ const scenarios: Scenario[] = [
     () => Promise.resolve(render(<RequestResetScreen onBack={() => {}} />)),
   ],
   ["RequestResetScreen sent", () => {
-    env.use(resetRequestOk());
+    env.use(requestPasswordResetOk());
     const view = render(<RequestResetScreen onBack={() => {}} />);
     type(view, "Correo electrónico", "ada@example.com");
     click(view, "Enviar enlace");
@@ -445,7 +445,7 @@ const scenarios: Scenario[] = [
       ),
   ],
   ["ResetPasswordScreen done", () => {
-    env.use(resetOk());
+    env.use(resetPasswordOk());
     const view = render(<ResetPasswordScreen token="t" onDone={() => {}} />);
     type(view, "Contraseña nueva", "a long new password");
     type(view, "Repite la contraseña", "a long new password");
@@ -453,7 +453,7 @@ const scenarios: Scenario[] = [
     return settled(view, '[data-gh-state="done"]');
   }],
   ["ResetPasswordScreen with a dead link", () => {
-    env.use(resetInvalidToken());
+    env.use(resetPasswordInvalidToken());
     const view = render(
       <ResetPasswordScreen
         token="t"

@@ -13,13 +13,12 @@ import { LoginScreen } from "@gatehouse/client/screens";
 import {
   answerError,
   defaultUser,
+  fetchSessionAnonymous,
   installTestEnvironment,
-  loginAs,
   loginInvalid,
   loginOk,
   loginRateLimited,
   networkFailure,
-  sessionAnonymous,
 } from "@gatehouse/client/testing";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
 import { http, HttpResponse } from "msw";
@@ -56,7 +55,7 @@ function signIn(view: ReturnType<typeof render>, password = "a password") {
 }
 
 Deno.test("LoginScreen signs in and hands the account to onLogin", async () => {
-  env.use(loginOk);
+  env.use(loginOk());
   const recorder = recordRequests(env);
   const { view, signedIn } = renderLogin();
   view.getByRole("heading", { name: "Sign in to Acme" });
@@ -72,7 +71,7 @@ Deno.test("LoginScreen signs in and hands the account to onLogin", async () => {
 });
 
 Deno.test("LoginScreen is the gate's login screen: after login the app shows", async () => {
-  env.use(sessionAnonymous, loginAs(admin));
+  env.use(fetchSessionAnonymous(), loginOk(admin));
   function Home() {
     return <p>Welcome {useSession()?.name}</p>;
   }
@@ -91,7 +90,7 @@ Deno.test("LoginScreen is the gate's login screen: after login the app shows", a
 });
 
 Deno.test("LoginScreen says the email or password is incorrect", async () => {
-  env.use(loginInvalid);
+  env.use(loginInvalid());
   const { view, signedIn } = renderLogin();
   signIn(view);
   await view.findByText("Email or password is incorrect.");
@@ -105,7 +104,7 @@ Deno.test("LoginScreen says when to try again after the limiter refuses", async 
   const rows: Array<[string, Parameters<typeof env.use>[0], string]> = [
     [
       "Retry-After: 60",
-      loginRateLimited,
+      loginRateLimited(),
       "Too many attempts. Try again in 1 minute.",
     ],
     [
@@ -181,7 +180,7 @@ Deno.test("LoginScreen shows Forgot password? only with onForgotPassword, and ca
 });
 
 Deno.test("LoginScreen's form is labelled, typed and announces errors", async () => {
-  env.use(loginInvalid);
+  env.use(loginInvalid());
   const { view } = renderLogin(() => {});
   assertAccessible(view.container);
   const alert = view.container.querySelector('[role="alert"]');

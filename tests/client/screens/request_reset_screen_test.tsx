@@ -7,7 +7,7 @@ import {
   answerError,
   installTestEnvironment,
   networkFailure,
-  resetRequestOk,
+  requestPasswordResetOk,
   serverTooOld,
 } from "@gatehouse/client/testing";
 import {
@@ -46,7 +46,7 @@ async function wordsFor(email: string): Promise<string> {
 
 Deno.test("RequestResetScreen answers the same neutral sentence for a known and an unknown address", async () => {
   // The contract answers 202 for every address; the screen must add nothing.
-  env.use(resetRequestOk());
+  env.use(requestPasswordResetOk());
   const recorder = recordRequests(env);
   const known = await wordsFor("ada@example.com");
   const unknown = await wordsFor("nobody@example.com");
@@ -59,7 +59,7 @@ Deno.test("RequestResetScreen answers the same neutral sentence for a known and 
 });
 
 Deno.test("RequestResetScreen shows the sentence in a status region and offers the way back", async () => {
-  env.use(resetRequestOk());
+  env.use(requestPasswordResetOk());
   let back = 0;
   const view = render(<RequestResetScreen onBack={() => back++} />);
   view.getByRole("heading", { name: "Reset your password" });

@@ -7,8 +7,8 @@ import {
   answerError,
   installTestEnvironment,
   networkFailure,
-  resetInvalidToken,
-  resetOk,
+  resetPasswordInvalidToken,
+  resetPasswordOk,
   serverTooOld,
 } from "@gatehouse/client/testing";
 import {
@@ -48,7 +48,7 @@ function choose(view: RenderResult, password = "a long new password") {
 }
 
 Deno.test("ResetPasswordScreen sets the new password, says so and calls onDone", async () => {
-  env.use(resetOk());
+  env.use(resetPasswordOk());
   const recorder = recordRequests(env);
   const { view, done } = renderReset();
   view.getByRole("heading", { name: "Choose a new password" });
@@ -67,7 +67,7 @@ Deno.test("ResetPasswordScreen sets the new password, says so and calls onDone",
 });
 
 Deno.test("ResetPasswordScreen says a dead link is no longer valid and how to get a new one", async () => {
-  env.use(resetInvalidToken());
+  env.use(resetPasswordInvalidToken());
   const { view, done, requested } = renderReset();
   choose(view);
   await view.findByRole("heading", {
@@ -101,7 +101,7 @@ Deno.test("ResetPasswordScreen shows a refused password next to it and lets the 
   const { view, done } = renderReset();
   choose(view, "x".repeat(300));
   await findFieldError(view, "New password", "This password is too long.");
-  env.use(resetOk());
+  env.use(resetPasswordOk());
   choose(view);
   await waitFor(() => assert.equal(done(), 1));
   const tokens = (await recorder.requests()).map((r) =>

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { AuthGate, sessionQueryKey, type SessionUser } from "@gatehouse/client";
 import { SetPasswordScreen } from "@gatehouse/client/screens";
 import {
-  activateInvalidToken,
-  activateOk,
+  acceptInviteInvalidToken,
+  acceptInviteOk,
   answerError,
   installTestEnvironment,
   networkFailure,
@@ -56,7 +56,7 @@ function submit(view: RenderResult) {
 }
 
 Deno.test("SetPasswordScreen sets the password, signs in and calls onAccepted", async () => {
-  env.use(activateOk(admin));
+  env.use(acceptInviteOk(admin));
   const recorder = recordRequests(env);
   const { view, accepted } = renderSetPassword();
   view.getByRole("heading", { name: "Welcome to Acme" });
@@ -78,7 +78,7 @@ Deno.test("SetPasswordScreen sets the password, signs in and calls onAccepted", 
 });
 
 Deno.test("SetPasswordScreen under a gate: once accepted the app shows", async () => {
-  env.use(activateOk(admin));
+  env.use(acceptInviteOk(admin));
   const client = quickClient();
   client.setQueryData(sessionQueryKey, null);
   const view = renderWith(
@@ -97,7 +97,7 @@ Deno.test("SetPasswordScreen under a gate: once accepted the app shows", async (
 });
 
 Deno.test("SetPasswordScreen says a spent or expired link is no longer valid and how to get a new one", async () => {
-  env.use(activateInvalidToken());
+  env.use(acceptInviteInvalidToken());
   const { view, accepted } = renderSetPassword();
   choose(view);
   await view.findByRole("heading", {
@@ -149,7 +149,7 @@ Deno.test("SetPasswordScreen's retry after a failed acceptance sends the same to
           (view.getByLabelText("New password") as HTMLInputElement).value,
           "a long new password",
         );
-        env.use(activateOk(admin));
+        env.use(acceptInviteOk(admin));
         fireEvent.click(retry);
         await waitFor(() => assert.equal(accepted.length, 1));
         recorder.stop();
@@ -175,7 +175,7 @@ Deno.test("SetPasswordScreen shows a refused password next to it, and the retry 
   choose(view, "short");
   await findFieldError(view, "New password", "This password is too short.");
   assert.equal(alertText(view.container), "");
-  env.use(activateOk(admin));
+  env.use(acceptInviteOk(admin));
   choose(view, "a long new password");
   await waitFor(() => assert.equal(accepted.length, 1));
   const bodies = (await recorder.requests()).map((r) => r.body);

@@ -9,11 +9,11 @@ import {
   accountOf,
   answerError,
   installTestEnvironment,
+  listUsersOk,
   networkFailure,
-  roleOk,
   serverTooOld,
-  setDisabledOk,
-  usersOk,
+  setUserDisabledOk,
+  setUserRoleOk,
   userWithCapabilities,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -70,7 +70,7 @@ async function renderUsers(
   users: readonly User[] = [me, ada, grace],
   actor: SessionUser = admin,
 ) {
-  env.use(usersOk(users));
+  env.use(listUsersOk(users));
   const view = renderWith(<UsersScreen />, actor);
   await within(view.container as HTMLElement).findByText(
     users[users.length - 1]!.email,
@@ -121,7 +121,7 @@ Deno.test("UsersScreen shows a notice and fetches nothing without users.manage",
 });
 
 Deno.test("UsersScreen shows newUserRender as the create link", async () => {
-  env.use(usersOk([me]));
+  env.use(listUsersOk([me]));
   const view = renderWith(
     <UsersScreen newUserRender={<a href="/users/new">New user</a>} />,
     admin,
@@ -224,7 +224,7 @@ Deno.test("UsersScreen searches by name or email and starts again from the first
 
 Deno.test("UsersScreen disables an account, sending the role it showed", async () => {
   const view = await renderUsers();
-  env.use(setDisabledOk(ada));
+  env.use(setUserDisabledOk(ada));
   const recorder = recordRequests(env);
   fireEvent.click(view.getByRole("button", { name: "Disable Ada" }));
   const adaRow = within(row(view, ada));
@@ -240,7 +240,7 @@ Deno.test("UsersScreen disables an account, sending the role it showed", async (
 
 Deno.test("UsersScreen enables a disabled account", async () => {
   const view = await renderUsers();
-  env.use(setDisabledOk(grace));
+  env.use(setUserDisabledOk(grace));
   const recorder = recordRequests(env);
   fireEvent.click(view.getByRole("button", { name: "Enable Grace" }));
   const graceRow = within(row(view, grace));
@@ -284,7 +284,7 @@ Deno.test("UsersScreen's role menu is the signed-in account's grantable list plu
 
 Deno.test("UsersScreen changes a role with PUT /api/users/{id}/role", async () => {
   const view = await renderUsers();
-  env.use(roleOk(ada));
+  env.use(setUserRoleOk(ada));
   const recorder = recordRequests(env);
   const adaRow = within(row(view, ada));
   const change = adaRow.getByRole("button", { name: "Change role of Ada" });
@@ -430,7 +430,7 @@ Deno.test("UsersScreen's Reload list after a role change elsewhere shows the acc
   env.use(answerError("setUserDisabled", "role_changed"));
   fireEvent.click(view.getByRole("button", { name: "Disable Ada" }));
   const reload = await view.findByRole("button", { name: "Reload list" });
-  env.use(usersOk([me, { ...ada, role: "admin" }, grace]));
+  env.use(listUsersOk([me, { ...ada, role: "admin" }, grace]));
   fireEvent.click(reload);
   await waitFor(() =>
     assert.equal(
@@ -462,23 +462,23 @@ Deno.test("UsersScreen shows roles as text when the server sends no grantable li
 });
 
 Deno.test("UsersScreen says when the list cannot be read, and Try again asks again", async () => {
-  env.use(answerError("fetchUsers", "internal"));
+  env.use(answerError("listUsers", "internal"));
   const view = renderWith(<UsersScreen />, admin);
   await view.findByText("Something went wrong on the server. Try again later.");
-  env.use(usersOk([me, ada]));
+  env.use(listUsersOk([me, ada]));
   fireEvent.click(view.getByRole("button", { name: "Try again" }));
   await view.findByText("ada@example.com");
   assert.ok(view.queryByText(/Something went wrong/) === null);
 });
 
 Deno.test("UsersScreen says No accounts yet. for an empty list", async () => {
-  env.use(usersOk([]));
+  env.use(listUsersOk([]));
   const view = renderWith(<UsersScreen />, admin);
   await view.findByText("No accounts yet.");
 });
 
 Deno.test("UsersScreen under the gate: a 401 while listing brings the login screen back", async () => {
-  env.use(answerError("fetchUsers", "session_absent"));
+  env.use(answerError("listUsers", "session_absent"));
   const view = renderWith(
     <AuthGate loginScreen={() => <p>Please sign in</p>}>
       <UsersScreen />
