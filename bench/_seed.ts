@@ -54,7 +54,7 @@ async function seedAccount(store: Store, probes: number): Promise<string[]> {
   const auth = createAuth({
     store,
     cookieName: COOKIE_NAME,
-    capabilities: registry(),
+    roles: registry(),
   });
   const tokens: string[] = [];
   for (let i = 0; i < probes; i++) {

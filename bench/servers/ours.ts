@@ -1,45 +1,37 @@
-// Gatehouse as an application mounts it: createAuth over the real store
-// with the demo's role registry (identities carry capabilities and
-// grantable roles), routed through a URLPattern table behind
-// crossOriginGuard, like the README and tests/fixtures/app.ts.
+// Gatehouse as an application mounts it: the routes of createGatehouse over
+// the real store with the demo's roles (identities carry capabilities and
+// grantable roles), on a URLPattern table, like the README.
 //
 // With `sweep: true` it also answers `POST /bench/sweep` by running one
 // Reaper sweep in this process, so session checks and the sweep share the
 // event loop as they would in production.
 
-import {
-  createAuth,
-  crossOriginGuard,
-  type Handler,
-  respond,
-} from "../../mod.ts";
-import { COOKIE_NAME, registry } from "../_fixtures.ts";
+import { createGatehouse, type Handler, respond } from "../../mod.ts";
+import { COOKIE_NAME, ROLES } from "../_fixtures.ts";
 import { config, listen } from "./_listen.ts";
 import { openStore, type StoreConfig } from "./_open_store.ts";
 
 const options = config<StoreConfig & { sweep?: boolean }>();
 const opened = await openStore(options);
-const auth = createAuth({
+const { routes } = createGatehouse({
   store: opened.store,
   cookieName: COOKIE_NAME,
-  privileged: ["admin"],
-  capabilities: registry(),
+  roles: {
+    admin: {
+      capabilities: [...ROLES.admin.capabilities],
+      grants: [...ROLES.admin.grants],
+    },
+    member: {},
+  },
 });
 
-const routes: Array<{ method: string; pattern: URLPattern; handler: Handler }> =
-  [
-    { method: "POST", path: "/api/auth/login", handler: auth.login },
-    { method: "POST", path: "/api/auth/logout", handler: auth.logout },
-    { method: "GET", path: "/api/auth/session", handler: auth.session },
-  ].map(({ method, path, handler }) => ({
-    method,
-    pattern: new URLPattern({ pathname: path }),
-    handler,
-  }));
+// Gatehouse's routes as they come, plus the bench's own sweep trigger.
+const table: Array<{ method: string; pattern: URLPattern; handler: Handler }> =
+  [...routes];
 
 if (options.sweep) {
   const { sweepHandler } = await import("./_sweep.ts");
-  routes.push({
+  table.push({
     method: "POST",
     pattern: new URLPattern({ pathname: "/bench/sweep" }),
     handler: sweepHandler(opened.store),
@@ -47,13 +39,12 @@ if (options.sweep) {
 }
 
 const app: Handler = (req, _params, info) => {
-  for (const route of routes) {
+  for (const route of table) {
     if (route.method !== req.method) continue;
     const match = route.pattern.exec(req.url);
     if (match) return route.handler(req, match, info);
   }
   return respond({ error: "Not found", code: "not_found" }, { status: 404 });
 };
-const handler = crossOriginGuard()(app);
 
-listen((req, info) => handler(req, undefined, info));
+listen((req, info) => app(req, undefined, info));
