@@ -29,7 +29,13 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const script = new URL(`servers/${name}.ts`, import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", script, JSON.stringify(config)],
+    args: [
+      "run",
+      "--lock=dev.lock",
+      "--allow-all",
+      script,
+      JSON.stringify(config),
+    ],
     cwd: ROOT.pathname,
     env,
     stdin: "null",

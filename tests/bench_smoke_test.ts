@@ -10,7 +10,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 
 async function bench(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN, ...args],
+    args: ["run", "--lock=dev.lock", "--allow-all", MAIN, ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

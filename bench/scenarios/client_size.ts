@@ -59,6 +59,7 @@ export const clientSize: Scenario = {
       const result = await new Deno.Command(Deno.execPath(), {
         args: [
           "bundle",
+          "--lock=../dev.lock",
           "--quiet",
           "--platform",
           "browser",

@@ -50,7 +50,15 @@ async function bundle(): Promise<string> {
   try {
     const output = `${dir}/app.js`;
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--platform", "browser", "--output", output, FIXTURE],
+      args: [
+        "bundle",
+        "--lock=dev.lock",
+        "--platform",
+        "browser",
+        "--output",
+        output,
+        FIXTURE,
+      ],
       cwd: ROOT,
       stdout: "null",
       stderr: "piped",
