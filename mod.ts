@@ -53,6 +53,11 @@ export {
   type GatehouseOptions,
 } from "./server/gatehouse.ts";
 export type { Route } from "./server/routes.ts";
+export type {
+  MailOptions,
+  RoleOptions,
+  SharedOptions,
+} from "./server/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
 export type { InviteAnswer, UserJson, UserListJson } from "@gatehouse/contract";
 export {

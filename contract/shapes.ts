@@ -32,28 +32,30 @@ const ref = (name: string): JsonSchema => ({
   $ref: `#/components/schemas/${name}`,
 });
 
-function closed(
+// An object schema whose keys are all required but `optional`. Answers are
+// closed (no field the contract does not name); request bodies are open.
+function object(
   properties: Record<string, JsonSchema>,
-  optional: readonly string[] = [],
+  options: { optional?: readonly string[]; open?: boolean } = {},
 ): JsonSchema {
+  const optional = options.optional ?? [];
   return {
     type: "object",
     properties,
     required: Object.keys(properties).filter((key) => !optional.includes(key)),
-    additionalProperties: false,
+    ...(options.open ? {} : { additionalProperties: false }),
   };
 }
 
-function body(
+const closed = (
   properties: Record<string, JsonSchema>,
   optional: readonly string[] = [],
-): JsonSchema {
-  return {
-    type: "object",
-    properties,
-    required: Object.keys(properties).filter((key) => !optional.includes(key)),
-  };
-}
+) => object(properties, { optional });
+
+const body = (
+  properties: Record<string, JsonSchema>,
+  optional: readonly string[] = [],
+) => object(properties, { optional, open: true });
 
 /**
  * The named wire shapes (DESIGN.md §4, §8), snake_case as on the wire. The

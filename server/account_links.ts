@@ -12,34 +12,16 @@ import { linkBase } from "./_links.ts";
 import type { Auth } from "./auth.ts";
 import type { Handler } from "./http.ts";
 import { acceptInviteHandler } from "./invitations.ts";
-import { type Limits, resolveLimits } from "./limits.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
-import type { Mailer } from "./mailer.ts";
-import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import { resolveLimits } from "./limits.ts";
+import { defaultLogger } from "./logger.ts";
+import { argon2Hasher } from "./password.ts";
 import { confirmResetHandler, requestResetHandler } from "./password_reset.ts";
-import type { Store } from "./store.ts";
+import type { MailOptions, SharedOptions } from "./options.ts";
 
-/** Options of {@linkcode createAccountLinks}. */
-export interface AccountLinksOptions {
+/** Options of {@linkcode createAccountLinks}: the shared settings (the store `auth` uses) and how reset links reach people. */
+export interface AccountLinksOptions extends SharedOptions, MailOptions {
   /** Signs the invited person in after acceptance. */
   auth: Auth;
-  /** The same store `auth` uses. */
-  store: Store;
-  /** Sends reset links; without one they go to the log at info level. */
-  mailer?: Mailer;
-  /**
-   * The site's public base URL (e.g. `https://app.example.com`), the origin
-   * of every mailed link. Required with a mailer.
-   */
-  publicUrl?: string;
-  /** Hashes new passwords; argon2id at OWASP parameters by default. */
-  hasher?: PasswordHasher;
-  /** Where failures and unmailed links are logged; `console` by default. */
-  logger?: Logger;
-  /** Input limits and link lifetimes (`resetTtl`). */
-  limits?: Partial<Limits>;
-  /** The clock, ms since the epoch. */
-  now?: () => number;
 }
 
 /**

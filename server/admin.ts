@@ -28,47 +28,18 @@ import {
 } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { type Limits, resolveLimits } from "./limits.ts";
+import { resolveLimits } from "./limits.ts";
 import { inviteHandler } from "./invitations.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
-import type { Mailer } from "./mailer.ts";
-import { argon2Hasher, type PasswordHasher } from "./password.ts";
-import type { RoleRegistry } from "./roles.ts";
-import type { Store, UserQuery, UserRecord, UserUpdate } from "./store.ts";
+import { defaultLogger } from "./logger.ts";
+import { argon2Hasher } from "./password.ts";
+import type { MailOptions, RoleOptions, SharedOptions } from "./options.ts";
+import type { UserQuery, UserRecord, UserUpdate } from "./store.ts";
 
-/** Options of {@linkcode createAdmin}. */
-export interface AdminOptions {
-  /** Where accounts live. Required. */
-  store: Store;
-  /**
-   * Roles that may administer accounts; copied now. Empty admits every role.
-   * Also the roles "last privileged account" protects.
-   */
-  privileged?: readonly string[];
-  /** Optional role registry: which roles exist and who may grant which. */
-  roles?: RoleRegistry;
-  /** @deprecated Use {@linkcode AdminOptions.roles}: the same registry. */
-  capabilities?: RoleRegistry;
-  /** Password hasher for new accounts; argon2id at OWASP parameters by default. */
-  hasher?: PasswordHasher;
-  /** Where failures are logged; `console` by default. */
-  logger?: Logger;
-  /** Overrides of the input limits (body size, lengths). */
-  limits?: Partial<Limits>;
-  /** The clock, in ms since the epoch; `Date.now` by default. */
-  now?: () => number;
-  /**
-   * Sends invitations. Without one, `invite` answers the activation link to
-   * the administrator (`{delivered: false, activation_link}`).
-   */
-  mailer?: Mailer;
-  /**
-   * The site's public base URL, the origin of every mailed link (required
-   * with a mailer). Without it, a link handed back to the administrator uses
-   * the request's origin, and a warning is logged once.
-   */
-  publicUrl?: string;
-}
+/**
+ * Options of {@linkcode createAdmin}: the shared settings, who may
+ * administer users, and how invitation links reach people.
+ */
+export interface AdminOptions extends SharedOptions, RoleOptions, MailOptions {}
 
 /**
  * @deprecated Use {@linkcode AdminOptions}: every options type is `*Options`.

@@ -19,34 +19,18 @@ import {
   respond,
 } from "./http.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
-import { DEFAULT_SESSION_TTL, type Limits, resolveLimits } from "./limits.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
-import { argon2Hasher, type PasswordHasher } from "./password.ts";
-import type { RoleRegistry } from "./roles.ts";
-import type { Store, UserRecord } from "./store.ts";
+import { DEFAULT_SESSION_TTL, resolveLimits } from "./limits.ts";
+import { defaultLogger } from "./logger.ts";
+import { argon2Hasher } from "./password.ts";
+import type { RoleOptions, SharedOptions } from "./options.ts";
+import type { UserRecord } from "./store.ts";
 
 /** Options of {@linkcode createAuth}. */
-export interface AuthOptions {
-  /** Where accounts and sessions live. Required. */
-  store: Store;
+export interface AuthOptions extends SharedOptions, RoleOptions {
   /** Session cookie name; `__Host-session` by default. */
   cookieName?: string;
   /** Session lifetime in ms; bounds the session and the cookie's Max-Age. 7 days by default. */
   sessionTtl?: number;
-  /** Roles that pass `requirePrivilege`; copied now. Empty admits every role. */
-  privileged?: readonly string[];
-  /** Optional role registry; without it no identity carries capabilities. */
-  roles?: RoleRegistry;
-  /** @deprecated Use {@linkcode AuthOptions.roles}: the same registry. */
-  capabilities?: RoleRegistry;
-  /** Where failures are logged; `console` by default. */
-  logger?: Logger;
-  /** Password hasher; argon2id at OWASP parameters by default. */
-  hasher?: PasswordHasher;
-  /** Overrides of the input limits (body size, lengths). */
-  limits?: Partial<Limits>;
-  /** The clock, in ms since the epoch; `Date.now` by default (tests pass their own). */
-  now?: () => number;
 }
 
 /**

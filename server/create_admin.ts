@@ -107,7 +107,7 @@ interface Arguments {
  *
  * @example Creating the first administrator from a script
  * ```ts
- * import { runCreateAdmin } from "@gatehouse/server";
+ * import { runCreateAdmin } from "@gatehouse/server/create-admin";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");

@@ -17,21 +17,17 @@ import { type Admin, createAdmin } from "./admin.ts";
 import { type Auth, createAuth } from "./auth.ts";
 import { crossOriginGuard } from "./cross_origin.ts";
 import type { Handler, Middleware } from "./http.ts";
-import type { Limits } from "./limits.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
-import type { Mailer } from "./mailer.ts";
-import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import { defaultLogger } from "./logger.ts";
+import type { MailOptions, SharedOptions } from "./options.ts";
+import { argon2Hasher } from "./password.ts";
 import { loginRateLimiter, type TrustedProxy } from "./rate_limit.ts";
 import { Reaper } from "./reaper.ts";
 import { authority } from "./_authority.ts";
 import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { type Route, routeTable } from "./routes.ts";
-import type { Store } from "./store.ts";
 
 /** Options of {@linkcode createGatehouse}: every setting, once. */
-export interface GatehouseOptions {
-  /** Where accounts, sessions, links and limiter counts live. Required. */
-  store: Store;
+export interface GatehouseOptions extends SharedOptions, MailOptions {
   /**
    * The roles: a plain object (`{admin: {capabilities: [USERS_MANAGE],
    * grants: ["admin", "member"]}, member: {}}`) or a {@linkcode RoleRegistry}
@@ -46,12 +42,6 @@ export interface GatehouseOptions {
    * absent: every account may). Their identities carry `USERS_MANAGE`.
    */
   privileged?: readonly string[];
-  /** Sends invitation and reset mail; needs `publicUrl`. */
-  mailer?: Mailer;
-  /** The site's public origin, e.g. `https://app.example`: the origin of every link. */
-  publicUrl?: string;
-  /** Input limits and link lifetimes (`invitationTtl`, `resetTtl`). */
-  limits?: Partial<Limits>;
   /** Session lifetime in ms; 7 days by default. */
   sessionTtl?: number;
   /** Session cookie name; `__Host-session` by default. */
@@ -60,12 +50,6 @@ export interface GatehouseOptions {
   rateLimit?: { readonly maxFailures?: number; readonly window?: number };
   /** A proxy whose client-address header the limiters may believe. */
   trustedProxy?: TrustedProxy;
-  /** Password hasher; argon2id at OWASP parameters by default. */
-  hasher?: PasswordHasher;
-  /** Where refusals, failures and unmailed reset links go; `console` by default. */
-  logger?: Logger;
-  /** The clock, ms since the epoch; `Date.now` by default. */
-  now?: () => number;
 }
 
 /** The guards `createGatehouse` built, for routes of your own. */

@@ -190,7 +190,7 @@ const PHC =
  *
  * @example
  * ```ts
- * import { parsePhc } from "@gatehouse/server";
+ * import { parsePhc } from "./password.ts";
  *
  * const params = parsePhc("$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA");
  * console.assert(params?.memoryCost === 19456);

@@ -1,0 +1,87 @@
+/**
+ * The option groups the factories share, declared once: every factory that
+ * reads a setting reads it under the same name and meaning, and
+ * `createGatehouse` hands each the same value.
+ *
+ * @module
+ */
+
+import type { Limits } from "./limits.ts";
+import type { Logger } from "./logger.ts";
+import type { Mailer } from "./mailer.ts";
+import type { PasswordHasher } from "./password.ts";
+import type { RoleRegistry } from "./roles.ts";
+import type { Store } from "./store.ts";
+
+/**
+ * What every factory takes: the store and its collaborators.
+ *
+ * @example Shared settings
+ * ```ts
+ * import type { SharedOptions } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const shared: SharedOptions = { store: new KvStore(kv), limits: { minPasswordLength: 16 } };
+ * kv.close();
+ * ```
+ */
+export interface SharedOptions {
+  /** Where accounts, sessions, links and counts live. Required. */
+  store: Store;
+  /** Password hasher; argon2id at OWASP parameters by default. */
+  hasher?: PasswordHasher;
+  /** Where refusals, failures and unmailed links go; `console` by default. */
+  logger?: Logger;
+  /** Overrides of the input limits and link lifetimes. */
+  limits?: Partial<Limits>;
+  /** The clock, in ms since the epoch; `Date.now` by default (tests pass their own). */
+  now?: () => number;
+}
+
+/**
+ * Who may administer users and which roles exist.
+ *
+ * @example The privileged list alone
+ * ```ts
+ * import type { RoleOptions } from "@gatehouse/server";
+ *
+ * const roles: RoleOptions = { privileged: ["admin"] };
+ * ```
+ */
+export interface RoleOptions {
+  /**
+   * Roles that pass `requirePrivilege` and may administer accounts, copied
+   * now; also the roles "last privileged account" protects. Empty admits
+   * every role.
+   */
+  privileged?: readonly string[];
+  /** Optional role registry; without it no identity carries capabilities. */
+  roles?: RoleRegistry;
+  /** @deprecated Use {@linkcode RoleOptions.roles}: the same registry. */
+  capabilities?: RoleRegistry;
+}
+
+/**
+ * How links reach people: the mailer, and the origin of every link.
+ *
+ * @example Links on a public origin, handed to the administrator
+ * ```ts
+ * import type { MailOptions } from "@gatehouse/server";
+ *
+ * const mail: MailOptions = { publicUrl: "https://app.example" };
+ * ```
+ */
+export interface MailOptions {
+  /**
+   * Sends invitations and reset links. Without one, `invite` answers the
+   * activation link to the administrator and reset links go to the log.
+   */
+  mailer?: Mailer;
+  /**
+   * The site's public base URL (e.g. `https://app.example.com`), the origin
+   * of every link; required with a mailer. Without it, a link handed back to
+   * the administrator uses the request's origin (a warning is logged once).
+   */
+  publicUrl?: string;
+}
