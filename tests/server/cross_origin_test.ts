@@ -117,7 +117,7 @@ for (const row of ROWS) {
 Deno.test("crossOriginGuard() answers 403 request_cross_origin and logs the reason", async () => {
   const logger = memoryLogger();
   let reached = 0;
-  const guarded = crossOriginGuard(logger)(() => {
+  const guarded = crossOriginGuard({ logger })(() => {
     reached++;
     return new Response("ok");
   });
@@ -177,4 +177,15 @@ Deno.test("crossOriginGuard() compares Origin with the Host a real server receiv
   } finally {
     await server.close();
   }
+});
+
+Deno.test("crossOriginGuard() still takes the logger itself, the earlier form", async () => {
+  const logger = memoryLogger();
+  const guarded = crossOriginGuard(logger)(() => new Response("ok"));
+  const refused = await guarded(
+    request({ method: "POST", fetchSite: "cross-site", allowed: false }),
+  );
+  assertEquals(refused.status, 403);
+  await refused.body?.cancel();
+  assertEquals(logger.lines.map((line) => line.message), ["write refused"]);
 });
