@@ -4,9 +4,12 @@
 // refusal of the role right on a call that hands out a role is
 // RoleRefusedError; `invite` never reveals `email_taken`; a 404 without a
 // 404 code of the contract on a feature route means the server is too old.
-// The codes and their statuses come from the contract (`ERRORS`).
+// The codes and their statuses come from the contract (`ERROR_STATUS`).
 
-import { type ErrorCode as ServerCode, ERRORS } from "@gatehouse/contract";
+import {
+  ERROR_STATUS,
+  type ErrorCode as ServerCode,
+} from "@gatehouse/contract/errors";
 import {
   type AuthClientError,
   type AuthClientErrorOptions,
@@ -128,7 +131,8 @@ export function errorFromAnswer(
 
   if (
     status === 404 && call.feature !== undefined &&
-    !(Object.hasOwn(ERRORS, code) && ERRORS[code as ServerCode].status === 404)
+    !(Object.hasOwn(ERROR_STATUS, code) &&
+      ERROR_STATUS[code as ServerCode] === 404)
   ) {
     return new ServerTooOldError(call.feature, { status });
   }

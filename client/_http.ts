@@ -3,7 +3,11 @@
 // cookies (`credentials: "same-origin"`), and any refusal turned into its
 // typed error. A fetch that never answers becomes NetworkError.
 
-import { type OperationName, OPERATIONS, pathOf } from "@gatehouse/contract";
+import {
+  type OperationName,
+  OPERATIONS,
+  pathOf,
+} from "@gatehouse/contract/operations";
 import { type CallContext, errorFromAnswer } from "./_error_map.ts";
 import type { AuthClientError } from "./errors.ts";
 import { NetworkError, UnexpectedResponseError } from "./service_errors.ts";

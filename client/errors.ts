@@ -10,10 +10,10 @@
  * @module
  */
 
-import type { ErrorCode as ContractErrorCode } from "@gatehouse/contract";
+import type { ErrorCode as ContractErrorCode } from "@gatehouse/contract/errors";
 
 /**
- * Every code the client knows: the server's codes (`ERRORS` of the
+ * Every code the client knows: the server's codes (`ERROR_STATUS` of the
  * contract, DESIGN.md §4) and four of the client's own (`server_too_old`,
  * `invitation_failed`, `network_failed`, `response_malformed`). A newer
  * server may send codes not listed here; they still arrive as an
@@ -37,7 +37,7 @@ export type ErrorCode =
   | "response_malformed";
 
 /**
- * A code the server writes: a key of the contract's `ERRORS`.
+ * A code the server writes: a key of the contract's `ERROR_STATUS`.
  *
  * @internal
  */

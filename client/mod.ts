@@ -54,7 +54,7 @@
  */
 
 export { can } from "./can.ts";
-export { USERS_MANAGE } from "@gatehouse/contract";
+export { USERS_MANAGE } from "@gatehouse/contract/roles";
 export {
   AuthClientError,
   type AuthClientErrorOptions,

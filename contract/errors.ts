@@ -1,96 +1,54 @@
 /**
- * Every error code of the HTTP contract with its status and default English
- * message, in one table. The server's `AuthError` and the client's status
- * knowledge both read it.
+ * The contract's error codes, in two tables keyed alike: the status of every
+ * code ({@linkcode ERROR_STATUS}, the one code→status table: the server's
+ * `AuthError`, the client's error classes and its test harness all read it)
+ * and the default English message the server sends
+ * ({@linkcode ERROR_MESSAGES}). A new code is one row in each; the type of
+ * the second makes a missing row an error. They are apart so that a client
+ * bundle, which needs statuses, carries no messages.
  *
  * @module
  */
 
-/** A code's status and the English message the server sends by default. */
-export interface ErrorDefinition {
-  /** The HTTP status of every answer with this code. */
-  readonly status: number;
-  /** The default `error` text (sentence case, no trailing period). */
-  readonly message: string;
-}
-
 /**
- * Every error code, its status and its default message (DESIGN.md §4). A
- * new code is one more row here; the server, the client and the OpenAPI
- * description pick it up from this table.
+ * The HTTP status of every error code (DESIGN.md §4).
  *
  * @example The status of a code
  * ```ts
- * import { ERRORS } from "@gatehouse/contract";
+ * import { ERROR_STATUS } from "@gatehouse/contract";
  *
- * console.assert(ERRORS.token_invalid.status === 410);
+ * console.assert(ERROR_STATUS.token_invalid === 410);
  * ```
  */
-export const ERRORS = {
-  body_malformed: { status: 400, message: "Request body is not valid JSON" },
-  body_field_required: {
-    status: 400,
-    message: "Request body is missing a required field",
-  },
-  email_invalid: { status: 400, message: "Email address is not valid" },
-  name_required: { status: 400, message: "Name is required" },
-  name_too_long: { status: 400, message: "Name is too long" },
-  password_too_short: { status: 400, message: "Password is too short" },
-  password_too_long: { status: 400, message: "Password is too long" },
-  password_too_common: {
-    status: 400,
-    message: "Password is too common; choose another",
-  },
-  user_id_malformed: { status: 400, message: "User id is not a UUID" },
-  role_unknown: { status: 400, message: "Role is not known" },
-  credentials_invalid: {
-    status: 401,
-    message: "Email or password is incorrect",
-  },
-  session_absent: { status: 401, message: "Not signed in" },
-  role_insufficient: {
-    status: 403,
-    message: "Your role may not use this route",
-  },
-  capability_missing: {
-    status: 403,
-    message: "Your role lacks a required capability",
-  },
-  role_beyond_reach: {
-    status: 403,
-    message: "You may not hand out that role or change that account",
-  },
-  self_disable_refused: {
-    status: 403,
-    message: "You cannot disable your own account",
-  },
-  self_role_refused: {
-    status: 403,
-    message: "You cannot change your own role",
-  },
-  request_cross_origin: {
-    status: 403,
-    message: "Cross-origin request refused",
-  },
-  user_not_found: { status: 404, message: "User not found" },
-  invitation_not_found: { status: 404, message: "Invitation not found" },
-  email_taken: { status: 409, message: "Email address is already in use" },
-  role_changed: {
-    status: 409,
-    message: "The account's role changed; reload it and try again",
-  },
-  last_privileged_refused: {
-    status: 409,
-    message: "Cannot remove the last account that may administer users",
-  },
-  token_invalid: { status: 410, message: "This link is no longer valid" },
-  body_too_large: { status: 413, message: "Request body is too large" },
-  login_rate_limited: {
-    status: 429,
-    message: "Too many attempts; try again later",
-  },
-  internal: { status: 500, message: "Internal server error" },
-} as const satisfies Record<string, ErrorDefinition>;
+export const ERROR_STATUS = {
+  body_malformed: 400,
+  body_field_required: 400,
+  email_invalid: 400,
+  name_required: 400,
+  name_too_long: 400,
+  password_too_short: 400,
+  password_too_long: 400,
+  password_too_common: 400,
+  user_id_malformed: 400,
+  role_unknown: 400,
+  credentials_invalid: 401,
+  session_absent: 401,
+  role_insufficient: 403,
+  capability_missing: 403,
+  role_beyond_reach: 403,
+  self_disable_refused: 403,
+  self_role_refused: 403,
+  request_cross_origin: 403,
+  user_not_found: 404,
+  invitation_not_found: 404,
+  email_taken: 409,
+  role_changed: 409,
+  last_privileged_refused: 409,
+  token_invalid: 410,
+  body_too_large: 413,
+  login_rate_limited: 429,
+  internal: 500,
+} as const;
 
 /**
  * A short fixed name for an error; clients match on it.
@@ -102,30 +60,55 @@ export const ERRORS = {
  * const retryable: ErrorCode[] = ["login_rate_limited", "internal"];
  * ```
  */
-export type ErrorCode = keyof typeof ERRORS;
+export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * The status of every error code, read off {@linkcode ERRORS}.
+ * The default `error` text of every code (sentence case, no trailing
+ * period); for people, it may change between versions.
  *
- * @example A code's status
+ * @example The message of a code
  * ```ts
- * import { ERROR_STATUS } from "@gatehouse/contract";
+ * import { ERROR_MESSAGES } from "@gatehouse/contract";
  *
- * console.assert(ERROR_STATUS.session_absent === 401);
+ * console.assert(ERROR_MESSAGES.session_absent === "Not signed in");
  * ```
  */
-export const ERROR_STATUS: { readonly [C in ErrorCode]: number } = Object
-  .freeze(
-    Object.fromEntries(
-      Object.entries(ERRORS).map(([code, { status }]) => [code, status]),
-    ) as { [C in ErrorCode]: number },
-  );
+export const ERROR_MESSAGES: { readonly [C in ErrorCode]: string } = {
+  body_malformed: "Request body is not valid JSON",
+  body_field_required: "Request body is missing a required field",
+  email_invalid: "Email address is not valid",
+  name_required: "Name is required",
+  name_too_long: "Name is too long",
+  password_too_short: "Password is too short",
+  password_too_long: "Password is too long",
+  password_too_common: "Password is too common; choose another",
+  user_id_malformed: "User id is not a UUID",
+  role_unknown: "Role is not known",
+  credentials_invalid: "Email or password is incorrect",
+  session_absent: "Not signed in",
+  role_insufficient: "Your role may not use this route",
+  capability_missing: "Your role lacks a required capability",
+  role_beyond_reach: "You may not hand out that role or change that account",
+  self_disable_refused: "You cannot disable your own account",
+  self_role_refused: "You cannot change your own role",
+  request_cross_origin: "Cross-origin request refused",
+  user_not_found: "User not found",
+  invitation_not_found: "Invitation not found",
+  email_taken: "Email address is already in use",
+  role_changed: "The account's role changed; reload it and try again",
+  last_privileged_refused:
+    "Cannot remove the last account that may administer users",
+  token_invalid: "This link is no longer valid",
+  body_too_large: "Request body is too large",
+  login_rate_limited: "Too many attempts; try again later",
+  internal: "Internal server error",
+};
 
 /**
  * Tells whether `code` is one of the contract's codes.
  *
  * @param code Any string, e.g. the `code` of an answer.
- * @returns True for a code of {@linkcode ERRORS}.
+ * @returns True for a code of {@linkcode ERROR_STATUS}.
  *
  * @example Recognising a code from a newer server
  * ```ts
@@ -136,5 +119,5 @@ export const ERROR_STATUS: { readonly [C in ErrorCode]: number } = Object
  * ```
  */
 export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERRORS, code);
+  return Object.hasOwn(ERROR_STATUS, code);
 }

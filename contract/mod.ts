@@ -8,8 +8,8 @@
  *   guard, limiter, success status, its own refusals);
  *   {@linkcode errorsOf} adds the refusals that follow from the guard, the
  *   limiter and the mount; {@linkcode pathOf} fills in path values.
- * - {@linkcode ERRORS}: every error code with its status and default
- *   message.
+ * - {@linkcode ERROR_STATUS} and {@linkcode ERROR_MESSAGES}: every error
+ *   code with its status and default message.
  * - {@linkcode SCHEMAS} and {@linkcode SHAPES}: bodies and answers as JSON
  *   Schema (draft 2020-12); the wire types in TypeScript beside them.
  * - {@linkcode USERS_MANAGE}: the capability of accounts that may
@@ -31,14 +31,12 @@
  */
 
 export {
+  ERROR_MESSAGES,
   ERROR_STATUS,
   type ErrorCode,
-  type ErrorDefinition,
-  ERRORS,
   isErrorCode,
 } from "./errors.ts";
 export {
-  errorsOf,
   type Guard,
   type Limiter,
   type Method,
@@ -56,6 +54,7 @@ export {
 } from "./openapi.ts";
 export { USERS_MANAGE } from "./roles.ts";
 export {
+  errorsOf,
   type JsonSchema,
   type OperationShape,
   type SchemaName,

@@ -7,14 +7,13 @@
  * @module
  */
 
-import { type ErrorCode, ERRORS } from "./errors.ts";
+import { ERROR_STATUS, type ErrorCode } from "./errors.ts";
 import {
-  errorsOf,
   OPERATION_NAMES,
   OPERATIONS,
   type OperationSpec,
 } from "./operations.ts";
-import { type JsonSchema, SCHEMAS, SHAPES } from "./shapes.ts";
+import { errorsOf, type JsonSchema, SCHEMAS, SHAPES } from "./shapes.ts";
 
 /** The version of the HTTP API this contract describes. */
 export const API_VERSION = "0.12.0";
@@ -124,7 +123,7 @@ function operationObject(
   }
   const operation: Record<string, unknown> = {
     operationId: name,
-    summary: spec.summary,
+    summary: shape.summary,
     responses: { ...successResponse(spec, shape), ...errorResponses(name) },
   };
   if (spec.guard !== "public") operation.security = [{ session: [] }];
@@ -142,7 +141,7 @@ function successResponse(
   spec: OperationSpec,
   shape: (typeof SHAPES)[keyof typeof SHAPES],
 ): Record<string, JsonSchema> {
-  const response: Record<string, unknown> = { description: spec.summary };
+  const response: Record<string, unknown> = { description: shape.summary };
   if (shape.answer !== undefined) {
     response.content = {
       [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${shape.answer}` } },
@@ -168,7 +167,7 @@ function errorResponses(
 ): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorsOf(name)) {
-    const { status } = ERRORS[code];
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, JsonSchema> = {};

@@ -10,7 +10,29 @@
  * @module
  */
 
-import type { OperationName } from "./operations.ts";
+import type { ErrorCode } from "./errors.ts";
+import { type Method, type OperationName, OPERATIONS } from "./operations.ts";
+
+// What decoding a JSON body may refuse (the bounded `decode`).
+const JSON_BODY = [
+  "body_malformed",
+  "body_too_large",
+  "body_field_required",
+] as const satisfies readonly ErrorCode[];
+
+// What a new password may be refused for.
+const NEW_PASSWORD = [
+  "password_too_short",
+  "password_too_long",
+  "password_too_common",
+] as const satisfies readonly ErrorCode[];
+
+// What a name and an email may be refused for.
+const PERSON = [
+  "email_invalid",
+  "name_required",
+  "name_too_long",
+] as const satisfies readonly ErrorCode[];
 
 /**
  * A JSON Schema (draft 2020-12) as a plain object.
@@ -70,7 +92,7 @@ const body = (
  * ```
  */
 export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
-  Identity: closed({
+  Identity: /* @__PURE__ */ closed({
     id: uuid,
     email: string,
     name: string,
@@ -78,7 +100,7 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     capabilities: strings,
     grantable: strings,
   }, ["capabilities", "grantable"]),
-  User: closed({
+  User: /* @__PURE__ */ closed({
     id: uuid,
     email: string,
     name: string,
@@ -86,37 +108,37 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     disabled: { type: "boolean" },
     created_at: time,
   }),
-  UserPage: closed({
-    users: { type: "array", items: ref("User") },
+  UserPage: /* @__PURE__ */ closed({
+    users: { type: "array", items: /* @__PURE__ */ ref("User") },
     next_cursor: { type: ["string", "null"] },
   }),
   InviteAnswer: {
     oneOf: [
-      closed({ delivered: { const: true } }),
-      closed({
+      /* @__PURE__ */ closed({ delivered: { const: true } }),
+      /* @__PURE__ */ closed({
         delivered: { const: false },
         activation_link: { type: "string", format: "uri" },
       }),
     ],
   },
-  Invitation: closed({
+  Invitation: /* @__PURE__ */ closed({
     id: uuid,
     email: string,
     name: string,
     role: string,
     invited_by: {
       oneOf: [
-        closed({ id: uuid, email: string, name: string }),
+        /* @__PURE__ */ closed({ id: uuid, email: string, name: string }),
         { type: "null" },
       ],
     },
     created_at: time,
     expires_at: time,
   }),
-  InvitationList: closed({
-    invitations: { type: "array", items: ref("Invitation") },
+  InvitationList: /* @__PURE__ */ closed({
+    invitations: { type: "array", items: /* @__PURE__ */ ref("Invitation") },
   }),
-  Error: closed({
+  Error: /* @__PURE__ */ closed({
     error: string,
     code: string,
     meta: { type: "object", additionalProperties: string },
@@ -150,6 +172,13 @@ export type SchemaName =
 
 /** What an operation takes and answers, beyond its method and path. */
 export interface OperationShape {
+  /** One line for people (the OpenAPI summary). */
+  readonly summary: string;
+  /**
+   * The refusals of its own. Those that follow from the guard, the limiter,
+   * the method and the mount are added by {@linkcode errorsOf}.
+   */
+  readonly errors: readonly ErrorCode[];
   /** The JSON body, when the operation reads one. */
   readonly body?: JsonSchema;
   /** Each query parameter, by name (all optional). */
@@ -162,8 +191,8 @@ export interface OperationShape {
   readonly cookie?: "set" | "cleared";
 }
 
-const credentials = body({ email: string, password: string });
-const linkSpend = body({ token: string, password: string });
+const credentials = /* @__PURE__ */ body({ email: string, password: string });
+const linkSpend = /* @__PURE__ */ body({ token: string, password: string });
 const byId = { id: uuid } as const;
 
 /**
@@ -178,10 +207,26 @@ const byId = { id: uuid } as const;
  * ```
  */
 export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
-  login: { body: credentials, answer: "Identity", cookie: "set" },
-  logout: { cookie: "cleared" },
-  fetchSession: { answer: "Identity" },
+  login: {
+    summary: "Sign in with an email and a password",
+    errors: [...JSON_BODY, "credentials_invalid"],
+    body: credentials,
+    answer: "Identity",
+    cookie: "set",
+  },
+  logout: {
+    summary: "Sign out (also without a session)",
+    errors: [],
+    cookie: "cleared",
+  },
+  fetchSession: {
+    summary: "The identity of the signed-in account",
+    errors: [],
+    answer: "Identity",
+  },
   listUsers: {
+    summary: "A page of accounts, oldest first",
+    errors: ["body_malformed"],
     query: {
       limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
       cursor: uuid,
@@ -190,7 +235,16 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     answer: "UserPage",
   },
   createUser: {
-    body: body(
+    summary: "Create an account with a first password",
+    errors: [
+      ...JSON_BODY,
+      ...PERSON,
+      ...NEW_PASSWORD,
+      "role_unknown",
+      "role_beyond_reach",
+      "email_taken",
+    ],
+    body: /* @__PURE__ */ body(
       { email: string, name: string, password: string, role: string },
       [
         "role",
@@ -199,19 +253,108 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     answer: "User",
   },
   setUserDisabled: {
+    summary: "Disable or enable an account",
+    errors: [
+      ...JSON_BODY,
+      "user_id_malformed",
+      "self_disable_refused",
+      "role_beyond_reach",
+      "user_not_found",
+      "role_changed",
+      "last_privileged_refused",
+    ],
     params: byId,
-    body: body({ disabled: { type: "boolean" }, role: string }, ["role"]),
+    body: /* @__PURE__ */ body(
+      { disabled: { type: "boolean" }, role: string },
+      ["role"],
+    ),
     answer: "User",
   },
-  setUserRole: { params: byId, body: body({ role: string }), answer: "User" },
+  setUserRole: {
+    summary: "Change the role of an account",
+    errors: [
+      ...JSON_BODY,
+      "user_id_malformed",
+      "role_unknown",
+      "self_role_refused",
+      "role_beyond_reach",
+      "user_not_found",
+      "last_privileged_refused",
+    ],
+    params: byId,
+    body: /* @__PURE__ */ body({ role: string }),
+    answer: "User",
+  },
   invite: {
-    body: body({ email: string, name: string, role: string }, ["role"]),
+    summary: "Invite a person by email to set their own password",
+    errors: [...JSON_BODY, ...PERSON, "role_unknown", "role_beyond_reach"],
+    body: /* @__PURE__ */ body({ email: string, name: string, role: string }, [
+      "role",
+    ]),
     answer: "InviteAnswer",
   },
-  listInvitations: { answer: "InvitationList" },
-  revokeInvitation: { params: byId },
-  acceptInvite: { body: linkSpend, answer: "Identity", cookie: "set" },
-  requestPasswordReset: { body: body({ email: string }) },
-  resetPassword: { body: linkSpend },
-  describeApi: { answer: "OpenApiDocument" },
+  listInvitations: {
+    summary: "The pending invitations, newest first",
+    errors: [],
+    answer: "InvitationList",
+  },
+  revokeInvitation: {
+    summary: "Revoke a pending invitation; its link dies",
+    errors: ["invitation_not_found", "role_beyond_reach"],
+    params: byId,
+  },
+  acceptInvite: {
+    summary: "Accept an invitation: set the password and sign in",
+    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
+    body: linkSpend,
+    answer: "Identity",
+    cookie: "set",
+  },
+  requestPasswordReset: {
+    summary:
+      "Ask for a password-reset link (the same answer for every address)",
+    errors: [...JSON_BODY, "email_invalid"],
+    body: /* @__PURE__ */ body({ email: string }),
+  },
+  resetPassword: {
+    summary: "Set a new password with a reset link",
+    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
+    body: linkSpend,
+  },
+  describeApi: {
+    summary: "This API's OpenAPI 3.1 description",
+    errors: [],
+    answer: "OpenApiDocument",
+  },
 };
+
+const SAFE_METHODS: ReadonlySet<Method> = /* @__PURE__ */ new Set(["GET"]);
+
+/**
+ * Every error code an operation may answer: its own, and those its guard
+ * (`session_absent`, `role_insufficient`), its limiter
+ * (`login_rate_limited`), the cross-origin guard on writes
+ * (`request_cross_origin`) and any failure (`internal`) add.
+ *
+ * @param name The operation.
+ * @returns The codes, without repeats.
+ *
+ * @example What listing accounts may answer
+ * ```ts
+ * import { errorsOf } from "@gatehouse/contract";
+ *
+ * console.assert(errorsOf("listUsers").includes("role_insufficient"));
+ * console.assert(!errorsOf("listUsers").includes("request_cross_origin"));
+ * ```
+ */
+export function errorsOf(name: OperationName): readonly ErrorCode[] {
+  const spec: { method: Method; guard: string; limiter?: string } =
+    OPERATIONS[name];
+  const codes = new Set<ErrorCode>(SHAPES[name].errors);
+  if (spec.guard !== "public") codes.add("session_absent");
+  if (spec.guard === "privileged") codes.add("role_insufficient");
+  if (spec.limiter !== undefined) codes.add("login_rate_limited");
+  if (!SAFE_METHODS.has(spec.method)) codes.add("request_cross_origin");
+  codes.add("internal");
+  return [...codes];
+}

@@ -7,15 +7,15 @@
  */
 
 import {
+  ERROR_MESSAGES,
   ERROR_STATUS as STATUS,
   type ErrorBody as WireErrorBody,
   type ErrorCode as WireErrorCode,
-  ERRORS,
 } from "@gatehouse/contract";
 
 /**
  * HTTP status of every error code the module writes, read off the
- * contract's one table (`ERRORS` of `@gatehouse/contract`).
+ * contract's one table (`ERROR_STATUS` of `@gatehouse/contract`).
  *
  * @example The status of a code
  * ```ts
@@ -62,10 +62,10 @@ export class AuthError extends Error {
    * @param options An English message (the code's default otherwise) and `meta`.
    */
   constructor(code: ErrorCode, options: AuthErrorOptions = {}) {
-    super(options.message ?? ERRORS[code].message);
+    super(options.message ?? ERROR_MESSAGES[code]);
     this.name = "AuthError";
     this.code = code;
-    this.status = ERRORS[code].status;
+    this.status = STATUS[code];
     this.meta = options.meta;
   }
 }
@@ -105,5 +105,5 @@ export function errorResponseForAuthError(
     if (err.meta !== undefined) body.meta = err.meta;
     return [err.status, body, true];
   }
-  return [500, { error: ERRORS.internal.message, code: "internal" }, false];
+  return [500, { error: ERROR_MESSAGES.internal, code: "internal" }, false];
 }

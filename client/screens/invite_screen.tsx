@@ -12,7 +12,7 @@ import { useId, useLayoutEffect, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { invite } from "../admin_calls.ts";
 import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract";
+import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
 import type { Invitation, InviteResult } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";

@@ -8,7 +8,7 @@
 import { __ } from "@wordpress/i18n";
 import type { VNode } from "../_peer_types.ts";
 import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract";
+import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import type { SessionUser } from "../types.ts";
 import { DOMAIN } from "./i18n.ts";
 

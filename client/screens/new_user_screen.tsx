@@ -11,7 +11,7 @@ import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { createUser } from "../admin_calls.ts";
 import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract";
+import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
 import type { NewUser, User } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";

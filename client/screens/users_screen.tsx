@@ -17,7 +17,7 @@ import { useId } from "preact/hooks";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 import { listUsers, setUserDisabled, setUserRole } from "../admin_calls.ts";
 import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract";
+import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { UserNotFoundError } from "../errors.ts";
 import { useSession } from "../hooks.ts";
 import { RoleChangedError } from "../role_errors.ts";

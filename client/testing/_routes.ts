@@ -3,7 +3,8 @@
 // each error code), and small helpers the canned handlers share. Paths
 // start with `*`, so they match whatever origin the transport talks to.
 
-import { ERRORS, isErrorCode, OPERATIONS } from "@gatehouse/contract";
+import { ERROR_STATUS, isErrorCode } from "@gatehouse/contract/errors";
+import { OPERATIONS } from "@gatehouse/contract/operations";
 import { http } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
 import type { AuthTransport } from "../transport.ts";
@@ -32,7 +33,7 @@ export function routeOf(endpoint: Endpoint): { method: Method; path: string } {
 
 /** The status of a server code (the contract's), or undefined for another code. */
 export function statusOf(code: string): number | undefined {
-  return isErrorCode(code) ? ERRORS[code].status : undefined;
+  return isErrorCode(code) ? ERROR_STATUS[code] : undefined;
 }
 
 export function route(

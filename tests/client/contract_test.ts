@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import {
-  ERRORS,
+  ERROR_STATUS,
   OPERATION_NAMES,
   OPERATIONS,
   pathOf,
@@ -109,7 +109,7 @@ for (const [name, [call, body]] of Object.entries(CALLS)) {
 }
 
 Deno.test("the harness answers every code with the contract's status", async () => {
-  for (const [code, { status }] of Object.entries(ERRORS)) {
+  for (const [code, status] of Object.entries(ERROR_STATUS)) {
     env.use(testing.answerError("createUser", code));
     const res = await fetch(`http://localhost${pathOf("createUser")}`, {
       method: "POST",
