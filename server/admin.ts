@@ -74,7 +74,7 @@ export interface AdminConfig {
  * `role_insufficient`) itself.
  */
 export interface Admin {
-  /** `GET /api/users?limit&cursor&q`: 200 `{users, next_cursor}`. */
+  /** `GET /api/users?limit&cursor&q&sort`: 200 `{users, next_cursor, total?}`. */
   listUsers: Handler;
   /** `POST /api/users` `{email, name, password, role?}`: 201 User. */
   createUser: Handler;
@@ -114,12 +114,20 @@ export interface UserListJson {
   users: UserJson[];
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
+  /** How many accounts match over every page, when the store counts them. */
+  total?: number;
 }
 
 const NO_STORE = { "cache-control": "no-store" };
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 const DIGITS = /^[0-9]{1,3}$/;
+const MAX_SEARCH = 100;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const SORTS: ReadonlySet<string> = new Set(
+  ["created", "name", "email"].flatMap((field) => [field, `-${field}`]),
+);
 const SELF_DISABLE = new AuthError("self_disable_refused");
 const SELF_ROLE = new AuthError("self_role_refused");
 
@@ -178,6 +186,7 @@ export function createAdmin(config: AdminConfig): Admin {
       const body: UserListJson = {
         users: page.users.map(toUserJson),
         next_cursor: page.nextCursor,
+        ...(page.total === undefined ? {} : { total: page.total }),
       };
       return respond(body, { headers: NO_STORE });
     } catch (err) {
@@ -287,8 +296,8 @@ export function toUserJson(user: UserRecord): UserJson {
   };
 }
 
-// `limit` (1–100, default 50), `cursor` (the last id of the previous page)
-// and `q`. The contract has no code for a bad query string, so malformed
+// `limit` (1–100, default 50), `cursor` (the last id of the previous page),
+// `q` and `sort` (created, name or email, `-` for descending). The contract has no code for a bad query string, so malformed
 // values answer `body_malformed` naming the parameter (DEVELOPERS.md).
 function pageQuery(url: URL): UserQuery {
   const params = url.searchParams;
@@ -314,8 +323,28 @@ function pageQuery(url: URL): UserQuery {
     }
     query.cursor = cursor.toLowerCase();
   }
-  const q = params.get("q")?.trim();
-  if (q) query.q = q;
+  // A search reaches the store only as safe text (DESIGN.md §5's input
+  // boundary): at most 100 characters, no control character.
+  const q = params.get("q")?.trim().normalize("NFC");
+  if (q) {
+    if ([...q].length > MAX_SEARCH || CONTROL.test(q)) {
+      throw malformedParameter(
+        "q",
+        `Query parameter "q" must be at most ${MAX_SEARCH} characters, without control characters`,
+      );
+    }
+    query.q = q;
+  }
+  const sort = params.get("sort");
+  if (sort !== null) {
+    if (!SORTS.has(sort)) {
+      throw malformedParameter(
+        "sort",
+        'Query parameter "sort" must be one of "created", "name", "email", optionally after "-"',
+      );
+    }
+    query.sort = sort as NonNullable<UserQuery["sort"]>;
+  }
   return query;
 }
 
