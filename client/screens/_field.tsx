@@ -5,6 +5,7 @@
 // appears in it.
 
 import type { Signal } from "@preact/signals";
+import type { RefObject } from "preact";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 
 interface FieldBase {
@@ -138,10 +139,21 @@ export function SelectField(props: SelectFieldProps): VNode {
  * Errors that concern no single field go here.
  */
 export function FormAlert(
-  props: { readonly message: string | undefined; readonly id?: string },
+  props: {
+    readonly message: string | undefined;
+    readonly id?: string;
+    /** Makes the alert focusable (tabIndex -1) and gives it this ref. */
+    readonly target?: RefObject<HTMLDivElement>;
+  },
 ): VNode {
   return (
-    <div id={props.id} class="gh-alert" role="alert">
+    <div
+      id={props.id}
+      ref={props.target}
+      class="gh-alert"
+      role="alert"
+      tabIndex={props.target ? -1 : undefined}
+    >
       {props.message && <p>{props.message}</p>}
     </div>
   );
@@ -149,9 +161,22 @@ export function FormAlert(
 
 /** A polite status region, for successes. */
 export function FormStatus(
-  props: { readonly children?: ComponentChildren; readonly id?: string },
+  props: {
+    readonly children?: ComponentChildren;
+    readonly id?: string;
+    /** Makes the status focusable (tabIndex -1) and gives it this ref. */
+    readonly target?: RefObject<HTMLDivElement>;
+  },
 ): VNode {
   return (
-    <div id={props.id} class="gh-status" role="status">{props.children}</div>
+    <div
+      id={props.id}
+      ref={props.target}
+      class="gh-status"
+      role="status"
+      tabIndex={props.target ? -1 : undefined}
+    >
+      {props.children}
+    </div>
   );
 }
