@@ -450,7 +450,8 @@ export const stylesheet: string = `/*
 
 .gh .gh-col-actions,
 .gh .gh-cell-actions {
-  width: 1%;
+  width: 1px;
+  white-space: nowrap;
   text-align: end;
 }
 
@@ -579,8 +580,8 @@ export const stylesheet: string = `/*
 /* Dialogs */
 
 .gh.gh-dialog {
-  width: min(28rem, calc(100vw - 2 * var(--gh-space-3)));
-  max-width: none;
+  width: 100%;
+  max-width: min(28rem, calc(100vw - 2 * var(--gh-space-3)));
   padding: var(--gh-space-4);
   color: var(--gh-color-text);
   background: var(--gh-color-background);
@@ -724,7 +725,9 @@ export const stylesheet: string = `/*
     border: 0;
   }
 
-  .gh .gh-table thead th:not([class~="gh-col-name"], [class~="gh-col-email"], [class~="gh-col-created"]) {
+  .gh .gh-table thead .gh-col-role,
+  .gh .gh-table thead .gh-col-status,
+  .gh .gh-table thead .gh-col-actions {
     position: absolute;
     width: 1px;
     height: 1px;

@@ -13,6 +13,7 @@ import {
   type RenderResult,
   waitFor,
 } from "@testing-library/preact";
+import { http, HttpResponse } from "msw";
 import type { ComponentChildren } from "preact";
 
 /** An administrator of the demo's registry: may manage users, grants admin and member. */
@@ -24,6 +25,23 @@ export const admin: SessionUser = userWithCapabilities(
 
 /** A member of the demo's registry: no capability, grants nothing. */
 export const member: SessionUser = userWithCapabilities("member", [], []);
+
+/** A server without the pending-invitation routes (404): the screens leave them out. */
+export const invitationsAbsent = http.get(
+  "*/api/users/invitations",
+  () =>
+    HttpResponse.json({ error: "Not found", code: "not_found" }, {
+      status: 404,
+    }),
+);
+
+/** A server listing these pending invitations (wire shape, DESIGN.md §8). */
+export function invitationsOf(invitations: readonly unknown[]) {
+  return http.get(
+    "*/api/users/invitations",
+    () => HttpResponse.json({ invitations }),
+  );
+}
 
 /** A client whose queries fail at once. */
 export function quickClient(): QueryClient {
@@ -123,7 +141,6 @@ export function assertAccessible(container: Element): void {
     );
   }
   for (const form of container.querySelectorAll("form:not([role=search])")) {
-    if (form.closest(".gh-user")) continue; // rows share the row's alert
     assert.ok(
       form.querySelector('[role="alert"]'),
       "each form has an alert region",

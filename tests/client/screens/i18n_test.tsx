@@ -46,9 +46,27 @@ import {
 } from "@testing-library/preact";
 import { __, setLocaleData } from "@wordpress/i18n";
 import { type SourceString, sourceStrings } from "./_strings.ts";
-import { admin, inSpanish, member, renderWith, type } from "./_screens.tsx";
+import {
+  admin,
+  inSpanish,
+  invitationsAbsent,
+  invitationsOf,
+  member,
+  renderWith,
+  type,
+} from "./_screens.tsx";
 
-const env = installTestEnvironment();
+const env = installTestEnvironment({ handlers: [invitationsAbsent] });
+
+const pendingOne = {
+  id: "0190f0a0-0000-7000-8000-0000000000aa",
+  email: "kate@example.com",
+  name: "Kate",
+  role: "member",
+  invited_by: { id: admin.id, email: admin.email, name: admin.name },
+  created_at: "2026-03-01T10:00:00.000Z",
+  expires_at: "2026-03-08T10:00:00.000Z",
+};
 const es = (await catalogFor("es"))!;
 const { strings, unreadable } = await sourceStrings();
 const PLACEHOLDER = /%[sd]/g;
@@ -288,24 +306,51 @@ const scenarios: Scenario[] = [
     env.use(usersOk([ada]));
     return Promise.resolve(listOf(admin));
   }],
+  ["UsersScreen with a row's menu open", async () => {
+    env.use(usersOk([ada]));
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    return settled(view, '[role="menu"]');
+  }],
+  ["UsersScreen's role dialog", async () => {
+    env.use(usersOk([ada]));
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Cambiar rol…" }));
+    return settled(view, 'dialog[data-gh-dialog="role"]');
+  }],
   ["UsersScreen after a change", async () => {
     env.use(usersOk([ada]), setDisabledOk(ada));
-    const view = await settled(listOf(admin), ".gh-user");
-    click(view, "Desactivar a Ada");
-    return settled(view, ".gh-status");
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
+    click(view, "Desactivar cuenta");
+    return settled(view, ".gh-users-table > p.gh-visually-hidden");
   }],
   ["UsersScreen after a refusal", async () => {
     env.use(usersOk([ada]), answerError("setUserDisabled", "role_changed"));
-    const view = await settled(listOf(admin), ".gh-user");
-    click(view, "Desactivar a Ada");
-    return settled(view, ".gh-user .gh-alert p");
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
+    click(view, "Desactivar cuenta");
+    return settled(view, "dialog .gh-alert p");
   }],
   ["UsersScreen with nothing found", async () => {
     env.use(usersOk([]));
     const view = listOf(admin);
     type(view, "Buscar por nombre o correo", "zed");
     click(view, "Buscar");
-    return await settled(view, ".gh-empty");
+    return await settled(view, ".gh-summary");
+  }],
+  ["UsersScreen with pending invitations and a revoke dialog", async () => {
+    env.use(usersOk([ada]), invitationsOf([pendingOne]));
+    const view = await settled(listOf(admin), ".gh-invitation");
+    click(view, "Revocar la invitación para kate@example.com");
+    return settled(view, 'dialog[data-gh-dialog="revoke"]');
+  }],
+  ["UsersScreen without pending invitations", () => {
+    env.use(usersOk([ada]), invitationsOf([]));
+    return settled(listOf(admin), ".gh-invitations .gh-empty");
   }],
   ["UsersScreen failing", () => {
     env.use(answerError("fetchUsers", "internal"));
