@@ -44,6 +44,7 @@ export function AccountRow(props: AccountRowProps): VNode {
   const id = useId();
   const client = useQueryClient();
   const button = useRef<HTMLButtonElement>(null);
+  const roleMenu = useRef<HTMLElement>(null);
   const open = useSignal<Open>(null);
   const failure = useSignal<unknown>(null);
   const choice = useSignal(account.role);
@@ -199,6 +200,7 @@ export function AccountRow(props: AccountRowProps): VNode {
           <Dialog
             {...common}
             name="role"
+            initialFocus={roleMenu}
             title={sprintf(__("Change the role of %s", DOMAIN), account.name)}
             confirm={__("Change role", DOMAIN)}
             busy={__("Changing role…", DOMAIN)}
@@ -208,6 +210,7 @@ export function AccountRow(props: AccountRowProps): VNode {
             }}
           >
             <SelectField
+              selectRef={roleMenu}
               id={`${id}-role`}
               name="role"
               label={__("Role", DOMAIN)}

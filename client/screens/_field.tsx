@@ -103,6 +103,8 @@ export interface SelectFieldProps extends FieldBase {
   readonly choices: readonly Choice[];
   /** Not changeable now (a request is on its way). */
   readonly disabled?: boolean;
+  /** A ref to the <select>, e.g. to focus it. */
+  readonly selectRef?: RefObject<HTMLElement>;
 }
 
 /** A labelled menu. */
@@ -111,6 +113,7 @@ export function SelectField(props: SelectFieldProps): VNode {
   return (
     <Frame {...props}>
       <select
+        ref={props.selectRef as RefObject<HTMLSelectElement>}
         id={props.id}
         name={props.name}
         class="gh-select"
