@@ -12,7 +12,7 @@ import { addUser, hashOf, PASSWORD } from "../fixtures/kv.ts";
 
 /** Who signs in for a part of the walk. */
 export const ADMIN = { email: "ada@example.com", name: "Ada Lovelace" };
-export const MEMBER = { email: "mel@example.com", name: "Mel Member" };
+export const MEMBER = { email: "mel@example.com", name: "Mel Mendoza" };
 
 /** Adds the administrator, a member and 58 more accounts (60 in all). */
 export async function seedAccounts(demo: Demo): Promise<void> {

@@ -30,7 +30,10 @@ for (const locale of ["en-US", "es-ES"]) {
             states += 1;
             const violations = await axeViolations(page);
             if (violations.length > 0) {
-              found.push([`${size.width}px ${colorScheme} ${state}`, violations]);
+              found.push([
+                `${size.width}px ${colorScheme} ${state}`,
+                violations,
+              ]);
             }
           },
         });
