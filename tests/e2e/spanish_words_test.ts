@@ -35,18 +35,21 @@ async function englishPhrases(): Promise<string[]> {
   return [...phrases];
 }
 
-/** Everything a reader (or a screen reader) gets from the page. */
-function readable(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const texts = [document.title, document.body.textContent ?? ""];
-    for (const element of document.querySelectorAll("*")) {
-      for (const name of ["aria-label", "title", "placeholder", "alt"]) {
-        const value = element.getAttribute(name);
-        if (value) texts.push(value);
-      }
-    }
-    return texts;
-  });
+/**
+ * Everything a reader (or a screen reader) gets from the page: its text
+ * and title, and the words of aria-label, title, placeholder and alt. Read
+ * from the serialised DOM, which works with JavaScript off too.
+ */
+async function readable(page: Page): Promise<string[]> {
+  const html = await page.content();
+  const decode = (text: string) =>
+    text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+      .replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, "&");
+  const attributes = [
+    ...html.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g),
+  ].map((m) => decode(m[1]!));
+  const text = decode(html.replace(/<[^>]*>/g, "\n"));
+  return [text, ...attributes];
 }
 
 function englishIn(texts: string[], phrases: string[]): string[] {
