@@ -108,7 +108,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
   const grantable = user?.grantable;
   const answer = sent.value;
   useFocusWhenSwappedIn(title);
-  useFocusOnChange(title, answer);
+  useFocusOnChange(title, answer ?? "form");
 
   if (!can(user, "users.manage")) {
     return <NotAllowed screen="invite" level={props.headingLevel} />;
