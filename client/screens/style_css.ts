@@ -580,6 +580,9 @@ export const stylesheet: string = `/*
 /* Dialogs */
 
 .gh.gh-dialog {
+  font-size: var(--gh-font-size);
+  white-space: normal;
+  text-align: start;
   width: 100%;
   max-width: min(28rem, calc(100vw - 2 * var(--gh-space-3)));
   padding: var(--gh-space-4);
@@ -738,8 +741,9 @@ export const stylesheet: string = `/*
 
   .gh .gh-table tbody tr {
     display: grid;
-    grid-template-columns: 1fr auto;
-    gap: 0 var(--gh-space-2);
+    grid-template-columns: auto auto 1fr auto;
+    align-items: center;
+    gap: var(--gh-space-1) var(--gh-space-2);
     padding: var(--gh-space-2) var(--gh-space-3);
     margin-bottom: var(--gh-space-2);
     border: var(--gh-border-width) solid var(--gh-color-line);
@@ -753,29 +757,42 @@ export const stylesheet: string = `/*
     border: 0;
   }
 
-  .gh .gh-table .gh-cell-name,
-  .gh .gh-table .gh-cell-email {
-    grid-column: 1;
+  .gh .gh-table .gh-cell-name {
+    grid-area: 1 / 1 / 2 / 4;
   }
 
-  .gh .gh-table .gh-cell-actions {
-    grid-column: 2;
-    grid-row: 1 / span 2;
-    align-self: center;
-    width: auto;
+  .gh .gh-table .gh-cell-email {
+    grid-area: 2 / 1 / 3 / 4;
+  }
+
+  .gh .gh-table .gh-cell-role {
+    grid-area: 3 / 1 / 4 / 2;
+  }
+
+  .gh .gh-table .gh-cell-status {
+    grid-area: 3 / 2 / 4 / 3;
+  }
+
+  .gh .gh-table .gh-cell-created {
+    grid-area: 3 / 3 / 4 / 5;
   }
 
   .gh .gh-table .gh-cell-role,
-  .gh .gh-table .gh-cell-status,
   .gh .gh-table .gh-cell-created {
-    display: inline;
-    grid-column: 1 / -1;
+    white-space: nowrap;
   }
 
-  .gh .gh-table .gh-cell-role::after,
-  .gh .gh-table .gh-cell-status::after {
-    content: " · ";
-    content: " · " / "";
+  .gh .gh-table .gh-cell-actions {
+    grid-area: 1 / 4 / 3 / 5;
+    width: auto;
+  }
+
+  .gh .gh-search {
+    flex-basis: 100%;
+  }
+
+  .gh .gh-search .gh-button {
+    flex: 0 0 auto;
   }
 
   .gh .gh-pager .gh-button {
