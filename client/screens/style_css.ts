@@ -740,8 +740,8 @@ export const stylesheet: string = `/*
   }
 
   .gh .gh-table tbody tr {
-    display: grid;
-    grid-template-columns: auto auto 1fr auto;
+    display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: var(--gh-space-1) var(--gh-space-2);
     padding: var(--gh-space-2) var(--gh-space-3);
@@ -757,34 +757,28 @@ export const stylesheet: string = `/*
     border: 0;
   }
 
+  /* Name and the menu on the first line, the email on the second, then
+     role, status and day, wrapping as the width asks. */
   .gh .gh-table .gh-cell-name {
-    grid-area: 1 / 1 / 2 / 4;
-  }
-
-  .gh .gh-table .gh-cell-email {
-    grid-area: 2 / 1 / 3 / 4;
-  }
-
-  .gh .gh-table .gh-cell-role {
-    grid-area: 3 / 1 / 4 / 2;
-  }
-
-  .gh .gh-table .gh-cell-status {
-    grid-area: 3 / 2 / 4 / 3;
-  }
-
-  .gh .gh-table .gh-cell-created {
-    grid-area: 3 / 3 / 4 / 5;
-  }
-
-  .gh .gh-table .gh-cell-role,
-  .gh .gh-table .gh-cell-created {
-    white-space: nowrap;
+    flex: 1 1 0;
+    min-width: 0;
   }
 
   .gh .gh-table .gh-cell-actions {
-    grid-area: 1 / 4 / 3 / 5;
+    order: 1;
     width: auto;
+  }
+
+  .gh .gh-table .gh-cell-email {
+    order: 2;
+    flex: 1 1 100%;
+  }
+
+  .gh .gh-table .gh-cell-role,
+  .gh .gh-table .gh-cell-status,
+  .gh .gh-table .gh-cell-created {
+    order: 3;
+    white-space: nowrap;
   }
 
   .gh .gh-search {
