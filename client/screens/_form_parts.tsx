@@ -217,6 +217,41 @@ export function NewPasswordFields(
   );
 }
 
+/** Name, then email: the person an account or an invitation is for, alike in both forms. */
+export function PersonFields(
+  props: {
+    /** The screen's id; the fields' ids are `${id}-name` and `${id}-email`. */
+    readonly id: string;
+    readonly name: Signal<string>;
+    readonly email: Signal<string>;
+    /** The form's field messages (`name`, `email`). */
+    readonly errors: Readonly<Record<string, string>>;
+  },
+): VNode {
+  const { id, errors } = props;
+  return (
+    <>
+      <TextField
+        id={`${id}-name`}
+        name="name"
+        autocomplete="off"
+        label={__("Name", DOMAIN)}
+        value={props.name}
+        error={errors.name}
+      />
+      <TextField
+        id={`${id}-email`}
+        name="email"
+        type="email"
+        autocomplete="off"
+        label={__("Email", DOMAIN)}
+        value={props.email}
+        error={errors.email}
+      />
+    </>
+  );
+}
+
 /**
  * The role menu of the forms that hand out a role (new account, invitation):
  * the signed-in account's grantable roles plus "No role"; nothing without a

@@ -23,6 +23,7 @@ import {
   ActionLink,
   CancelButton,
   type HeadingLevel,
+  PersonFields,
   RoleField,
   ScreenForm,
   SubmitButton,
@@ -244,22 +245,11 @@ export function InviteScreen(props: InviteScreenProps): VNode {
                 )}
               </p>
               <FormAlert message={described.alert} />
-              <TextField
-                id={`${id}-name`}
-                name="name"
-                autocomplete="off"
-                label={__("Name", DOMAIN)}
-                value={name}
-                error={described.fields.name}
-              />
-              <TextField
-                id={`${id}-email`}
-                name="email"
-                type="email"
-                autocomplete="off"
-                label={__("Email", DOMAIN)}
-                value={email}
-                error={described.fields.email}
+              <PersonFields
+                id={id}
+                name={name}
+                email={email}
+                errors={described.fields}
               />
               <RoleField
                 id={`${id}-role`}

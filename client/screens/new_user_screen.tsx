@@ -22,6 +22,7 @@ import {
   ActionLink,
   CancelButton,
   type HeadingLevel,
+  PersonFields,
   RoleField,
   ScreenForm,
   SubmitButton,
@@ -186,22 +187,11 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
           : (
             <ScreenForm form={form} onSubmit={submit}>
               <FormAlert message={described.alert} />
-              <TextField
-                id={`${id}-name`}
-                name="name"
-                autocomplete="off"
-                label={__("Name", DOMAIN)}
-                value={name}
-                error={described.fields.name}
-              />
-              <TextField
-                id={`${id}-email`}
-                name="email"
-                type="email"
-                autocomplete="off"
-                label={__("Email", DOMAIN)}
-                value={email}
-                error={described.fields.email}
+              <PersonFields
+                id={id}
+                name={name}
+                email={email}
+                errors={described.fields}
               />
               <TextField
                 id={`${id}-password`}
