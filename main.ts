@@ -4,7 +4,8 @@
 // listen on), GATEHOUSE_KV_PATH (./data/gatehouse.kv), DATABASE_URL
 // (postgres://… selects Postgres), PUBLIC_URL (the site's origin in links;
 // http://localhost:PORT by default), GATEHOUSE_ADMIN_EMAIL
-// (admin@example.com: who the first-run link is for).
+// (admin@example.com: who the first-run link is for), GATEHOUSE_ADMIN_NAME
+// (their name; the email's local part by default).
 //
 // On Deno Deploy (DENO_DEPLOY or DENO_DEPLOYMENT_ID is set) the store is the
 // app's Deno KV database unless DATABASE_URL is set, and the island bundle is
@@ -90,10 +91,13 @@ async function stop(): Promise<void> {
 // password (an invitation), so no other command is needed to get in.
 async function announceFirstRun(store: Store): Promise<void> {
   const email = env.GATEHOUSE_ADMIN_EMAIL?.trim() || "admin@example.com";
+  // A name in no particular language (the pages are in the reader's):
+  // GATEHOUSE_ADMIN_NAME, or the email's local part.
+  const name = env.GATEHOUSE_ADMIN_NAME?.trim() || email.split("@")[0]!;
   const link = await firstRunInvitation({
     store,
     email,
-    name: "Administrator",
+    name,
     role: "admin",
     // Deploy without PUBLIC_URL: the origin is unknown here; print the path.
     publicUrl: publicUrl ?? "http://localhost",

@@ -4,6 +4,7 @@
 // typed error. A fetch that never answers becomes NetworkError.
 
 import {
+  type Method,
   type OperationName,
   OPERATIONS,
   pathOf,
@@ -51,13 +52,27 @@ export function resolveUrl(path: string, baseUrl?: string | URL): string {
 }
 
 /** Sends `call`; answers the response when it is a success, throws the typed error otherwise. */
-export async function send(
+export function send(options: HttpOptions, call: HttpCall): Promise<Response> {
+  const route = {
+    method: OPERATIONS[call.operation].method,
+    path: pathOfCall(call),
+  };
+  return sendTo(options, route, call);
+}
+
+/**
+ * Sends a request to a route given by method and path, as `send` does for
+ * an operation of the contract. Only for a route the contract does not
+ * have yet (the screens' seams); everything else goes through `send`.
+ */
+export async function sendTo(
   options: HttpOptions,
-  call: HttpCall,
+  route: { readonly method: Method; readonly path: string },
+  call: CallContext & { body?: unknown },
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json" };
   const init: RequestInit = {
-    method: OPERATIONS[call.operation].method,
+    method: route.method,
     headers,
     credentials: "same-origin",
   };
@@ -68,10 +83,7 @@ export async function send(
   const doFetch = options.fetch ?? globalThis.fetch;
   let response: Response;
   try {
-    response = await doFetch(
-      resolveUrl(pathOfCall(call), options.baseUrl),
-      init,
-    );
+    response = await doFetch(resolveUrl(route.path, options.baseUrl), init);
   } catch (cause) {
     throw new NetworkError(undefined, { cause });
   }

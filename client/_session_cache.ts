@@ -22,6 +22,20 @@ import type { SessionUser } from "./types.ts";
 export const sessionQueryKey: readonly ["gatehouse", "session"] = Object
   .freeze(["gatehouse", "session"] as const);
 
+/**
+ * Marks, in the cache, that the session ended on the server (a call found it
+ * gone) rather than by signing out here; the login screen then says so.
+ * Signing in or out removes the mark with every other query.
+ */
+export const sessionEndedKey: readonly ["gatehouse", "session-ended"] = Object
+  .freeze(["gatehouse", "session-ended"] as const);
+
+/** The session ended on the server: mark it, then drop the session. */
+export function endSession(client: QueryClient): void {
+  client.setQueryData(sessionEndedKey, true);
+  dropSession(client);
+}
+
 /** Signs out in the cache: the session becomes null, every other query goes. */
 export function forgetSession(client: QueryClient): void {
   dropSession(client);

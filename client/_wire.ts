@@ -124,7 +124,7 @@ export function readInvitations(
   });
 }
 
-/** A page of accounts from a `{users, next_cursor}` answer. */
+/** A page of accounts from a `{users, next_cursor, total?}` answer. */
 export function readUserPage(value: unknown, status: number): UserPage {
   const body = object(value, "the page", status);
   if (!Array.isArray(body.users)) {
@@ -134,9 +134,17 @@ export function readUserPage(value: unknown, status: number): UserPage {
   if (cursor !== null && typeof cursor !== "string") {
     throw malformed(`"next_cursor" is not a string or null`, status);
   }
+  const total = body.total;
+  if (
+    total !== undefined &&
+    !(typeof total === "number" && Number.isInteger(total) && total >= 0)
+  ) {
+    throw malformed(`"total" is not a count`, status);
+  }
   return {
     users: body.users.map((user) => readUser(user, status)),
     nextCursor: cursor,
+    ...(total === undefined ? {} : { total }),
   };
 }
 
@@ -168,9 +176,13 @@ export function writeUser(user: User): Json {
   return { ...rest, created_at: createdAt };
 }
 
-/** The `{users, next_cursor}` JSON of a page (for fake servers). */
+/** The `{users, next_cursor, total?}` JSON of a page (for fake servers). */
 export function writeUserPage(page: UserPage): Json {
-  return { users: page.users.map(writeUser), next_cursor: page.nextCursor };
+  return {
+    users: page.users.map(writeUser),
+    next_cursor: page.nextCursor,
+    ...(page.total === undefined ? {} : { total: page.total }),
+  };
 }
 
 /** The invite answer JSON (for fake servers). */

@@ -75,4 +75,5 @@ export type {
   User,
   UserPage,
   UserQuery,
+  UserSort,
 } from "./types.ts";

@@ -114,4 +114,5 @@ export type {
   User,
   UserPage,
   UserQuery,
+  UserSort,
 } from "./types.ts";

@@ -16,7 +16,7 @@ import {
 } from "@tanstack/preact-query";
 import {
   clearAllButSession,
-  dropSession,
+  endSession,
   sessionQueryKey,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
@@ -79,7 +79,7 @@ export function createAuthQueryClient(
   options: AuthQueryClientOptions = {},
 ): QueryClient {
   const onError = (error: unknown) => {
-    if (isSessionRevoked(error)) dropSession(client);
+    if (isSessionRevoked(error)) endSession(client);
   };
   const defaultOptions: DefaultOptions = {
     ...options.defaultOptions,

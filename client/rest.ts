@@ -106,7 +106,12 @@ export function restTransport(
     async listUsers(query = {}) {
       const response = await call({
         operation: "listUsers",
-        query: { limit: query.limit, cursor: query.cursor, q: query.q },
+        query: {
+          limit: query.limit,
+          cursor: query.cursor,
+          q: query.q,
+          sort: query.sort,
+        },
       });
       return readUserPage(await readJson(response), response.status);
     },

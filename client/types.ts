@@ -8,6 +8,11 @@
  * @module
  */
 
+// Type only: erased from bundles, like every import of the contract here.
+import type { UserSort } from "@gatehouse/contract";
+
+export type { UserSort };
+
 /**
  * The signed-in account, as login, the session check and an accepted
  * invitation answer it. `capabilities` and `grantable` are present only when
@@ -79,20 +84,25 @@ export interface User {
  *
  * @example Reading the next page
  * ```ts
- * import { fetchUsers, type UserPage } from "@gatehouse/client/admin";
+ * import { listUsers, type UserPage } from "@gatehouse/client/admin";
  *
  * async function nextPage(page: UserPage): Promise<UserPage | null> {
  *   return page.nextCursor === null
  *     ? null
- *     : await fetchUsers({ cursor: page.nextCursor });
+ *     : await listUsers({ cursor: page.nextCursor });
  * }
  * ```
  */
 export interface UserPage {
-  /** The accounts of this page. */
+  /** The accounts of this page, in the order asked for. */
   readonly users: readonly User[];
   /** Pass as `cursor` for the next page; null on the last one (wire: `next_cursor`). */
   readonly nextCursor: string | null;
+  /**
+   * How many accounts match over every page; absent when the server does
+   * not count (older servers, which also ignore `sort`).
+   */
+  readonly total?: number;
 }
 
 /**
@@ -102,7 +112,7 @@ export interface UserPage {
  * ```ts
  * import type { UserQuery } from "@gatehouse/client/admin";
  *
- * const query: UserQuery = { q: "ada", limit: 20 };
+ * const query: UserQuery = { q: "ada", limit: 20, sort: "name" };
  * ```
  */
 export interface UserQuery {
@@ -112,6 +122,11 @@ export interface UserQuery {
   readonly cursor?: string;
   /** Case-insensitive part of an email or name. */
   readonly q?: string;
+  /**
+   * The order: `created` (the default), `name` or `email`, a leading `-`
+   * for descending. Servers that do not count (no `total`) ignore it.
+   */
+  readonly sort?: UserSort;
 }
 
 /**

@@ -60,6 +60,7 @@ export {
   type SchemaName,
   SCHEMAS,
   SHAPES,
+  USER_SORTS,
 } from "./shapes.ts";
 export type {
   ErrorBody,
@@ -68,4 +69,5 @@ export type {
   InviteAnswer,
   UserJson,
   UserListJson,
+  UserSort,
 } from "./wire.ts";

@@ -111,7 +111,8 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
   UserPage: /* @__PURE__ */ closed({
     users: { type: "array", items: /* @__PURE__ */ ref("User") },
     next_cursor: { type: ["string", "null"] },
-  }),
+    total: { type: "integer", minimum: 0 },
+  }, ["total"]),
   InviteAnswer: {
     oneOf: [
       /* @__PURE__ */ closed({ delivered: { const: true } }),
@@ -191,6 +192,27 @@ export interface OperationShape {
   readonly cookie?: "set" | "cleared";
 }
 
+/**
+ * The orders `GET /api/users` takes as `sort` ({@linkcode UserSort}):
+ * creation (the default), lower-cased name or lower-cased email, each also
+ * reversed by a leading `-`.
+ *
+ * @example Checking a query value
+ * ```ts
+ * import { USER_SORTS } from "@gatehouse/contract";
+ *
+ * console.assert((USER_SORTS as readonly string[]).includes("-name"));
+ * ```
+ */
+export const USER_SORTS = [
+  "created",
+  "-created",
+  "name",
+  "-name",
+  "email",
+  "-email",
+] as const;
+
 const credentials = /* @__PURE__ */ body({ email: string, password: string });
 const linkSpend = /* @__PURE__ */ body({ token: string, password: string });
 const byId = { id: uuid } as const;
@@ -225,12 +247,13 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     answer: "Identity",
   },
   listUsers: {
-    summary: "A page of accounts, oldest first",
+    summary: "A page of accounts, oldest first unless sorted otherwise",
     errors: ["body_malformed"],
     query: {
       limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
       cursor: uuid,
-      q: string,
+      q: { type: "string", maxLength: 100 },
+      sort: { enum: USER_SORTS, default: "created" },
     },
     answer: "UserPage",
   },

@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { USER_SORTS } from "./shapes.ts";
+
 /**
  * The JSON body of every error answer: `{error, code, meta?}`.
  *
@@ -68,11 +70,27 @@ export interface UserJson {
  * ```
  */
 export interface UserListJson {
-  /** The accounts, oldest first. */
+  /** The accounts, in the order asked for (oldest first by default). */
   users: UserJson[];
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
+  /** How many accounts match over every page, when the store counts them. */
+  total?: number;
 }
+
+/**
+ * An order of `GET /api/users` (its `sort` query value): by creation, name
+ * or email, ties broken by id; a leading `-` reverses it. The values are
+ * {@linkcode USER_SORTS}.
+ *
+ * @example Newest first
+ * ```ts
+ * import type { UserSort } from "@gatehouse/contract";
+ *
+ * const newest: UserSort = "-created";
+ * ```
+ */
+export type UserSort = (typeof USER_SORTS)[number];
 
 /**
  * The invitation answer: mailed, or the link handed back to the

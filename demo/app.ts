@@ -21,7 +21,12 @@ import { ROLES } from "../demo_config.ts";
 import type { IslandBundle } from "./bundle.ts";
 import { securityHeaders } from "./headers.ts";
 import { NOT_FOUND, PAGES } from "./pages.ts";
-import { type Assets, type ClientSettings, renderPage } from "./render.tsx";
+import {
+  type Assets,
+  type ClientSettings,
+  type PageRequest,
+  renderPage,
+} from "./render.tsx";
 import { route, router } from "./router.ts";
 import { readStatic } from "./static.ts";
 import { SCREENS_CSS } from "./styles.ts";
@@ -50,6 +55,11 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const apiNotFound: Handler = () =>
   respond({ error: "Not found", code: "not_found" }, { status: 404 });
+
+async function discard(res: Response): Promise<null> {
+  await res.body?.cancel();
+  return null;
+}
 
 /**
  * Builds the demo's handler.
@@ -82,13 +92,27 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
   const settings: ClientSettings = {
     sessionCheckInterval: options.sessionCheckInterval ?? 60_000,
   };
-  const page = (module: (typeof PAGES)[number][1]): Handler => (req) =>
-    renderPage(module, new URL(req.url), assets, settings);
+  // Pages are rendered with the session the request carries (asked of the
+  // session handler itself), so the browser need not ask again.
+  const request = async (req: Request): Promise<PageRequest> => {
+    const answer = await gatehouse.auth.fetchSession(
+      new Request(req.url, {
+        headers: { cookie: req.headers.get("cookie") ?? "" },
+      }),
+    );
+    return {
+      url: new URL(req.url),
+      acceptLanguage: req.headers.get("accept-language"),
+      session: answer.ok ? await answer.json() : await discard(answer),
+    };
+  };
+  const page = (module: (typeof PAGES)[number][1]): Handler => async (req) =>
+    renderPage(module, await request(req), assets, settings);
   const asset = (text: string, type: string): Handler => () =>
     new Response(text, {
       headers: { "content-type": type, "cache-control": IMMUTABLE },
     });
-  const notFound: Handler = (req) => {
+  const notFound: Handler = async (req) => {
     const file = req.method === "GET" || req.method === "HEAD"
       ? files.get(new URL(req.url).pathname)
       : undefined;
@@ -97,7 +121,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
         headers: { "content-type": file.type, "cache-control": "no-cache" },
       });
     }
-    return renderPage(NOT_FOUND, new URL(req.url), assets, settings, 404);
+    return renderPage(NOT_FOUND, await request(req), assets, settings, 404);
   };
   const site = router([
     ...PAGES.map(([path, module]) => route("GET", path, page(module))),

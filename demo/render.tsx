@@ -1,22 +1,30 @@
 // Server-side rendering of pages: a route module's page inside the layout
-// (routes/_app.tsx), as a complete HTML document.
+// (routes/_app.tsx), as a complete HTML document, in the request's language
+// and with the session the request carries, so the first markup is the
+// page as it will look (no English flash, no loading state, no probe of
+// the session from the browser).
 
+import type { SessionUser } from "@gatehouse/client";
 import type { ComponentType } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { setDemoLocale } from "../islands/_i18n.ts";
 import App from "../routes/_app.tsx";
+import { requestLanguage } from "./locale.ts";
 
 /** What a page receives. */
 export interface PageProps {
   /** The request URL. */
   url: URL;
+  /** The signed-in account, or null. */
+  session: SessionUser | null;
 }
 
 /** A module under routes/: the page and its title. */
 export interface PageModule {
   /** The page. */
   default: ComponentType<PageProps>;
-  /** The document title's first part. */
-  title: string;
+  /** The document title's first part, in the page's language. */
+  title: () => string;
 }
 
 /** The files every page links. */
@@ -39,6 +47,10 @@ export interface AppProps {
   Component: ComponentType;
   /** The document title's first part. */
   title: string;
+  /** The page's language, e.g. `es-ES`. */
+  language: string;
+  /** The session the page was rendered with, handed to the browser. */
+  session: SessionUser | null;
   /** The files to link. */
   assets: Assets;
   /** Settings for the browser side. */
@@ -47,39 +59,63 @@ export interface AppProps {
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  // Pages hold no account data (islands fetch it), but always revalidate so
-  // a new deployment's bundle path is picked up.
-  "cache-control": "no-cache",
+  // The page carries the signed-in account: never stored (DESIGN.md §4).
+  "cache-control": "no-store",
+  "vary": "accept-language, cookie",
 };
 
+// The language is one setting of @wordpress/i18n for the whole process:
+// renders take turns, each switching to its language and rendering in one
+// go.
+let turn: Promise<unknown> = Promise.resolve();
+
+/** The request a page answers. */
+export interface PageRequest {
+  /** The request URL. */
+  url: URL;
+  /** Its Accept-Language header. */
+  acceptLanguage: string | null;
+  /** The signed-in account, or null. */
+  session: SessionUser | null;
+}
+
 /**
- * Renders `page` for `url` inside the layout.
+ * Renders `page` for a request inside the layout.
  *
  * @param page The route module.
- * @param url The request URL.
+ * @param request URL, language and session.
  * @param assets Script and stylesheets.
  * @param settings Settings for the browser side.
  * @param status The HTTP status; 200 by default.
  * @returns The HTML answer.
  */
-export function renderPage(
+export async function renderPage(
   page: PageModule,
-  url: URL,
+  request: PageRequest,
   assets: Assets,
   settings: ClientSettings,
   status = 200,
-): Response {
-  const Page = page.default;
-  const Component = () => <Page url={url} />;
-  const html = renderToString(
-    <App
-      Component={Component}
-      title={page.title}
-      assets={assets}
-      settings={settings}
-    />,
-  );
-  return new Response(`<!DOCTYPE html>${html}`, {
+): Promise<Response> {
+  const language = await requestLanguage(request.acceptLanguage);
+  const html = turn.then(async () => {
+    await setDemoLocale(language);
+    const Page = page.default;
+    const Component = () => (
+      <Page url={request.url} session={request.session} />
+    );
+    return renderToString(
+      <App
+        Component={Component}
+        title={page.title()}
+        language={language}
+        session={request.session}
+        assets={assets}
+        settings={settings}
+      />,
+    );
+  });
+  turn = html.catch(() => {});
+  return new Response(`<!DOCTYPE html>${await html}`, {
     status,
     headers: HTML_HEADERS,
   });

@@ -1,4 +1,4 @@
-// An administrator invites someone by email and name. The demo has no
+// An administrator invites someone by name and email. The demo has no
 // mailer, so the screen shows the activation link to pass on.
 
 import { InviteScreen } from "@gatehouse/client/screens";
@@ -8,7 +8,7 @@ import { Shell } from "./_shell.tsx";
 export default function Invite() {
   return (
     <Shell current="users">
-      <InviteScreen onCancel={() => location.assign("/users")} />
+      <InviteScreen cancelHref="/users" invitationsHref="/users" />
     </Shell>
   );
 }

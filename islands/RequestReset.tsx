@@ -3,12 +3,13 @@
 // to the server's log.
 
 import { RequestResetScreen } from "@gatehouse/client/screens";
+import { BRAND, Main } from "./_shell.tsx";
 
 /** The reset-request screen. */
 export default function RequestReset() {
   return (
-    <main class="demo-center">
-      <RequestResetScreen onBack={() => location.assign("/")} />
-    </main>
+    <Main center>
+      <RequestResetScreen brand={BRAND} signInHref="/" />
+    </Main>
   );
 }

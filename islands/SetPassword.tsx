@@ -3,20 +3,25 @@
 // gives way to the account page, leaving the spent link out of the history.
 
 import { SetPasswordScreen } from "@gatehouse/client/screens";
-import { BRAND, Loading, useFragmentToken } from "./_shell.tsx";
+import { __ } from "@wordpress/i18n";
+import { DEMO } from "./_i18n.ts";
+import { BRAND, Loading, Main, useFragmentToken } from "./_shell.tsx";
 
 /** The set-password screen for the link's token. */
 export default function SetPassword() {
   const token = useFragmentToken();
   return (
-    <main class="demo-center">
-      {token === null ? <Loading /> : (
-        <SetPasswordScreen
-          brand={BRAND}
-          token={token}
-          onAccepted={() => location.replace("/")}
-        />
-      )}
-    </main>
+    <Main center>
+      {token === null
+        ? <Loading title={__("Set your password", DEMO)} />
+        : (
+          <SetPasswordScreen
+            brand={BRAND}
+            token={token}
+            signInHref="/"
+            onAccepted={() => location.replace("/")}
+          />
+        )}
+    </Main>
   );
 }

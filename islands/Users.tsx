@@ -6,11 +6,12 @@ import { __ } from "@wordpress/i18n";
 import { DEMO } from "./_i18n.ts";
 import { Shell } from "./_shell.tsx";
 
-/** The users screen behind the gate. */
-export default function Users() {
+/** The users screen behind the gate; `search` starts a search (`/users?q=`). */
+export default function Users(props: { search?: string }) {
   return (
     <Shell current="users">
       <UsersScreen
+        initialSearch={props.search ?? ""}
         newUserRender={
           <span class="demo-actions">
             <a class="gh-button gh-button-secondary" href="/users/invite">

@@ -1,6 +1,6 @@
 // The frame of the signed-in pages (a helper, not an island): the gate with
 // the ready-made login screen, then the header with the navigation and the
-// page's screen.
+// page's screen. Every page's <main> is the skip link's target.
 
 import { AuthGate, useSession } from "@gatehouse/client";
 import { LoginScreen, usersNavItem } from "@gatehouse/client/screens";
@@ -15,12 +15,37 @@ export const BRAND = "Gatehouse";
 /** Which navigation item is the current page. */
 export type Section = "account" | "users";
 
-/** A quiet status line while something loads. */
-export function Loading() {
-  return (
+/** A quiet status line while something loads; in a titled card when given a title. */
+export function Loading(props: { title?: string }) {
+  const status = (
     <p class="demo-loading" role="status" aria-busy="true">
       {__("Loading…", DEMO)}
     </p>
+  );
+  if (props.title === undefined) return status;
+  return (
+    <section class="gh gh-screen" data-gh-screen="loading">
+      <div class="gh-card">
+        <p class="gh-brand">{BRAND}</p>
+        <h1 class="gh-title">{props.title}</h1>
+        {status}
+      </div>
+    </section>
+  );
+}
+
+/** The page's main region, which the skip link reaches. */
+export function Main(
+  props: { center?: boolean; children: ComponentChildren },
+) {
+  return (
+    <main
+      id="main"
+      class={props.center ? "demo-center" : "demo-main"}
+      tabIndex={-1}
+    >
+      {props.children}
+    </main>
   );
 }
 
@@ -44,14 +69,14 @@ function Frame(props: { current: Section; children: ComponentChildren }) {
           })}
         </nav>
       </header>
-      <main class="demo-main">{props.children}</main>
+      <Main>{props.children}</Main>
     </>
   );
 }
 
 /**
  * The gate around a page: the login screen when signed out ("Forgot
- * password?" leads to /forgot), the header and `children` when signed in.
+ * password?" links to /forgot), the header and `children` when signed in.
  */
 export function Shell(
   props: { current: Section; children: ComponentChildren },
@@ -60,13 +85,13 @@ export function Shell(
     <AuthGate
       loadingScreen={() => <Loading />}
       loginScreen={(onLogin) => (
-        <main class="demo-center">
+        <Main center>
           <LoginScreen
             brand={BRAND}
             onLogin={onLogin}
-            onForgotPassword={() => location.assign("/forgot")}
+            forgotPasswordHref="/forgot"
           />
-        </main>
+        </Main>
       )}
     >
       <Frame current={props.current}>{props.children}</Frame>

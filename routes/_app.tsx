@@ -1,15 +1,20 @@
 // The layout around every page (Fresh's _app): the stylesheets, the island
-// bundle and the page. Everything visible is drawn by the page's island.
+// bundle, a skip link and the page, in the page's language. The session
+// the page was rendered with goes to the browser in `data-session`, so the
+// islands start from it instead of asking the server again.
 
+import { __ } from "@wordpress/i18n";
+import { DEMO } from "../islands/_i18n.ts";
 import type { AppProps } from "../demo/render.tsx";
 
 export default function App(props: AppProps) {
   const { Component, assets, settings } = props;
   return (
-    <html lang="en">
+    <html lang={props.language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
         <title>{`${props.title} · Gatehouse`}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {assets.styles.map((href) => (
@@ -17,9 +22,20 @@ export default function App(props: AppProps) {
         ))}
         <script type="module" src={assets.script} />
       </head>
-      <body data-session-check={String(settings.sessionCheckInterval)}>
+      <body
+        data-session-check={String(settings.sessionCheckInterval)}
+        data-session={JSON.stringify(props.session)}
+      >
+        <a class="demo-skip" href="#main">
+          {__("Skip to main content", DEMO)}
+        </a>
         <noscript>
-          <p class="demo-after">The Gatehouse demo needs JavaScript.</p>
+          <p class="demo-noscript">
+            {__(
+              "The Gatehouse demo needs JavaScript to sign in and to change anything.",
+              DEMO,
+            )}
+          </p>
         </noscript>
         <Component />
       </body>

@@ -1,9 +1,12 @@
 // /forgot: asks for a reset link; the answer is the same for every address.
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
+import type { PageProps } from "../demo/render.tsx";
+import { DEMO } from "../islands/_i18n.ts";
 
-export const title = "Forgot your password";
+export const title = () => __("Forgot your password", DEMO);
 
-export default function Page() {
-  return <Island name="RequestReset" props={{}} />;
+export default function Page(props: PageProps) {
+  return <Island name="RequestReset" props={{}} session={props.session} />;
 }

@@ -1,9 +1,12 @@
 // /: the login screen when signed out, the account panel when signed in.
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
+import type { PageProps } from "../demo/render.tsx";
+import { DEMO } from "../islands/_i18n.ts";
 
-export const title = "Account";
+export const title = () => __("Account", DEMO);
 
-export default function Page() {
-  return <Island name="AppGate" props={{}} />;
+export default function Page(props: PageProps) {
+  return <Island name="AppGate" props={{}} session={props.session} />;
 }

@@ -1,10 +1,13 @@
 // /reset#token=…: a new password from a reset link. The token stays in the
 // fragment, which the island reads in the browser.
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
+import type { PageProps } from "../demo/render.tsx";
+import { DEMO } from "../islands/_i18n.ts";
 
-export const title = "Reset your password";
+export const title = () => __("Reset your password", DEMO);
 
-export default function Page() {
-  return <Island name="ResetPassword" props={{}} />;
+export default function Page(props: PageProps) {
+  return <Island name="ResetPassword" props={{}} session={props.session} />;
 }

@@ -1,7 +1,7 @@
 // `deno task screenshots`: pictures of every screen of the demo, in English
 // and Spanish, for the README. Starts the demo on a temporary KV store,
 // drives Debian's Chromium (or CHROMIUM_PATH) through each screen and writes
-// docs/screenshots/<screen>-<locale>.png (800 px wide).
+// docs/screenshots/<screen>-<locale>.png (1024 px wide; the phone shots 390).
 
 import {
   firstRunInvitation,
@@ -15,7 +15,8 @@ import { buildIslands } from "../demo/bundle.ts";
 
 const OUT = new URL("../docs/screenshots/", import.meta.url);
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH")?.trim() || "/usr/bin/chromium";
-const VIEWPORT = { width: 800, height: 520 };
+const VIEWPORT = { width: 1024, height: 640 };
+const PHONE = { width: 390, height: 844 };
 const ADMIN = {
   email: "ada@example.com",
   name: "Ada Lovelace",
@@ -28,6 +29,8 @@ export const SCREENS = [
   "login",
   "account",
   "users",
+  "users-confirm",
+  "users-phone",
   "new-user",
   "invite",
   "set-password",
@@ -109,13 +112,22 @@ async function seed(
     { email: "grace@example.com", name: "Grace Hopper", role: "admin" },
     { email: "alan@example.com", name: "Alan Turing", role: "member" },
     { email: "edsger@example.com", name: "Edsger Dijkstra", role: "" },
+    { email: "barbara@example.com", name: "Barbara Liskov", role: "member" },
+    { email: "donald@example.com", name: "Donald Knuth", role: "member" },
+    { email: "frances@example.com", name: "Frances Allen", role: "admin" },
+    { email: "john@example.com", name: "John Backus", role: "member" },
+    { email: "margaret@example.com", name: "Margaret Hamilton", role: "" },
+    { email: "radia@example.com", name: "Radia Perlman", role: "member" },
+    { email: "tim@example.com", name: "Tim Berners-Lee", role: "member" },
+    { email: "sophie@example.com", name: "Sophie Wilson", role: "member" },
+    { email: "ken@example.com", name: "Ken Thompson", role: "" },
   ];
   for (const person of people) {
     const res = await api(origin, "POST", "/api/users", {
       ...person,
       password: "a password nobody uses",
     }, cookie);
-    if (person.role === "") {
+    if (person.email === "edsger@example.com") {
       const { id } = await res.json();
       await api(
         origin,
@@ -164,11 +176,20 @@ async function shoot(
   const visitor = await browser.newContext(options);
   try {
     const page = await open(admin);
-    const snap = async (screen: (typeof SCREENS)[number], target = page) => {
+    const snap = async (
+      shot: (typeof SCREENS)[number],
+      target = page,
+      screen = shot,
+    ) => {
       await target.locator(`[data-gh-screen="${screen}"]`).waitFor();
       await target.evaluate(() => document.fonts.ready);
+      // A heading focused after an action draws its ring: not in a picture.
+      await target.evaluate(() => {
+        const active = document.activeElement;
+        if (active instanceof HTMLHeadingElement) active.blur();
+      });
       await target.screenshot({
-        path: new URL(`${screen}-${name}.png`, OUT).pathname,
+        path: new URL(`${shot}-${name}.png`, OUT).pathname,
         fullPage: true,
         animations: "disabled",
         caret: "hide",
@@ -187,8 +208,19 @@ async function shoot(
 
     await page.goto(`${origin}/users`);
     await ready();
-    await page.locator(".gh-users li, .gh-users tr").nth(3).waitFor();
+    await page.locator(".gh-row").nth(3).waitFor();
+    await page.locator(".gh-row").nth(2).locator("button[aria-haspopup]")
+      .click();
+    await page.locator('[role="menu"]').waitFor();
     await snap("users");
+    await page.locator('[role="menuitem"][data-gh-action="disable"]').click();
+    await page.locator("dialog[open]").waitFor();
+    await snap("users-confirm", page, "users");
+    await page.keyboard.press("Escape");
+    await page.setViewportSize(PHONE);
+    await page.locator("body").click({ position: { x: 1, y: 1 } });
+    await snap("users-phone", page, "users");
+    await page.setViewportSize(VIEWPORT);
 
     await page.goto(`${origin}/users/new`);
     await ready();

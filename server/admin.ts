@@ -10,7 +10,12 @@
  * @module
  */
 
-import type { UserJson, UserListJson } from "@gatehouse/contract";
+import {
+  USER_SORTS,
+  type UserJson,
+  type UserListJson,
+  type UserSort,
+} from "@gatehouse/contract";
 import { adminRules } from "./_admin_rules.ts";
 import { isUuid, uuidv7 } from "./_crypto.ts";
 import { linkBase } from "./_links.ts";
@@ -53,7 +58,7 @@ export type AdminConfig = AdminOptions;
  * `role_insufficient`) itself.
  */
 export interface Admin {
-  /** `GET /api/users?limit&cursor&q`: 200 `{users, next_cursor}`. */
+  /** `GET /api/users?limit&cursor&q&sort`: 200 `{users, next_cursor, total?}`. */
   listUsers: Handler;
   /** `POST /api/users` `{email, name, password, role?}`: 201 User. */
   createUser: Handler;
@@ -74,6 +79,10 @@ export interface Admin {
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 const DIGITS = /^[0-9]{1,3}$/;
+const MAX_SEARCH = 100;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const SORTS: ReadonlySet<string> = new Set(USER_SORTS);
 const SELF_DISABLE = new AuthError("self_disable_refused");
 const SELF_ROLE = new AuthError("self_role_refused");
 
@@ -130,6 +139,7 @@ export function createAdmin(config: AdminOptions): Admin {
     const body: UserListJson = {
       users: page.users.map(toUserJson),
       next_cursor: page.nextCursor,
+      ...(page.total === undefined ? {} : { total: page.total }),
     };
     return respond(body, { headers: NO_STORE });
   });
@@ -224,8 +234,8 @@ export function toUserJson(user: UserRecord): UserJson {
   };
 }
 
-// `limit` (1–100, default 50), `cursor` (the last id of the previous page)
-// and `q`. The contract has no code for a bad query string, so malformed
+// `limit` (1–100, default 50), `cursor` (the last id of the previous page),
+// `q` and `sort` (created, name or email, `-` for descending). The contract has no code for a bad query string, so malformed
 // values answer `body_malformed` naming the parameter (DEVELOPERS.md).
 function pageQuery(url: URL): UserQuery {
   const params = url.searchParams;
@@ -251,8 +261,28 @@ function pageQuery(url: URL): UserQuery {
     }
     query.cursor = cursor.toLowerCase();
   }
-  const q = params.get("q")?.trim();
-  if (q) query.q = q;
+  // A search reaches the store only as safe text (DESIGN.md §5's input
+  // boundary): at most 100 characters, no control character.
+  const q = params.get("q")?.trim().normalize("NFC");
+  if (q) {
+    if ([...q].length > MAX_SEARCH || CONTROL.test(q)) {
+      throw malformedParameter(
+        "q",
+        `Query parameter "q" must be at most ${MAX_SEARCH} characters, without control characters`,
+      );
+    }
+    query.q = q;
+  }
+  const sort = params.get("sort");
+  if (sort !== null) {
+    if (!SORTS.has(sort)) {
+      throw malformedParameter(
+        "sort",
+        'Query parameter "sort" must be one of "created", "name", "email", optionally after "-"',
+      );
+    }
+    query.sort = sort as UserSort;
+  }
   return query;
 }
 

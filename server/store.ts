@@ -17,6 +17,10 @@
  * @module
  */
 
+import type { UserSort } from "@gatehouse/contract";
+
+export type { UserSort };
+
 /** An account as stored. Credential material stays inside the store layer. */
 export interface UserRecord {
   /** A UUID (version 7 for accounts Gatehouse creates, so ids sort by age). */
@@ -57,22 +61,30 @@ export interface UserCredentials {
   passwordHash: string;
 }
 
-/** A page query over accounts, in creation order. */
+/** A page query over accounts, in creation order unless `sort` says otherwise. */
 export interface UserQuery {
   /** At most this many accounts (1–100). */
   limit: number;
-  /** The `nextCursor` of the previous page; absent for the first page. */
+  /** The `nextCursor` of the previous page (the id of its last account); absent for the first page. */
   cursor?: string;
   /** Case-insensitive substring of email or name. */
   q?: string;
+  /**
+   * The order: by creation (`created`, the default), lower-cased `name` or
+   * lower-cased `email`, ties broken by id; a leading `-` reverses it
+   * (`-created`: newest first). The cursor keeps its place in that order.
+   */
+  sort?: UserSort;
 }
 
 /** One page of accounts. */
 export interface UserPage {
-  /** The accounts, oldest first. */
+  /** The accounts of this page, in the query's order. */
   users: UserRecord[];
   /** Cursor of the next page, or null on the last one. */
   nextCursor: string | null;
+  /** How many accounts match the query over every page, when the store counts them. */
+  total?: number;
 }
 
 /**
@@ -201,7 +213,7 @@ export interface Store {
   userById(id: string): Promise<UserRecord | null>;
   /** The account and password hash for an email (any case), or null. */
   credentialsByEmail(email: string): Promise<UserCredentials | null>;
-  /** A page of accounts in creation order, optionally filtered. */
+  /** A page of accounts in the query's order, optionally filtered, with the total when the store counts it. */
   listUsers(query: UserQuery): Promise<UserPage>;
   /** Whether any account exists (the demo's first-run check). */
   hasUsers(): Promise<boolean>;

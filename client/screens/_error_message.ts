@@ -30,10 +30,20 @@ import {
   ServerError,
   ServerTooOldError,
 } from "../service_errors.ts";
+import { DEFAULT_LIMITS, type FieldLimits } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
-/** A problem the form finds itself, before asking the server. */
-export type Problem = "required" | "mismatch";
+/**
+ * A problem the form finds itself, before asking the server: a missing
+ * value, two passwords that differ, a malformed address, or a length outside
+ * a limit (which the message names).
+ */
+export type Problem =
+  | "required"
+  | "mismatch"
+  | "email"
+  | { readonly max: number }
+  | { readonly min: number };
 
 /** Problems found by the form, per field. */
 export class FormProblems {
@@ -51,9 +61,39 @@ export interface Described {
 const NOTHING: Described = Object.freeze({ fields: {}, alert: undefined });
 
 function problemText(problem: Problem): string {
-  return problem === "required"
-    ? __("This field is required.", DOMAIN)
-    : __("The passwords do not match.", DOMAIN);
+  if (problem === "required") return __("This field is required.", DOMAIN);
+  if (problem === "mismatch") {
+    return __("The passwords do not match.", DOMAIN);
+  }
+  if (problem === "email") {
+    return __("Enter an email address like name@example.com.", DOMAIN);
+  }
+  if ("max" in problem) {
+    return sprintf(
+      _n(
+        "Use at most %d character.",
+        "Use at most %d characters.",
+        problem.max,
+        DOMAIN,
+      ),
+      problem.max,
+    );
+  }
+  return sprintf(
+    _n(
+      "Use at least %d character.",
+      "Use at least %d characters.",
+      problem.min,
+      DOMAIN,
+    ),
+    problem.min,
+  );
+}
+
+/** A limit the server named in `meta` (`max`, `min`), or the one the form knows. */
+function limitOf(error: ValidationError, key: string, known: number): number {
+  const named = Number(error.meta?.[key]);
+  return Number.isInteger(named) && named > 0 ? named : known;
 }
 
 /** How long to wait, in words: seconds under a minute, whole minutes above. */
@@ -115,18 +155,25 @@ function tooOldText(error: ServerTooOldError): string {
  * Words for a refused input, by code; the field comes from `meta.field`.
  * RoleUnknownError is a ValidationError (`role_unknown`, field `role`).
  */
-function validationText(error: ValidationError): string {
+function validationText(error: ValidationError, limits: FieldLimits): string {
+  // `password_too_common` comes from newer servers (DESIGN.md §4).
+  if ((error.code as string) === "password_too_common") {
+    return __(
+      "This password is too common. Choose one that is harder to guess.",
+      DOMAIN,
+    );
+  }
   switch (error.code) {
     case "email_invalid":
-      return __("Enter a valid email address.", DOMAIN);
+      return problemText("email");
     case "name_required":
-      return __("Enter a name.", DOMAIN);
+      return problemText("required");
     case "name_too_long":
-      return __("This name is too long.", DOMAIN);
+      return problemText({ max: limitOf(error, "max", limits.name) });
     case "password_too_short":
-      return __("This password is too short.", DOMAIN);
+      return problemText({ min: limitOf(error, "min", limits.passwordMin) });
     case "password_too_long":
-      return __("This password is too long.", DOMAIN);
+      return problemText({ max: limitOf(error, "max", limits.passwordMax) });
     case "body_field_required":
       return __("This field is required.", DOMAIN);
     case "role_unknown":
@@ -156,7 +203,10 @@ function fieldOf(error: unknown): string | undefined {
 }
 
 /** Words for any failure, whatever field it concerns. */
-export function failureText(error: unknown): string {
+export function failureText(
+  error: unknown,
+  limits: FieldLimits = DEFAULT_LIMITS,
+): string {
   if (error instanceof RateLimitedError) return retryText(error.retryAfter);
   if (error instanceof InvalidCredentialsError) {
     return __("Email or password is incorrect.", DOMAIN);
@@ -164,7 +214,7 @@ export function failureText(error: unknown): string {
   if (error instanceof InvalidTokenError) {
     return __("This link is no longer valid.", DOMAIN);
   }
-  if (error instanceof ValidationError) return validationText(error);
+  if (error instanceof ValidationError) return validationText(error, limits);
   if (error instanceof EmailTakenError) {
     return __("An account with this email address already exists.", DOMAIN);
   }
@@ -236,6 +286,7 @@ export function failureText(error: unknown): string {
 export function describeFailure(
   failure: unknown,
   fields: readonly string[],
+  limits: FieldLimits = DEFAULT_LIMITS,
 ): Described {
   if (failure === null || failure === undefined) return NOTHING;
   if (failure instanceof FormProblems) {
@@ -246,7 +297,7 @@ export function describeFailure(
     return { fields: messages, alert: undefined };
   }
   const field = fieldOf(failure);
-  const message = failureText(failure);
+  const message = failureText(failure, limits);
   if (field !== undefined && fields.includes(field)) {
     return { fields: { [field]: message }, alert: undefined };
   }

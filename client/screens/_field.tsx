@@ -5,6 +5,7 @@
 // appears in it.
 
 import type { Signal } from "@preact/signals";
+import type { RefObject } from "preact";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 
 interface FieldBase {
@@ -102,6 +103,8 @@ export interface SelectFieldProps extends FieldBase {
   readonly choices: readonly Choice[];
   /** Not changeable now (a request is on its way). */
   readonly disabled?: boolean;
+  /** A ref to the <select>, e.g. to focus it. */
+  readonly selectRef?: RefObject<HTMLElement>;
 }
 
 /** A labelled menu. */
@@ -110,6 +113,7 @@ export function SelectField(props: SelectFieldProps): VNode {
   return (
     <Frame {...props}>
       <select
+        ref={props.selectRef as RefObject<HTMLSelectElement>}
         id={props.id}
         name={props.name}
         class="gh-select"
@@ -138,10 +142,21 @@ export function SelectField(props: SelectFieldProps): VNode {
  * Errors that concern no single field go here.
  */
 export function FormAlert(
-  props: { readonly message: string | undefined; readonly id?: string },
+  props: {
+    readonly message: string | undefined;
+    readonly id?: string;
+    /** Makes the alert focusable (tabIndex -1) and gives it this ref. */
+    readonly target?: RefObject<HTMLDivElement>;
+  },
 ): VNode {
   return (
-    <div id={props.id} class="gh-alert" role="alert">
+    <div
+      id={props.id}
+      ref={props.target}
+      class="gh-alert"
+      role="alert"
+      tabIndex={props.target ? -1 : undefined}
+    >
       {props.message && <p>{props.message}</p>}
     </div>
   );
@@ -149,9 +164,22 @@ export function FormAlert(
 
 /** A polite status region, for successes. */
 export function FormStatus(
-  props: { readonly children?: ComponentChildren; readonly id?: string },
+  props: {
+    readonly children?: ComponentChildren;
+    readonly id?: string;
+    /** Makes the status focusable (tabIndex -1) and gives it this ref. */
+    readonly target?: RefObject<HTMLDivElement>;
+  },
 ): VNode {
   return (
-    <div id={props.id} class="gh-status" role="status">{props.children}</div>
+    <div
+      id={props.id}
+      ref={props.target}
+      class="gh-status"
+      role="status"
+      tabIndex={props.target ? -1 : undefined}
+    >
+      {props.children}
+    </div>
   );
 }

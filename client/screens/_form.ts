@@ -63,14 +63,3 @@ export function useForm(): Form {
     },
   }), []);
 }
-
-/** "required" for every value that is empty once trimmed; null when none is. */
-export function missing(
-  values: Readonly<Record<string, string>>,
-): Record<string, Problem> | null {
-  const problems: Record<string, Problem> = {};
-  for (const [field, value] of Object.entries(values)) {
-    if (value.trim() === "") problems[field] = "required";
-  }
-  return Object.keys(problems).length === 0 ? null : problems;
-}

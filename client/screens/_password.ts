@@ -2,6 +2,7 @@
 
 import { _n, sprintf } from "@wordpress/i18n";
 import type { Problem } from "./_error_message.ts";
+import { type FieldLimits, newPasswordProblem } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /** The server's default lower bound (DESIGN.md §4); a prop changes the hint. */
@@ -15,15 +16,17 @@ export function passwordHint(min: number): string {
   );
 }
 
-/** Empty fields and a confirmation that differs; null when both are fine. */
+/** Every problem of the password and its repetition; null when both are fine. */
 export function passwordProblems(
   password: string,
   confirm: string,
+  limits: FieldLimits,
 ): Record<string, Problem> | null {
   const problems: Record<string, Problem> = {};
-  if (password === "") problems.password = "required";
+  const first = newPasswordProblem(password, limits);
+  if (first !== null) problems.password = first;
   if (confirm === "") problems.confirm = "required";
-  else if (password !== "" && confirm !== password) {
+  else if (first === null && confirm !== password) {
     problems.confirm = "mismatch";
   }
   return Object.keys(problems).length === 0 ? null : problems;

@@ -1,13 +1,19 @@
-// Role menus: built from the signed-in account's `grantable` list (never
-// from role names the screens know), plus "no role".
+// Role menus and role names: menus are built from the signed-in account's
+// `grantable` list (never from role names the screens know), plus "no
+// role". A role shows by its display name in the screens' language: the
+// labels given to setScreensLocale(), or its name when none is given.
 
-import { __ } from "@wordpress/i18n";
+import { __, _x as inContext } from "@wordpress/i18n";
 import type { Choice } from "./_field.tsx";
-import { DOMAIN } from "./i18n.ts";
+import { DOMAIN, ROLE_CONTEXT } from "./i18n.ts";
 
-/** How a role shows: its name, or "No role" for the empty role. */
+/** How a role shows: its label, or "No role" for the empty role. */
 export function roleLabel(role: string): string {
-  return role === "" ? __("No role", DOMAIN) : role;
+  // Role names are the app's data, not the screens' strings: they are
+  // translated under a context of their own (see setScreensLocale).
+  return role === ""
+    ? __("No role", DOMAIN)
+    : inContext(role, ROLE_CONTEXT, DOMAIN);
 }
 
 /**
@@ -20,10 +26,10 @@ export function roleChoices(
 ): Choice[] {
   const choices: Choice[] = [{ value: "", label: roleLabel("") }];
   for (const role of grantable) {
-    if (role !== "") choices.push({ value: role, label: role });
+    if (role !== "") choices.push({ value: role, label: roleLabel(role) });
   }
   if (current !== "" && !grantable.includes(current)) {
-    choices.push({ value: current, label: current, disabled: true });
+    choices.push({ value: current, label: roleLabel(current), disabled: true });
   }
   return choices;
 }

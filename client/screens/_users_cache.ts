@@ -1,11 +1,16 @@
-// The cached pages of the account list: one key prefix for all of them, so
-// a change (creation, disable, role) can refresh or patch every page.
+// The cached lists of the administration screens. The account list's pages
+// share one key prefix, so a change (creation, disable, role) can refresh or
+// patch every page; the pending invitations have one key, refreshed by an
+// invitation sent or revoked.
 
 import type { QueryClient } from "../_peer_types.ts";
 import type { User, UserPage } from "../types.ts";
 
 /** The prefix of every cached page of the account list. */
 export const USERS_KEY = ["gatehouse", "users"] as const;
+
+/** The key of the pending invitations. */
+export const INVITATIONS_KEY = ["gatehouse", "invitations"] as const;
 
 /** Puts the account as the server answered it in every cached page that lists it. */
 export function patchUser(client: QueryClient, user: User): void {

@@ -69,6 +69,29 @@ export type Catalog = Record<string, CatalogHeader | string[]>;
 
 const SHIPPED: Readonly<Record<string, Catalog>> = { es };
 
+/** The gettext context of role names in the catalogue (`role\u0004admin`). */
+export const ROLE_CONTEXT = "role";
+
+/**
+ * Options of {@linkcode setScreensLocale}.
+ *
+ * @example Display names of the app's roles, in Spanish
+ * ```ts
+ * import type { ScreensLocaleOptions } from "@gatehouse/client/screens";
+ *
+ * const options: ScreensLocaleOptions = {
+ *   roleLabels: { admin: "Administrador", member: "Miembro" },
+ * };
+ * ```
+ */
+export interface ScreensLocaleOptions {
+  /**
+   * How each of your roles shows in this language, by role name (the
+   * screens show the name itself otherwise). "No role" is the screens' own.
+   */
+  readonly roleLabels?: Readonly<Record<string, string>>;
+}
+
 /** The language part of a BCP 47 tag or POSIX locale: `es-MX`, `es_MX.UTF-8` → `es`. */
 function languageOf(locale: string): string {
   return locale.trim().toLowerCase().split(/[-_.@]/)[0] ?? "";
@@ -102,26 +125,35 @@ export function catalogFor(locale: string): Promise<Catalog | undefined> {
  * {@linkcode DOMAIN} into `@wordpress/i18n`'s default instance, replacing
  * the screens' previous language, or goes back to English when none ships.
  * Strings of other text domains (your app's) are left alone. Mounted screens
- * re-render in the new language.
+ * re-render in the new language. Role names are your app's: give their
+ * display names in this language as `roleLabels` (or put them in a
+ * catalogue of your own under {@linkcode DOMAIN} with the context `role`).
  *
  * @param locale A BCP 47 tag such as `es-ES`; `en` for English.
+ * @param options The display names of your roles in this language.
  * @returns True when a catalogue was loaded, false when the screens are now in English.
  *
- * @example Spanish, then English again
+ * @example Spanish, then English again, with the roles' names
  * ```ts
  * import { setScreensLocale } from "@gatehouse/client/screens";
  *
- * console.assert(await setScreensLocale("es-ES"));
- * console.assert(!(await setScreensLocale("en")));
+ * console.assert(await setScreensLocale("es-ES", { roleLabels: { admin: "Administrador" } }));
+ * console.assert(!(await setScreensLocale("en", { roleLabels: { admin: "Administrator" } })));
  * ```
  */
-export async function setScreensLocale(locale: string): Promise<boolean> {
+export async function setScreensLocale(
+  locale: string,
+  options: ScreensLocaleOptions = {},
+): Promise<boolean> {
   const catalog = await catalogFor(locale);
   // setLocaleData merges: blank every string the previous catalogue had, so
   // none of its words survive a change of language.
   const data: Catalog = {};
   for (const key of Object.keys(getLocaleData(DOMAIN) ?? {})) data[key] = [];
   Object.assign(data, catalog ?? {});
+  for (const [role, label] of Object.entries(options.roleLabels ?? {})) {
+    data[`${ROLE_CONTEXT}\u0004${role}`] = [label];
+  }
   data[""] = { ...(catalog?.[""] ?? { lang: "en" }), domain: DOMAIN };
   setLocaleData(data, DOMAIN);
   return catalog !== undefined;

@@ -6,9 +6,9 @@
  */
 
 import { useSignal } from "@preact/signals";
-import { useMutation } from "@tanstack/preact-query";
+import { useMutation, useQueryClient } from "@tanstack/preact-query";
 import { __, sprintf } from "@wordpress/i18n";
-import { useId, useLayoutEffect, useRef } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { invite } from "../admin_calls.ts";
 import { can } from "../can.ts";
@@ -16,26 +16,42 @@ import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
 import type { Invitation, InviteResult } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus, TextField } from "./_field.tsx";
-import { missing, useForm } from "./_form.ts";
+import { FormAlert, TextField } from "./_field.tsx";
+import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
+import { useForm } from "./_form.ts";
 import {
+  ActionButton,
+  ActionLink,
   CancelButton,
+  type HeadingLevel,
+  PersonFields,
   RoleField,
   ScreenForm,
   SubmitButton,
+  Title,
 } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { NotAllowed } from "./_not_allowed.tsx";
+import { INVITATIONS_KEY } from "./_users_cache.ts";
+import {
+  DEFAULT_LIMITS,
+  emailProblem,
+  nameProblem,
+  problemsOf,
+} from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode InviteScreen}.
  *
- * @example Logging each invitation
+ * @example Logging each invitation, with links back to the list
  * ```ts
  * import type { InviteScreenProps } from "@gatehouse/client/screens";
  *
  * const props: InviteScreenProps = {
  *   onInvited: (result) => console.log(result.delivered ? "mailed" : "link shown"),
+ *   invitationsHref: "/users#invitations",
+ *   cancelHref: "/users",
  * };
  * ```
  */
@@ -44,6 +60,12 @@ export interface InviteScreenProps {
   readonly onInvited?: (result: InviteResult) => void;
   /** Shows a "Cancel" button that calls it. */
   readonly onCancel?: () => void;
+  /** Shows "Cancel" as a link to this address (with `onCancel`, a click calls that instead). */
+  readonly cancelHref?: string;
+  /** Where the confirmation's "Show pending invitations" link leads. */
+  readonly invitationsHref?: string;
+  /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
+  readonly headingLevel?: HeadingLevel;
 }
 
 const FIELDS = ["name", "email", "role"] as const;
@@ -51,28 +73,30 @@ const FIELDS = ["name", "email", "role"] as const;
 type Copy = "idle" | "copied" | "failed";
 
 /**
- * The invitation form: email, name and a role from the signed-in account's
+ * The invitation form: name, email and a role from the signed-in account's
  * `grantable` list. No password is typed: the server mails an activation
  * link, or, when it has no mail set up, hands the link back and the screen
  * shows it read-only with a "Copy link" button. Both answers read the same
- * whether the address already had an account or not. Refusals show next to
- * their field. Only for those who may manage users
- * (`can(user, USERS_MANAGE)`). Put it below `AuthGate`.
+ * whether the address already had an account or not; the confirmation takes
+ * the focus and links to the pending invitations (`invitationsHref`). Every
+ * problem of the form shows at once, next to its field. Only for those who
+ * may manage users (`can(user, USERS_MANAGE)`). Put it below `AuthGate`.
  *
- * @param props Optional `onInvited` and `onCancel`.
+ * @param props Optional `onInvited`, `onCancel`, `cancelHref`, `invitationsHref` and `headingLevel`.
  * @returns The screen.
  *
  * @example A page of its own
  * ```tsx
  * import { InviteScreen } from "@gatehouse/client/screens";
  *
- * export const InvitePage = () => <InviteScreen onCancel={() => location.assign("/users")} />;
+ * export const InvitePage = () => <InviteScreen cancelHref="/users" invitationsHref="/users" />;
  * ```
  */
 export function InviteScreen(props: InviteScreenProps): VNode {
   useLocaleUpdates();
   const id = useId();
   const user = useSession();
+  const client = useQueryClient();
   const email = useSignal("");
   const name = useSignal("");
   const role = useSignal("");
@@ -80,30 +104,24 @@ export function InviteScreen(props: InviteScreenProps): VNode {
   const link = useSignal("");
   const copy = useSignal<Copy>("idle");
   const form = useForm();
+  const title = useRef<HTMLHeadingElement>(null);
   const send = useMutation({ mutationFn: invite });
-  const resultRef = useRef<HTMLDivElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
   const grantable = user?.grantable;
   const answer = sent.value;
-
-  // The form gives way to the answer: take focus there, not to the page.
-  useLayoutEffect(() => {
-    if (answer) resultRef.current?.focus();
-  }, [answer]);
+  useFocusWhenSwappedIn(title);
+  useFocusOnChange(title, answer ?? "form");
 
   if (!can(user, USERS_MANAGE)) {
-    return (
-      <section class="gh gh-screen gh-invite" data-gh-screen="invite">
-        <p class="gh-notice">
-          {__("Your account may not manage users.", DOMAIN)}
-        </p>
-      </section>
-    );
+    return <NotAllowed screen="invite" level={props.headingLevel} />;
   }
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problems = missing({ email: email.value, name: name.value });
+    const problems = problemsOf({
+      name: nameProblem(name.value, DEFAULT_LIMITS),
+      email: emailProblem(email.value, DEFAULT_LIMITS),
+    });
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       const invitation: Invitation = {
@@ -115,6 +133,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
       link.value = result.delivered ? "" : result.activationLink;
       copy.value = "idle";
       sent.value = { email: invitation.email, result };
+      void client.invalidateQueries({ queryKey: INVITATIONS_KEY });
       props.onInvited?.(result);
     });
   };
@@ -146,114 +165,113 @@ export function InviteScreen(props: InviteScreenProps): VNode {
     <section
       class="gh gh-screen gh-invite"
       data-gh-screen="invite"
+      data-gh-state={answer ? "sent" : undefined}
       aria-labelledby={`${id}-title`}
     >
-      <h2 id={`${id}-title`} class="gh-title">
-        {__("Invite someone", DOMAIN)}
-      </h2>
-      <FormStatus>
-        {answer && (answer.result.delivered
-          ? sprintf(__("Invitation sent to %s.", DOMAIN), answer.email)
-          : sprintf(
-            __(
-              "This server does not send mail. Give this activation link to %s yourself.",
-              DOMAIN,
-            ),
-            answer.email,
-          ))}
-      </FormStatus>
-      {answer
-        ? (
-          <div
-            ref={resultRef}
-            class="gh-invite-result"
-            tabIndex={-1}
-            data-gh-delivered={String(answer.result.delivered)}
-          >
-            {!answer.result.delivered && (
-              <div class="gh-copy">
-                <TextField
-                  id={`${id}-link`}
-                  name="activation_link"
-                  type="url"
-                  label={__("Activation link", DOMAIN)}
-                  hint={__(
-                    "It works once. Whoever has it can set the password of this account.",
-                    DOMAIN,
-                  )}
-                  value={link}
-                  readOnly
-                />
-                <button
-                  type="button"
-                  class="gh-button gh-button-secondary"
-                  onClick={() => void copyLink()}
-                >
-                  {__("Copy link", DOMAIN)}
-                </button>
-                <p class="gh-copy-status" role="status">
-                  {copy.value === "copied" && __("Link copied.", DOMAIN)}
-                  {copy.value === "failed" &&
+      <div class="gh-card">
+        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
+          {answer === null
+            ? __("Invite someone", DOMAIN)
+            : answer.result.delivered
+            ? __("Invitation sent", DOMAIN)
+            : __("Invitation link ready", DOMAIN)}
+        </Title>
+        {answer
+          ? (
+            <div
+              class="gh-invite-result"
+              data-gh-delivered={String(answer.result.delivered)}
+            >
+              <p class="gh-status" role="status">
+                {answer.result.delivered
+                  ? sprintf(
+                    __("Invitation sent to %s.", DOMAIN),
+                    answer.email,
+                  )
+                  : sprintf(
                     __(
-                      "The link could not be copied. Select it and copy it yourself.",
+                      "This server does not send mail. Give this activation link to %s yourself.",
+                      DOMAIN,
+                    ),
+                    answer.email,
+                  )}
+              </p>
+              {!answer.result.delivered && (
+                <div class="gh-copy">
+                  <TextField
+                    id={`${id}-link`}
+                    name="activation_link"
+                    type="url"
+                    label={__("Activation link", DOMAIN)}
+                    hint={__(
+                      "It works once. Whoever has it can set the password of this account.",
                       DOMAIN,
                     )}
-                </p>
-              </div>
-            )}
-            <div class="gh-actions">
-              <button
-                type="button"
-                class="gh-button gh-button-primary"
-                onClick={again}
-              >
-                {__("Invite someone else", DOMAIN)}
-              </button>
-            </div>
-          </div>
-        )
-        : (
-          <ScreenForm form={form} onSubmit={submit}>
-            <p class="gh-intro">
-              {__(
-                "They will get a link to choose their own password.",
-                DOMAIN,
+                    value={link}
+                    readOnly
+                  />
+                  <div class="gh-actions">
+                    <ActionButton onClick={() => void copyLink()}>
+                      {__("Copy link", DOMAIN)}
+                    </ActionButton>
+                    <p class="gh-copy-status" role="status">
+                      {copy.value === "copied" && __("Link copied.", DOMAIN)}
+                      {copy.value === "failed" &&
+                        __(
+                          "The link could not be copied. Select it and copy it yourself.",
+                          DOMAIN,
+                        )}
+                    </p>
+                  </div>
+                </div>
               )}
-            </p>
-            <FormAlert message={described.alert} />
-            <TextField
-              id={`${id}-email`}
-              name="email"
-              type="email"
-              autocomplete="off"
-              label={__("Email", DOMAIN)}
-              value={email}
-              error={described.fields.email}
-            />
-            <TextField
-              id={`${id}-name`}
-              name="name"
-              autocomplete="off"
-              label={__("Name", DOMAIN)}
-              value={name}
-              error={described.fields.name}
-            />
-            <RoleField
-              id={`${id}-role`}
-              grantable={grantable}
-              role={role}
-              error={described.fields.role}
-            />
-            <div class="gh-actions">
-              <SubmitButton
-                pending={form.pending.value}
-                label={__("Send invitation", DOMAIN)}
-                busyLabel={__("Sending invitation…", DOMAIN)}
-              />
-              <CancelButton onCancel={props.onCancel} />
+              <div class="gh-actions">
+                <ActionButton variant="primary" onClick={again}>
+                  {__("Invite someone else", DOMAIN)}
+                </ActionButton>
+                {props.invitationsHref && (
+                  <ActionLink href={props.invitationsHref} variant="secondary">
+                    {__("Show pending invitations", DOMAIN)}
+                  </ActionLink>
+                )}
+              </div>
             </div>
-          </ScreenForm>
-        )}
+          )
+          : (
+            <ScreenForm form={form} onSubmit={submit}>
+              <p class="gh-intro">
+                {__(
+                  "They will get a link to choose their own password.",
+                  DOMAIN,
+                )}
+              </p>
+              <FormAlert message={described.alert} />
+              <PersonFields
+                id={id}
+                name={name}
+                email={email}
+                errors={described.fields}
+              />
+              <RoleField
+                id={`${id}-role`}
+                grantable={grantable}
+                role={role}
+                error={described.fields.role}
+              />
+              <div class="gh-actions">
+                <SubmitButton
+                  pending={form.pending.value}
+                  label={__("Send invitation", DOMAIN)}
+                  busyLabel={__("Sending invitation…", DOMAIN)}
+                />
+                <CancelButton
+                  onCancel={props.onCancel}
+                  href={props.cancelHref}
+                />
+              </div>
+            </ScreenForm>
+          )}
+      </div>
     </section>
   );
 }

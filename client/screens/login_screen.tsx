@@ -6,28 +6,38 @@
 
 import { useSignal } from "@preact/signals";
 import { __, sprintf } from "@wordpress/i18n";
-import { useId } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { login } from "../session_calls.ts";
 import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
-import { missing, useForm } from "./_form.ts";
-import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import { useFocusWhenSwappedIn } from "./_focus.ts";
+import { useForm } from "./_form.ts";
+import {
+  ActionLink,
+  Brand,
+  type HeadingLevel,
+  ScreenForm,
+  SubmitButton,
+  Title,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { useSessionEnded } from "./_session_ended.ts";
+import { problemsOf, requiredProblem } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode LoginScreen}.
  *
- * @example Props with a "Forgot password?" button
+ * @example Props with a "Forgot password?" link
  * ```ts
  * import type { LoginScreenProps } from "@gatehouse/client/screens";
  *
  * const props: LoginScreenProps = {
  *   brand: "Acme",
  *   onLogin: (user) => console.log(`signed in as ${user.name}`),
- *   onForgotPassword: () => location.assign("/forgot"),
+ *   forgotPasswordHref: "/forgot",
  * };
  * ```
  */
@@ -39,8 +49,12 @@ export interface LoginScreenProps {
    * (`loginScreen={(onLogin) => <LoginScreen onLogin={onLogin} ... />}`).
    */
   readonly onLogin: (user: SessionUser) => void;
-  /** Shows a "Forgot password?" button that calls it (e.g. to show `RequestResetScreen`). */
+  /** Shows "Forgot password?" as a button that calls it (e.g. to show `RequestResetScreen` in place). */
   readonly onForgotPassword?: () => void;
+  /** Shows "Forgot password?" as a link to this address (with `onForgotPassword`, a click calls that instead). */
+  readonly forgotPasswordHref?: string;
+  /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
+  readonly headingLevel?: HeadingLevel;
 }
 
 const FIELDS = ["email", "password"] as const;
@@ -48,8 +62,9 @@ const FIELDS = ["email", "password"] as const;
 /**
  * The sign-in screen: email, password and a submit button. A wrong email or
  * password, the login limiter ("try again in 2 minutes") and a server that
- * cannot be reached each show a clear message; the screen itself does no
- * routing. Needs no query client: put it in `AuthGate`'s `loginScreen`, which
+ * cannot be reached each show a clear message; when the screen comes back
+ * because the session ended (signed out in another tab, disabled), it says
+ * so. The screen itself does no routing. Needs no query client: put it in `AuthGate`'s `loginScreen`, which
  * hands it the after-login handler.
  *
  * @param props `brand`, `onLogin` and optional `onForgotPassword`.
@@ -77,11 +92,22 @@ export function LoginScreen(props: LoginScreenProps): VNode {
   const email = useSignal("");
   const password = useSignal("");
   const form = useForm();
+  const ended = useSessionEnded();
+  const title = useRef<HTMLHeadingElement>(null);
+  const alert = useRef<HTMLDivElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
+  // Until the person tries again, the screen says why it came back.
+  const endedText = ended && form.failure.value === null && !form.pending.value
+    ? __("Your session has ended. Sign in again.", DOMAIN)
+    : undefined;
+  useFocusWhenSwappedIn(ended ? alert : title);
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problems = missing({ email: email.value, password: password.value });
+    const problems = problemsOf({
+      email: requiredProblem(email.value),
+      password: requiredProblem(password.value),
+    });
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       const user = await login(email.value.trim(), password.value);
@@ -96,11 +122,12 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       aria-labelledby={`${id}-title`}
     >
       <div class="gh-card">
-        <h1 id={`${id}-title`} class="gh-title">
+        <Brand brand={props.brand} />
+        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
           {sprintf(__("Sign in to %s", DOMAIN), props.brand)}
-        </h1>
+        </Title>
         <ScreenForm form={form} onSubmit={submit}>
-          <FormAlert message={described.alert} />
+          <FormAlert message={described.alert ?? endedText} target={alert} />
           <TextField
             id={`${id}-email`}
             name="email"
@@ -125,15 +152,12 @@ export function LoginScreen(props: LoginScreenProps): VNode {
               label={__("Sign in", DOMAIN)}
               busyLabel={__("Signing in…", DOMAIN)}
             />
-            {props.onForgotPassword && (
-              <button
-                type="button"
-                class="gh-button gh-button-link"
-                onClick={props.onForgotPassword}
-              >
-                {__("Forgot password?", DOMAIN)}
-              </button>
-            )}
+            <ActionLink
+              href={props.forgotPasswordHref}
+              onClick={props.onForgotPassword}
+            >
+              {__("Forgot password?", DOMAIN)}
+            </ActionLink>
           </div>
         </ScreenForm>
       </div>

@@ -44,12 +44,14 @@
  * @module
  */
 
-export { AccountPanel } from "./account_panel.tsx";
+export { AccountPanel, type AccountPanelProps } from "./account_panel.tsx";
+export type { HeadingLevel } from "./_form_parts.tsx";
 export {
   type Catalog,
   catalogFor,
   type CatalogHeader,
   DOMAIN,
+  type ScreensLocaleOptions,
   setScreensLocale,
 } from "./i18n.ts";
 export { InviteScreen, type InviteScreenProps } from "./invite_screen.tsx";

@@ -6,29 +6,44 @@
 
 import { useSignal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
-import { useId } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { requestPasswordReset } from "../link_calls.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus, TextField } from "./_field.tsx";
-import { missing, useForm } from "./_form.ts";
-import { ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import { FormAlert, TextField } from "./_field.tsx";
+import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
+import { useForm } from "./_form.ts";
+import {
+  Brand,
+  type HeadingLevel,
+  ScreenForm,
+  SignInFooter,
+  SubmitButton,
+  Title,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { DEFAULT_LIMITS, emailProblem, problemsOf } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode RequestResetScreen}.
  *
- * @example Back to the login screen
+ * @example A link back to the login page
  * ```ts
  * import type { RequestResetScreenProps } from "@gatehouse/client/screens";
  *
- * const props: RequestResetScreenProps = { onBack: () => history.back() };
+ * const props: RequestResetScreenProps = { brand: "Acme", signInHref: "/" };
  * ```
  */
 export interface RequestResetScreenProps {
-  /** Shows a "Back to sign in" button that calls it. */
+  /** The product name, shown above the title as on the other cards. */
+  readonly brand?: string;
+  /** Shows "Back to sign in" as a link to this address. */
+  readonly signInHref?: string;
+  /** Shows "Back to sign in" as a button that calls it (with `signInHref`, a click calls it instead). */
   readonly onBack?: () => void;
+  /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
+  readonly headingLevel?: HeadingLevel;
 }
 
 const FIELDS = ["email"] as const;
@@ -37,11 +52,12 @@ const FIELDS = ["email"] as const;
  * The "forgot password" form: one email field. Whatever the address, known
  * or not, the answer is the same neutral sentence ("If an account exists
  * for that address, we have sent it a link..."), so the screen reveals
- * nothing about who has an account. The login limiter also guards this
- * request: the screen then says when to try again. A server too old for
- * password resets says so. Needs no query client; does no routing.
+ * nothing about who has an account; the title then becomes "Check your
+ * inbox" and takes the focus. The login limiter also guards this request:
+ * the screen then says when to try again. A server too old for password
+ * resets says so. Needs no query client; does no routing.
  *
- * @param props Optional `onBack`.
+ * @param props Optional `brand`, `signInHref`, `onBack` and `headingLevel`.
  * @returns The screen.
  *
  * @example From the login screen's "Forgot password?"
@@ -53,7 +69,7 @@ const FIELDS = ["email"] as const;
  * export function SignIn(props: { onLogin: (user: SessionUser) => void }) {
  *   const [forgot, setForgot] = useState(false);
  *   return forgot
- *     ? <RequestResetScreen onBack={() => setForgot(false)} />
+ *     ? <RequestResetScreen brand="Acme" onBack={() => setForgot(false)} />
  *     : <LoginScreen brand="Acme" onLogin={props.onLogin} onForgotPassword={() => setForgot(true)} />;
  * }
  * ```
@@ -64,27 +80,22 @@ export function RequestResetScreen(props: RequestResetScreenProps): VNode {
   const email = useSignal("");
   const sent = useSignal(false);
   const form = useForm();
+  const title = useRef<HTMLHeadingElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
+  useFocusWhenSwappedIn(title);
+  useFocusOnChange(title, sent.value);
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problems = missing({ email: email.value });
+    const problems = problemsOf({
+      email: emailProblem(email.value, DEFAULT_LIMITS),
+    });
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       await requestPasswordReset(email.value.trim());
       sent.value = true;
     });
   };
-
-  const back = props.onBack && (
-    <button
-      type="button"
-      class="gh-button gh-button-link"
-      onClick={props.onBack}
-    >
-      {__("Back to sign in", DOMAIN)}
-    </button>
-  );
 
   return (
     <section
@@ -94,21 +105,21 @@ export function RequestResetScreen(props: RequestResetScreenProps): VNode {
       aria-labelledby={`${id}-title`}
     >
       <div class="gh-card">
-        <h1 id={`${id}-title`} class="gh-title">
-          {__("Reset your password", DOMAIN)}
-        </h1>
-        <FormStatus>
-          {sent.value && (
-            <p>
+        <Brand brand={props.brand} />
+        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
+          {sent.value
+            ? __("Check your inbox", DOMAIN)
+            : __("Reset your password", DOMAIN)}
+        </Title>
+        {sent.value
+          ? (
+            <p class="gh-status" role="status">
               {__(
                 "If an account exists for that address, we have sent it a link to reset the password. Check your inbox.",
                 DOMAIN,
               )}
             </p>
-          )}
-        </FormStatus>
-        {sent.value
-          ? <div class="gh-actions">{back}</div>
+          )
           : (
             <ScreenForm form={form} onSubmit={submit}>
               <p class="gh-intro">
@@ -133,10 +144,10 @@ export function RequestResetScreen(props: RequestResetScreenProps): VNode {
                   label={__("Send reset link", DOMAIN)}
                   busyLabel={__("Sending…", DOMAIN)}
                 />
-                {back}
               </div>
             </ScreenForm>
           )}
+        <SignInFooter href={props.signInHref} onClick={props.onBack} />
       </div>
     </section>
   );

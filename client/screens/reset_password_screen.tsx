@@ -7,16 +7,27 @@
 
 import { useSignal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
-import { useId } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { resetPassword } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { describeFailure } from "./_error_message.ts";
-import { FormAlert, FormStatus } from "./_field.tsx";
+import { FormAlert } from "./_field.tsx";
+import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
-import { NewPasswordFields, ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import {
+  ActionLink,
+  Brand,
+  type HeadingLevel,
+  NewPasswordFields,
+  ScreenForm,
+  SignInFooter,
+  SubmitButton,
+  Title,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
+import { limitsWith } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -28,9 +39,11 @@ import { DOMAIN } from "./i18n.ts";
  *
  * function propsFor(hash: string): ResetPasswordScreenProps {
  *   return {
+ *     brand: "Acme",
  *     token: new URLSearchParams(hash.slice(1)).get("token") ?? "",
- *     onDone: () => setTimeout(() => location.assign("/"), 3000),
- *     onRequestNew: () => location.assign("/forgot"),
+ *     onDone: () => history.replaceState(null, "", location.pathname),
+ *     requestNewHref: "/forgot",
+ *     signInHref: "/",
  *   };
  * }
  * console.assert(propsFor("#token=abc").token === "abc");
@@ -41,23 +54,34 @@ export interface ResetPasswordScreenProps {
   readonly token: string;
   /** Called once the new password is set; the screen says so meanwhile. */
   readonly onDone: () => void;
-  /** Shows a "Request a new link" button on a dead link that calls it. */
+  /** Shows "Request a new link" on a dead link as a button that calls it. */
   readonly onRequestNew?: () => void;
+  /** Shows "Request a new link" on a dead link as a link to this address. */
+  readonly requestNewHref?: string;
+  /** Shows "Back to sign in" as a link to this address, in every state. */
+  readonly signInHref?: string;
+  /** The product name, shown above the title as on the other cards. */
+  readonly brand?: string;
   /** The server's lower bound for passwords, for the hint; 12 by default. */
   readonly passwordMinLength?: number;
+  /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
+  readonly headingLevel?: HeadingLevel;
 }
 
 const FIELDS = ["password", "confirm"] as const;
 
+type State = "form" | "done" | "dead";
+
 /**
- * The reset page: a new password, typed twice. On success it says the
- * password was changed and calls `onDone` (the person then signs in with
- * it; other sessions of the account have ended). A spent or expired link
- * says it is no longer valid and how to get a new one. A refused password
- * shows next to its field; other failures keep the form for another try.
- * Needs no query client; does no routing.
+ * The reset page: a new password, typed twice. On success the title becomes
+ * "Password changed", takes the focus, and `onDone` is called (the person
+ * then signs in with it; other sessions of the account have ended). A
+ * spent or expired link says it is no longer valid and how to get a new
+ * one. Every problem of the form shows at once, next to its field; other
+ * failures keep the form for another try. Needs no query client; does no
+ * routing.
  *
- * @param props `token`, `onDone`, and optional `onRequestNew` and `passwordMinLength`.
+ * @param props `token`, `onDone`, and optional `brand`, `onRequestNew`, `requestNewHref`, `signInHref`, `passwordMinLength` and `headingLevel`.
  * @returns The screen.
  *
  * @example The reset page of an app
@@ -65,7 +89,7 @@ const FIELDS = ["password", "confirm"] as const;
  * import { ResetPasswordScreen } from "@gatehouse/client/screens";
  *
  * export const ResetPage = (props: { token: string }) => (
- *   <ResetPasswordScreen token={props.token} onDone={() => {}} onRequestNew={() => location.assign("/forgot")} />
+ *   <ResetPasswordScreen token={props.token} onDone={() => {}} requestNewHref="/forgot" signInHref="/" />
  * );
  * ```
  */
@@ -77,48 +101,20 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
   const dead = useSignal(false);
   const done = useSignal(false);
   const form = useForm();
-  const described = describeFailure(form.failure.value, FIELDS);
-  const min = props.passwordMinLength ?? DEFAULT_MIN_PASSWORD;
-
-  if (dead.value || props.token === "") {
-    return (
-      <section
-        class="gh gh-screen gh-reset-password"
-        data-gh-screen="reset-password"
-        data-gh-state="invalid-link"
-        aria-labelledby={`${id}-title`}
-      >
-        <div class="gh-card">
-          <h1 id={`${id}-title`} class="gh-title">
-            {__("This reset link is no longer valid", DOMAIN)}
-          </h1>
-          <div class="gh-alert" role="alert">
-            <p>
-              {__(
-                "Reset links work only once and only for a limited time. Request a new one from the sign-in page with “Forgot password?”.",
-                DOMAIN,
-              )}
-            </p>
-          </div>
-          {props.onRequestNew && (
-            <div class="gh-actions">
-              <button
-                type="button"
-                class="gh-button gh-button-primary"
-                onClick={props.onRequestNew}
-              >
-                {__("Request a new link", DOMAIN)}
-              </button>
-            </div>
-          )}
-        </div>
-      </section>
-    );
-  }
+  const title = useRef<HTMLHeadingElement>(null);
+  const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
+  const described = describeFailure(form.failure.value, FIELDS, limits);
+  const state: State = dead.value || props.token === ""
+    ? "dead"
+    : done.value
+    ? "done"
+    : "form";
+  useFocusWhenSwappedIn(title);
+  useFocusOnChange(title, state);
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problems = passwordProblems(password.value, confirm.value);
+    const problems = passwordProblems(password.value, confirm.value, limits);
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       try {
@@ -134,33 +130,65 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
     });
   };
 
+  const titles: Record<State, string> = {
+    form: __("Choose a new password", DOMAIN),
+    done: __("Password changed", DOMAIN),
+    dead: __("This reset link is no longer valid", DOMAIN),
+  };
+
   return (
     <section
       class="gh gh-screen gh-reset-password"
       data-gh-screen="reset-password"
-      data-gh-state={done.value ? "done" : undefined}
+      data-gh-state={state === "form"
+        ? undefined
+        : state === "dead"
+        ? "invalid-link"
+        : "done"}
       aria-labelledby={`${id}-title`}
     >
       <div class="gh-card">
-        <h1 id={`${id}-title`} class="gh-title">
-          {__("Choose a new password", DOMAIN)}
-        </h1>
-        <FormStatus>
-          {done.value && (
-            <p>
-              {__(
-                "Your password has been changed. Sign in with your new password.",
-                DOMAIN,
-              )}
-            </p>
-          )}
-        </FormStatus>
-        {!done.value && (
+        <Brand brand={props.brand} />
+        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
+          {titles[state]}
+        </Title>
+        {state === "dead" && (
+          <>
+            <div class="gh-alert" role="alert">
+              <p>
+                {__(
+                  "Reset links work only once and only for a limited time. Request a new one from the sign-in page with “Forgot password?”.",
+                  DOMAIN,
+                )}
+              </p>
+            </div>
+            {(props.requestNewHref ?? props.onRequestNew) && (
+              <div class="gh-actions">
+                <ActionLink
+                  href={props.requestNewHref}
+                  onClick={props.onRequestNew}
+                  variant="primary"
+                >
+                  {__("Request a new link", DOMAIN)}
+                </ActionLink>
+              </div>
+            )}
+          </>
+        )}
+        {state === "done" && (
+          <p class="gh-status" role="status">
+            {__(
+              "Your password has been changed. Sign in with your new password.",
+              DOMAIN,
+            )}
+          </p>
+        )}
+        {state === "form" && (
           <ScreenForm form={form} onSubmit={submit}>
             <FormAlert message={described.alert} />
             <NewPasswordFields
               id={id}
-              min={min}
+              min={limits.passwordMin}
               password={password}
               confirm={confirm}
               errors={described.fields}
@@ -174,6 +202,7 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
             </div>
           </ScreenForm>
         )}
+        <SignInFooter href={props.signInHref} />
       </div>
     </section>
   );

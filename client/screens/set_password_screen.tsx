@@ -8,7 +8,7 @@
 import { useSignal } from "@preact/signals";
 import { useQueryClient } from "@tanstack/preact-query";
 import { __, sprintf } from "@wordpress/i18n";
-import { useId } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { acceptInvite } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
@@ -16,10 +16,20 @@ import { adoptSession } from "../query.ts";
 import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
+import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
-import { NewPasswordFields, ScreenForm, SubmitButton } from "./_form_parts.tsx";
+import {
+  Brand,
+  type HeadingLevel,
+  NewPasswordFields,
+  ScreenForm,
+  SignInFooter,
+  SubmitButton,
+  Title,
+} from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
+import { limitsWith } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -48,6 +58,10 @@ export interface SetPasswordScreenProps {
   readonly onAccepted: (user: SessionUser) => void;
   /** The server's lower bound for passwords, for the hint; 12 by default. */
   readonly passwordMinLength?: number;
+  /** Shows "Back to sign in" as a link to this address (for those whose link was already used). */
+  readonly signInHref?: string;
+  /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
+  readonly headingLevel?: HeadingLevel;
 }
 
 const FIELDS = ["password", "confirm"] as const;
@@ -88,39 +102,17 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
   const confirm = useSignal("");
   const dead = useSignal(false);
   const form = useForm();
+  const title = useRef<HTMLHeadingElement>(null);
   const failure = form.failure.value;
-  const described = describeFailure(failure, FIELDS);
-  const min = props.passwordMinLength ?? DEFAULT_MIN_PASSWORD;
-
-  if (dead.value || props.token === "") {
-    return (
-      <section
-        class="gh gh-screen gh-set-password"
-        data-gh-screen="set-password"
-        data-gh-state="invalid-link"
-        aria-labelledby={`${id}-title`}
-      >
-        <div class="gh-card">
-          <p class="gh-brand">{props.brand}</p>
-          <h1 id={`${id}-title`} class="gh-title">
-            {__("This invitation link is no longer valid", DOMAIN)}
-          </h1>
-          <div class="gh-alert" role="alert">
-            <p>
-              {__(
-                "It has been used already, or it has expired. Ask the person who invited you to send a new invitation.",
-                DOMAIN,
-              )}
-            </p>
-          </div>
-        </div>
-      </section>
-    );
-  }
+  const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
+  const described = describeFailure(failure, FIELDS, limits);
+  const invalid = dead.value || props.token === "";
+  useFocusWhenSwappedIn(title);
+  useFocusOnChange(title, invalid);
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problems = passwordProblems(password.value, confirm.value);
+    const problems = passwordProblems(password.value, confirm.value, limits);
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       let user: SessionUser;
@@ -143,35 +135,55 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
     <section
       class="gh gh-screen gh-set-password"
       data-gh-screen="set-password"
+      data-gh-state={invalid ? "invalid-link" : undefined}
       aria-labelledby={`${id}-title`}
     >
       <div class="gh-card">
-        <p class="gh-brand">{props.brand}</p>
-        <h1 id={`${id}-title`} class="gh-title">
-          {sprintf(__("Welcome to %s", DOMAIN), props.brand)}
-        </h1>
-        <p class="gh-intro">
-          {__("Choose a password to finish setting up your account.", DOMAIN)}
-        </p>
-        <ScreenForm form={form} onSubmit={submit}>
-          <FormAlert message={described.alert} />
-          <NewPasswordFields
-            id={id}
-            min={min}
-            password={password}
-            confirm={confirm}
-            errors={described.fields}
-          />
-          <div class="gh-actions">
-            <SubmitButton
-              pending={form.pending.value}
-              label={retry
-                ? __("Try again", DOMAIN)
-                : __("Set password and sign in", DOMAIN)}
-              busyLabel={__("Setting password…", DOMAIN)}
-            />
-          </div>
-        </ScreenForm>
+        <Brand brand={props.brand} />
+        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
+          {invalid
+            ? __("This invitation link is no longer valid", DOMAIN)
+            : sprintf(__("Welcome to %s", DOMAIN), props.brand)}
+        </Title>
+        {invalid
+          ? (
+            <div class="gh-alert" role="alert">
+              <p>
+                {__(
+                  "It has been used already, or it has expired. Ask the person who invited you to send a new invitation.",
+                  DOMAIN,
+                )}
+              </p>
+            </div>
+          )
+          : (
+            <ScreenForm form={form} onSubmit={submit}>
+              <p class="gh-intro">
+                {__(
+                  "Choose a password to finish setting up your account.",
+                  DOMAIN,
+                )}
+              </p>
+              <FormAlert message={described.alert} />
+              <NewPasswordFields
+                id={id}
+                min={limits.passwordMin}
+                password={password}
+                confirm={confirm}
+                errors={described.fields}
+              />
+              <div class="gh-actions">
+                <SubmitButton
+                  pending={form.pending.value}
+                  label={retry
+                    ? __("Try again", DOMAIN)
+                    : __("Set password and sign in", DOMAIN)}
+                  busyLabel={__("Setting password…", DOMAIN)}
+                />
+              </div>
+            </ScreenForm>
+          )}
+        {invalid && <SignInFooter href={props.signInHref} />}
       </div>
     </section>
   );

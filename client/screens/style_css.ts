@@ -62,7 +62,36 @@ export const stylesheet: string = `/*
   --gh-border-width: 1px;
   --gh-focus-width: 3px;
   --gh-form-max-width: 28rem;
-  --gh-list-max-width: 48rem;
+  --gh-list-max-width: 64rem;
+  --gh-color-row-hover: #eef2f6;
+  --gh-color-line: #d5dae0;
+  --gh-shadow: 0 1px 2px rgb(0 0 0 / 0.06), 0 2px 8px rgb(0 0 0 / 0.08);
+  --gh-backdrop: rgb(15 20 25 / 0.45);
+  color-scheme: light dark;
+}
+
+/* Dark mode: the same properties, darker; contrast stays at WCAG AA. */
+@media (prefers-color-scheme: dark) {
+  :where(:root) {
+    --gh-color-text: #e6e9ed;
+    --gh-color-text-muted: #a9b1bb;
+    --gh-color-background: #181c21;
+    --gh-color-surface: #0f1216;
+    --gh-color-border: #7f8995;
+    --gh-color-accent: #8ab4f8;
+    --gh-color-accent-hover: #aecbfa;
+    --gh-color-on-accent: #0b1a33;
+    --gh-color-danger: #f2b8b5;
+    --gh-color-danger-surface: #3a1f1e;
+    --gh-color-on-danger: #3a0b08;
+    --gh-color-success: #9ad6a8;
+    --gh-color-success-surface: #16301e;
+    --gh-color-focus: #8ab4f8;
+    --gh-color-row-hover: #20262d;
+    --gh-color-line: #333b44;
+    --gh-shadow: 0 1px 2px rgb(0 0 0 / 0.5), 0 2px 8px rgb(0 0 0 / 0.4);
+    --gh-backdrop: rgb(0 0 0 / 0.6);
+  }
 }
 
 .gh,
@@ -77,10 +106,8 @@ export const stylesheet: string = `/*
   font-size: var(--gh-font-size);
   line-height: var(--gh-line-height);
   color: var(--gh-color-text);
-  background: var(--gh-color-background);
   max-width: var(--gh-form-max-width);
   margin-inline: auto;
-  padding: var(--gh-space-3);
   overflow-wrap: anywhere;
 }
 
@@ -95,37 +122,53 @@ export const stylesheet: string = `/*
   margin: 0;
 }
 
-.gh .gh-card {
+/* Cards: every screen but the users table is one card. */
+
+.gh .gh-card,
+.gh.gh-users {
   display: flex;
   flex-direction: column;
   gap: var(--gh-space-3);
+  padding: var(--gh-space-4);
+  background: var(--gh-color-background);
+  border: var(--gh-border-width) solid var(--gh-color-line);
+  border-radius: calc(var(--gh-radius) * 2);
+  box-shadow: var(--gh-shadow);
 }
 
 .gh .gh-brand {
-  font-weight: 600;
-  color: var(--gh-color-text-muted);
+  font-weight: 700;
+  letter-spacing: 0.02em;
+  color: var(--gh-color-accent);
 }
 
 .gh .gh-title {
-  margin: 0 0 var(--gh-space-3);
+  margin: 0;
   font-size: var(--gh-font-size-title);
   line-height: 1.25;
-}
-
-.gh .gh-card .gh-title {
-  margin: 0;
 }
 
 .gh .gh-intro,
 .gh .gh-hint,
 .gh .gh-empty,
 .gh .gh-loading,
-.gh .gh-user-email {
+.gh .gh-summary,
+.gh .gh-cell-email,
+.gh .gh-cell-created,
+.gh .gh-invitation-email,
+.gh .gh-invitation-facts {
   color: var(--gh-color-text-muted);
 }
 
-.gh .gh-hint {
+.gh .gh-hint,
+.gh .gh-summary,
+.gh .gh-invitation-facts {
   font-size: var(--gh-font-size-small);
+}
+
+.gh .gh-card-footer {
+  padding-top: var(--gh-space-3);
+  border-top: var(--gh-border-width) solid var(--gh-color-line);
 }
 
 /* Forms */
@@ -200,7 +243,9 @@ export const stylesheet: string = `/*
   border-inline-start: 4px solid var(--gh-color-success);
 }
 
-.gh .gh-copy-status:empty {
+.gh .gh-alert:empty,
+.gh .gh-copy-status:empty,
+.gh .gh-summary:empty {
   display: none;
 }
 
@@ -223,10 +268,13 @@ export const stylesheet: string = `/*
   display: inline-flex;
   align-items: center;
   justify-content: center;
+  gap: var(--gh-space-2);
   min-height: 2.75rem;
   padding: var(--gh-space-2) var(--gh-space-3);
   font: inherit;
   font-weight: 600;
+  line-height: 1.2;
+  text-align: center;
   text-decoration: none;
   color: var(--gh-color-text);
   background: var(--gh-color-background);
@@ -235,13 +283,18 @@ export const stylesheet: string = `/*
   cursor: pointer;
 }
 
+.gh .gh-button-small {
+  min-height: 2.25rem;
+  padding: var(--gh-space-1) var(--gh-space-3);
+}
+
 .gh .gh-button-primary {
   color: var(--gh-color-on-accent);
   background: var(--gh-color-accent);
   border-color: var(--gh-color-accent);
 }
 
-.gh .gh-button-primary:hover:not(:disabled) {
+.gh .gh-button-primary:hover:not([aria-disabled="true"]) {
   background: var(--gh-color-accent-hover);
 }
 
@@ -250,12 +303,15 @@ export const stylesheet: string = `/*
   border-color: var(--gh-color-danger);
 }
 
-.gh .gh-button-danger:hover:not(:disabled) {
+.gh .gh-button-danger:hover:not([aria-disabled="true"]),
+.gh .gh-button-danger-solid {
   color: var(--gh-color-on-danger);
   background: var(--gh-color-danger);
+  border-color: var(--gh-color-danger);
 }
 
 .gh .gh-button-link {
+  min-height: 2.75rem;
   padding-inline: var(--gh-space-1);
   color: var(--gh-color-accent);
   background: transparent;
@@ -263,7 +319,7 @@ export const stylesheet: string = `/*
   text-decoration: underline;
 }
 
-.gh .gh-button:disabled {
+.gh .gh-button[aria-disabled="true"] {
   cursor: not-allowed;
   opacity: 0.65;
 }
@@ -276,89 +332,157 @@ export const stylesheet: string = `/*
   outline-offset: 2px;
 }
 
+/* Headings and statuses that receive focus when their content appears. */
 .gh [tabindex="-1"]:focus {
   outline: none;
+}
+
+.gh [tabindex="-1"]:focus-visible {
+  outline: var(--gh-focus-width) solid var(--gh-color-focus);
+  outline-offset: 4px;
+  border-radius: var(--gh-radius);
 }
 
 /* Account panel */
 
 .gh .gh-details {
-  display: flex;
-  flex-direction: column;
-  gap: var(--gh-space-2);
-  margin-bottom: var(--gh-space-3);
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: var(--gh-space-2) var(--gh-space-4);
+}
+
+.gh .gh-details > div {
+  display: contents;
 }
 
 .gh .gh-details dt {
-  font-size: var(--gh-font-size-small);
   color: var(--gh-color-text-muted);
 }
 
-/* Users */
+.gh .gh-details dd {
+  font-weight: 600;
+}
+
+/* Users: header, toolbar, table, pager */
 
 .gh .gh-header {
   display: flex;
   flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: var(--gh-space-2);
-  margin-bottom: var(--gh-space-3);
+  gap: var(--gh-space-3);
 }
 
-.gh .gh-header .gh-title {
-  margin: 0;
+.gh .gh-header-actions,
+.gh .gh-header-actions > * {
+  display: flex;
+  flex-wrap: wrap;
+  gap: var(--gh-space-2);
+}
+
+.gh .gh-users-table {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-3);
+}
+
+.gh .gh-toolbar {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: flex-end;
+  justify-content: space-between;
+  gap: var(--gh-space-2) var(--gh-space-4);
 }
 
 .gh .gh-search {
   display: flex;
-  flex-wrap: wrap;
   align-items: flex-end;
   gap: var(--gh-space-2);
-  margin-bottom: var(--gh-space-3);
+  flex: 1 1 20rem;
+  max-width: 32rem;
 }
 
 .gh .gh-search .gh-field {
-  flex: 1 1 12rem;
+  flex: 1 1 auto;
 }
 
-.gh .gh-user-list {
-  display: flex;
-  flex-direction: column;
-  gap: var(--gh-space-2);
-  padding: 0;
-  list-style: none;
+.gh .gh-summary {
+  padding-block: var(--gh-space-2);
 }
 
-.gh .gh-user {
-  display: flex;
-  flex-direction: column;
-  gap: var(--gh-space-2);
-  padding: var(--gh-space-3);
-  background: var(--gh-color-surface);
+.gh .gh-table-frame {
+  border: var(--gh-border-width) solid var(--gh-color-line);
   border-radius: var(--gh-radius);
 }
 
-.gh .gh-user-head {
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: var(--gh-space-2);
+.gh .gh-table {
+  width: 100%;
+  border-collapse: collapse;
+  font-size: var(--gh-font-size-small);
 }
 
-.gh .gh-user-name {
+.gh .gh-table th,
+.gh .gh-table td {
+  padding: var(--gh-space-2) var(--gh-space-3);
+  text-align: start;
+  vertical-align: middle;
+  border-bottom: var(--gh-border-width) solid var(--gh-color-line);
+}
+
+.gh .gh-table tbody tr:last-child > * {
+  border-bottom: 0;
+}
+
+.gh .gh-table thead th {
+  font-weight: 600;
+  color: var(--gh-color-text-muted);
+  background: var(--gh-color-surface);
+  white-space: nowrap;
+}
+
+.gh .gh-table tbody tr:hover {
+  background: var(--gh-color-row-hover);
+}
+
+.gh .gh-table .gh-cell-name {
   font-weight: 600;
 }
 
-.gh .gh-user-role-form {
-  display: flex;
-  flex-wrap: wrap;
-  align-items: flex-end;
-  gap: var(--gh-space-2);
+.gh .gh-col-actions,
+.gh .gh-cell-actions {
+  width: 1px;
+  white-space: nowrap;
+  text-align: end;
 }
 
-.gh .gh-user-role-form .gh-field {
-  flex: 1 1 10rem;
+.gh .gh-sort {
+  display: inline-flex;
+  align-items: center;
+  gap: var(--gh-space-1);
+  min-height: 2rem;
+  padding: 0 var(--gh-space-1);
+  margin-inline-start: calc(-1 * var(--gh-space-1));
+  font: inherit;
+  font-weight: 600;
+  color: inherit;
+  background: transparent;
+  border: 0;
+  border-radius: var(--gh-radius);
+  cursor: pointer;
+}
+
+.gh [aria-sort] .gh-sort {
+  color: var(--gh-color-text);
+}
+
+.gh .gh-sort-mark {
+  font-size: 0.7em;
+  min-width: 1em;
+}
+
+.gh .gh-row-disabled .gh-cell-name,
+.gh .gh-row-disabled .gh-cell-email {
+  color: var(--gh-color-text-muted);
 }
 
 .gh .gh-badge {
@@ -371,6 +495,11 @@ export const stylesheet: string = `/*
   background: var(--gh-color-background);
   border: var(--gh-border-width) solid var(--gh-color-border);
   border-radius: 999px;
+  white-space: nowrap;
+}
+
+.gh .gh-cell-status .gh-badge {
+  margin-inline-start: 0;
 }
 
 .gh .gh-badge-active {
@@ -389,17 +518,296 @@ export const stylesheet: string = `/*
   align-items: center;
   justify-content: space-between;
   gap: var(--gh-space-2);
-  margin-top: var(--gh-space-3);
 }
 
-/* Invitations */
+.gh .gh-page-number {
+  font-weight: 600;
+}
+
+/* Row actions: a menu button and its menu */
+
+.gh .gh-row-actions {
+  position: relative;
+  display: inline-block;
+}
+
+.gh .gh-caret {
+  width: 0;
+  height: 0;
+  border-inline: 0.3em solid transparent;
+  border-top: 0.35em solid currentColor;
+}
+
+.gh .gh-menu {
+  position: absolute;
+  inset-inline-end: 0;
+  top: calc(100% + var(--gh-space-1));
+  z-index: 10;
+  min-width: 13rem;
+  padding: var(--gh-space-1);
+  list-style: none;
+  text-align: start;
+  background: var(--gh-color-background);
+  border: var(--gh-border-width) solid var(--gh-color-border);
+  border-radius: var(--gh-radius);
+  box-shadow: var(--gh-shadow);
+}
+
+.gh .gh-menu-item {
+  display: block;
+  width: 100%;
+  min-height: 2.5rem;
+  padding: var(--gh-space-2) var(--gh-space-3);
+  font: inherit;
+  font-size: var(--gh-font-size);
+  text-align: start;
+  color: var(--gh-color-text);
+  background: transparent;
+  border: 0;
+  border-radius: var(--gh-radius);
+  cursor: pointer;
+}
+
+.gh .gh-menu-item:hover,
+.gh .gh-menu-item:focus {
+  background: var(--gh-color-row-hover);
+}
+
+.gh .gh-menu-item-danger {
+  color: var(--gh-color-danger);
+}
+
+/* Dialogs */
+
+.gh.gh-dialog {
+  font-size: var(--gh-font-size);
+  white-space: normal;
+  text-align: start;
+  width: 100%;
+  max-width: min(28rem, calc(100vw - 2 * var(--gh-space-3)));
+  padding: var(--gh-space-4);
+  color: var(--gh-color-text);
+  background: var(--gh-color-background);
+  border: var(--gh-border-width) solid var(--gh-color-line);
+  border-radius: calc(var(--gh-radius) * 2);
+  box-shadow: var(--gh-shadow);
+}
+
+.gh.gh-dialog[open] {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-3);
+}
+
+.gh.gh-dialog::backdrop {
+  background: var(--gh-backdrop);
+}
+
+.gh .gh-dialog-title {
+  margin: 0;
+  font-size: 1.25rem;
+  line-height: 1.3;
+}
+
+.gh .gh-dialog-body {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-3);
+}
+
+.gh .gh-dialog-actions {
+  justify-content: flex-end;
+}
+
+/* Pending invitations */
+
+.gh .gh-invitations {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-3);
+  padding-top: var(--gh-space-4);
+  border-top: var(--gh-border-width) solid var(--gh-color-line);
+}
+
+.gh .gh-invitations .gh-title {
+  font-size: 1.25rem;
+}
+
+.gh .gh-invitation-list {
+  display: flex;
+  flex-direction: column;
+  padding: 0;
+  list-style: none;
+  border: var(--gh-border-width) solid var(--gh-color-line);
+  border-radius: var(--gh-radius);
+}
+
+.gh .gh-invitation {
+  display: grid;
+  grid-template-columns: 1fr auto;
+  align-items: center;
+  gap: var(--gh-space-1) var(--gh-space-3);
+  padding: var(--gh-space-2) var(--gh-space-3);
+  border-bottom: var(--gh-border-width) solid var(--gh-color-line);
+}
+
+.gh .gh-invitation:last-child {
+  border-bottom: 0;
+}
+
+.gh .gh-invitation-who {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0 var(--gh-space-2);
+}
+
+.gh .gh-invitation-name {
+  font-weight: 600;
+}
+
+.gh .gh-invitation-facts {
+  grid-column: 1;
+}
+
+.gh .gh-invitation > .gh-button {
+  grid-column: 2;
+  grid-row: 1 / span 2;
+}
+
+/* Invitations sent */
 
 .gh .gh-copy,
 .gh .gh-invite-result {
   display: flex;
   flex-direction: column;
-  gap: var(--gh-space-2);
-  margin-top: var(--gh-space-3);
+  gap: var(--gh-space-3);
+}
+
+/* Phones: the table's rows become compact cards; the sortable headers stay
+   as a bar above them. */
+
+@media (max-width: 40rem) {
+  .gh .gh-card,
+  .gh.gh-users {
+    padding: var(--gh-space-3);
+  }
+
+  .gh .gh-header-actions,
+  .gh .gh-header-actions > * {
+    width: 100%;
+  }
+
+  .gh .gh-header-actions .gh-button {
+    flex: 1 1 0;
+  }
+
+  .gh .gh-search {
+    max-width: none;
+  }
+
+  .gh .gh-table-frame {
+    border: 0;
+  }
+
+  .gh .gh-table,
+  .gh .gh-table thead,
+  .gh .gh-table tbody {
+    display: block;
+  }
+
+  .gh .gh-table thead tr {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--gh-space-1) var(--gh-space-3);
+    padding-bottom: var(--gh-space-2);
+  }
+
+  .gh .gh-table thead th {
+    padding: 0;
+    background: transparent;
+    border: 0;
+  }
+
+  .gh .gh-table thead .gh-col-role,
+  .gh .gh-table thead .gh-col-status,
+  .gh .gh-table thead .gh-col-actions {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+
+  .gh .gh-table tbody tr {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--gh-space-1) var(--gh-space-2);
+    padding: var(--gh-space-2) var(--gh-space-3);
+    margin-bottom: var(--gh-space-2);
+    border: var(--gh-border-width) solid var(--gh-color-line);
+    border-radius: var(--gh-radius);
+  }
+
+  .gh .gh-table tbody th,
+  .gh .gh-table tbody td {
+    display: block;
+    padding: 0;
+    border: 0;
+  }
+
+  /* Name and the menu on the first line, the email on the second, then
+     role, status and day, wrapping as the width asks. */
+  .gh .gh-table .gh-cell-name {
+    flex: 1 1 0;
+    min-width: 0;
+  }
+
+  .gh .gh-table .gh-cell-actions {
+    order: 1;
+    width: auto;
+  }
+
+  .gh .gh-table .gh-cell-email {
+    order: 2;
+    flex: 1 1 100%;
+  }
+
+  .gh .gh-table .gh-cell-role,
+  .gh .gh-table .gh-cell-status,
+  .gh .gh-table .gh-cell-created {
+    order: 3;
+    white-space: nowrap;
+  }
+
+  .gh .gh-search {
+    flex-basis: 100%;
+  }
+
+  .gh .gh-search .gh-button {
+    flex: 0 0 auto;
+  }
+
+  .gh .gh-pager .gh-button {
+    flex: 1 1 0;
+  }
+
+  .gh .gh-page-number {
+    order: -1;
+    flex: 1 0 100%;
+    text-align: center;
+  }
+
+  .gh .gh-invitation {
+    grid-template-columns: 1fr;
+  }
+
+  .gh .gh-invitation > .gh-button {
+    grid-column: 1;
+    grid-row: auto;
+    justify-self: start;
+  }
 }
 
 /* Navigation item */
@@ -440,7 +848,8 @@ export const stylesheet: string = `/*
 @media (forced-colors: active) {
   .gh .gh-alert:not(:empty),
   .gh .gh-status:not(:empty),
-  .gh .gh-badge {
+  .gh .gh-badge,
+  .gh .gh-menu {
     border: 1px solid CanvasText;
   }
 }

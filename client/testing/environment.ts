@@ -108,16 +108,16 @@ function testHooks(): Hooks | undefined {
  * @example A test file
  * ```ts
  * import { fetchSession } from "@gatehouse/client";
- * import { defaultUser, installTestEnvironment, sessionAnonymous, sessionOk } from "@gatehouse/client/testing";
+ * import { defaultUser, fetchSessionAnonymous, fetchSessionOk, installTestEnvironment } from "@gatehouse/client/testing";
  *
- * const env = installTestEnvironment({ handlers: [sessionAnonymous] });
+ * const env = installTestEnvironment({ handlers: [fetchSessionAnonymous()] });
  *
  * Deno.test("fetchSession() answers null when signed out", async () => {
  *   if ((await fetchSession()) !== null) throw new Error("expected null");
  * });
  *
  * Deno.test("fetchSession() answers the account when signed in", async () => {
- *   env.use(sessionOk);
+ *   env.use(fetchSessionOk());
  *   if ((await fetchSession())?.id !== defaultUser.id) throw new Error("expected the user");
  * });
  * ```

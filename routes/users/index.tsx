@@ -1,9 +1,19 @@
-// /users: the accounts, for those who may manage them.
+// /users: the accounts, for those who may manage them (`?q=` starts with a
+// search, as the new-account confirmation's link does).
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
+import type { PageProps } from "../../demo/render.tsx";
+import { DEMO } from "../../islands/_i18n.ts";
 
-export const title = "Users";
+export const title = () => __("Users", DEMO);
 
-export default function Page() {
-  return <Island name="Users" props={{}} />;
+export default function Page(props: PageProps) {
+  return (
+    <Island
+      name="Users"
+      props={{ search: props.url.searchParams.get("q") ?? "" }}
+      session={props.session}
+    />
+  );
 }

@@ -1,10 +1,13 @@
 // /users/invite: an administrator invites someone by email; without a
 // mailer the screen shows the activation link.
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
+import type { PageProps } from "../../demo/render.tsx";
+import { DEMO } from "../../islands/_i18n.ts";
 
-export const title = "Invite";
+export const title = () => __("Invite", DEMO);
 
-export default function Page() {
-  return <Island name="Invite" props={{}} />;
+export default function Page(props: PageProps) {
+  return <Island name="Invite" props={{}} session={props.session} />;
 }

@@ -1,9 +1,12 @@
 // /users/new: an administrator creates an account with a password.
 
+import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
+import type { PageProps } from "../../demo/render.tsx";
+import { DEMO } from "../../islands/_i18n.ts";
 
-export const title = "New user";
+export const title = () => __("New user", DEMO);
 
-export default function Page() {
-  return <Island name="NewUser" props={{}} />;
+export default function Page(props: PageProps) {
+  return <Island name="NewUser" props={{}} session={props.session} />;
 }

@@ -3,7 +3,8 @@
 // and concurrent writers of accounts.
 
 import assert from "node:assert/strict";
-import type { UserRecord } from "../store.ts";
+import { USER_SORTS } from "@gatehouse/contract";
+import type { UserPage, UserRecord } from "../store.ts";
 import {
   addSession,
   addUser,
@@ -13,6 +14,16 @@ import {
   nextId,
   refused,
 } from "./_conformance_helpers.ts";
+import { compareUsers } from "./_user_listing.ts";
+
+/**
+ * The page without its total, once the total (optional: a store may not
+ * count) is checked to be every match over all pages.
+ */
+function paged(page: UserPage, total: number): Omit<UserPage, "total"> {
+  if (page.total !== undefined) assert.equal(page.total, total, "total");
+  return { users: page.users, nextCursor: page.nextCursor };
+}
 
 const schema: Case[] = [
   ["migrate() is idempotent and safe to run concurrently", async (store) => {
@@ -88,20 +99,29 @@ const accounts: Case[] = [
     for (const name of ["a", "b", "c", "d", "e"]) {
       users.push(await addUser(store, { email: `${name}@example.com` }));
     }
-    const first = await store.listUsers({ limit: 2 });
+    const first = paged(await store.listUsers({ limit: 2 }), 5);
     assert.deepEqual(first, {
       users: users.slice(0, 2),
       nextCursor: users[1]!.id,
     });
-    const second = await store.listUsers({ limit: 2, cursor: users[1]!.id });
+    const second = paged(
+      await store.listUsers({ limit: 2, cursor: users[1]!.id }),
+      5,
+    );
     assert.deepEqual(second, {
       users: users.slice(2, 4),
       nextCursor: users[3]!.id,
     });
-    const last = await store.listUsers({ limit: 2, cursor: users[3]!.id });
+    const last = paged(
+      await store.listUsers({ limit: 2, cursor: users[3]!.id }),
+      5,
+    );
     assert.deepEqual(last, { users: users.slice(4), nextCursor: null });
     // A page that ends exactly at the last account says there is no more.
-    const exact = await store.listUsers({ limit: 3, cursor: users[1]!.id });
+    const exact = paged(
+      await store.listUsers({ limit: 3, cursor: users[1]!.id }),
+      5,
+    );
     assert.deepEqual(exact, { users: users.slice(2), nextCursor: null });
   }],
   ["listUsers() filters by q on email or name, literally", async (store) => {
@@ -124,15 +144,43 @@ const accounts: Case[] = [
     assert.deepEqual((await page("%")).users, [pct]);
     assert.deepEqual((await page("c_t")).users, [pct]);
     assert.deepEqual((await page("nobody")).users, []);
-    const first = await store.listUsers({ limit: 1, q: "lovelace" });
+    const first = paged(
+      await store.listUsers({ limit: 1, q: "lovelace" }),
+      2,
+    );
     assert.deepEqual(first, { users: [ada], nextCursor: ada.id });
-    const rest = await store.listUsers({
-      limit: 1,
-      q: "lovelace",
-      cursor: ada.id,
-    });
+    const rest = paged(
+      await store.listUsers({ limit: 1, q: "lovelace", cursor: ada.id }),
+      2,
+    );
     assert.deepEqual(rest, { users: [bob], nextCursor: null });
   }],
+  [
+    "listUsers() orders by creation, name or email, both ways",
+    async (store) => {
+      const users: UserRecord[] = [];
+      for (const [i, name] of ["bea", "Al", "cy", "al", "Bo"].entries()) {
+        users.push(
+          await addUser(store, { email: `${"edcba"[i]}@x.example`, name }),
+        );
+      }
+      for (const sort of USER_SORTS) {
+        const expected = [...users].sort((a, b) => compareUsers(a, b, sort));
+        const seen: UserRecord[] = [];
+        let cursor: string | null | undefined;
+        while (cursor !== null) {
+          const page = await store.listUsers({
+            limit: 2,
+            sort,
+            ...(cursor === undefined ? {} : { cursor }),
+          });
+          seen.push(...paged(page, 5).users);
+          cursor = page.nextCursor;
+        }
+        assert.deepEqual(seen, expected, sort);
+      }
+    },
+  ],
   ["hasUsers() tells whether any account exists", async (store) => {
     assert.equal(await store.hasUsers(), false);
     await addUser(store, { email: "ada@example.com" });

@@ -42,6 +42,7 @@ import * as counters from "./_kv_counters.ts";
 import { countOf, type KvKeys, kvKeys, type UserValue } from "./_kv_keys.ts";
 import * as links from "./_kv_links.ts";
 import * as sessions from "./_kv_sessions.ts";
+import { pageOf } from "./_user_listing.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
 
 const SCHEMA_VERSION = 1;
@@ -138,29 +139,20 @@ export class KvStore implements Store {
     };
   }
 
-  /** A page of accounts in creation order, optionally filtered by `q`. */
+  /**
+   * A page of accounts in the query's order, optionally filtered by `q`,
+   * with the total. KV has no index by name or email, and no count of all
+   * accounts, so every listing reads every account (see _user_listing.ts).
+   */
   async listUsers(query: UserQuery): Promise<UserPage> {
-    const prefix = this.#keys.users();
-    const needle = query.q?.trim().toLowerCase() ?? "";
-    const selector: Deno.KvListSelector = query.cursor === undefined
-      ? { prefix }
-      : { prefix, start: [...prefix, query.cursor] };
-    const users: UserRecord[] = [];
+    const all: UserRecord[] = [];
+    const selector = { prefix: this.#keys.users() };
     for await (
-      const entry of this.#kv.list<UserValue>(selector, { batchSize: 200 })
+      const entry of this.#kv.list<UserValue>(selector, { batchSize: 500 })
     ) {
-      const user = entry.value;
-      if (user.id === query.cursor) continue;
-      if (
-        needle !== "" && !user.email.toLowerCase().includes(needle) &&
-        !user.name.toLowerCase().includes(needle)
-      ) continue;
-      if (users.length === query.limit) {
-        return { users, nextCursor: users[users.length - 1]!.id };
-      }
-      users.push(toRecord(user));
+      all.push(toRecord(entry.value));
     }
-    return { users, nextCursor: null };
+    return pageOf(all, query);
   }
 
   /** Whether any account exists. */

@@ -39,6 +39,7 @@ import type {
   UserUpdate,
 } from "../store.ts";
 import { runMigrations } from "./_pg_migrations.ts";
+import { listUsersPage } from "./_pg_user_listing.ts";
 import { countsAsPrivileged, userUpdateDecision } from "./_user_rules.ts";
 
 /** Options of {@linkcode PostgresStore}. */
@@ -172,29 +173,13 @@ export class PostgresStore implements Store {
       : { user: toUser(row), passwordHash: row.password_hash };
   }
 
-  /** A page of accounts in creation order (UUIDv7 ids), optionally filtered. */
+  /** A page of accounts in the query's order, optionally filtered, with the total. */
   async listUsers(query: UserQuery): Promise<UserPage> {
     const after = query.cursor ?? null;
     if (after !== null && !isUuid(after)) {
       throw new TypeError(`Invalid cursor: "${after.slice(0, 64)}"`);
     }
-    const needle = query.q?.trim() ?? "";
-    const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
-    // One row more than asked tells whether another page follows.
-    const rows = await this.#sql`
-      SELECT id, email, name, role, disabled, created_at FROM ${this.#users}
-      WHERE (${after}::uuid IS NULL OR id > ${after}::uuid)
-        AND (${needle} = ''
-          OR lower(email) LIKE lower(${pattern})
-          OR lower(name) LIKE lower(${pattern}))
-      ORDER BY id LIMIT ${query.limit + 1}`;
-    const users = rows.slice(0, query.limit).map(toUser);
-    return {
-      users,
-      nextCursor: rows.length > query.limit
-        ? users[users.length - 1]!.id
-        : null,
-    };
+    return await listUsersPage(this.#sql, this.#users, query, toUser);
   }
 
   /** Whether any account exists. */

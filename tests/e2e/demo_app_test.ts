@@ -77,7 +77,10 @@ Deno.test("createDemoApp() renders each page around its island, with the bundle 
     }
     const missing = await call(app, "GET", "/nowhere");
     assert.equal(missing.status, 404);
-    assert.match(await missing.text(), /Not found/);
+    assert.match(
+      await missing.text(),
+      /<h1 class="gh-title">Page not found<\/h1>/,
+    );
   });
 });
 

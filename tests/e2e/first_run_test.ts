@@ -92,7 +92,7 @@ browserTest(
       );
       assert.equal(
         await account.locator(".gh-account-role").textContent(),
-        "admin",
+        "Administrator",
       );
 
       // A reload asks the server again: still signed in.

@@ -57,7 +57,7 @@ e2eTest(
     );
     assert.equal(
       await account.locator(".gh-account-role").textContent(),
-      "member",
+      "Member",
     );
     assert.equal((await guests.cookies())[0]?.name, "__Host-session");
 
@@ -74,12 +74,14 @@ e2eTest(
 
     // The administrator disables her from the users list.
     await admin.goto(`${demo.origin}/users`);
-    const disable = admin.getByRole("button", {
-      name: `Disable ${KATHERINE.name}`,
-    });
-    await disable.click();
-    await admin.getByRole("button", { name: `Enable ${KATHERINE.name}` })
-      .waitFor();
+    await admin.getByRole("button", { name: `Actions for ${KATHERINE.name}` })
+      .click();
+    await admin.getByRole("menuitem", { name: "Disable…" }).click();
+    await admin.locator('dialog[data-gh-dialog="disable"]')
+      .getByRole("button", { name: "Disable account" }).click();
+    await admin.getByText(
+      `${KATHERINE.name} is disabled and signed out everywhere.`,
+    ).waitFor();
     const stored = await demo.store.credentialsByEmail(KATHERINE.email);
     assert.equal(stored?.user.disabled, true);
 

@@ -20,7 +20,7 @@ e2eTest(
 
     // From the login screen's "Forgot password?".
     const page = await openPage(context, `${demo.origin}/`);
-    await screen(page, "login").getByRole("button", {
+    await screen(page, "login").getByRole("link", {
       name: "Forgot password?",
     })
       .click();

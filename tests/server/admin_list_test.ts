@@ -63,6 +63,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
         },
       ],
       next_cursor: null,
+      total: 2,
     });
   } finally {
     t.close();

@@ -47,24 +47,13 @@ export const es: Catalog = {
   "You": ["Tú"],
   "Active": ["Activa"],
   "Disabled": ["Desactivada"],
-  "Role: %s": ["Rol: %s"],
-  "Role of %s": ["Rol de %s"],
   "Change role": ["Cambiar rol"],
-  "Change role of %s": ["Cambiar rol de %s"],
-  "Disable": ["Desactivar"],
-  "Disable %s": ["Desactivar a %s"],
   "Enable": ["Activar"],
-  "Enable %s": ["Activar a %s"],
-  "Account disabled.": ["Cuenta desactivada."],
-  "Account enabled.": ["Cuenta activada."],
-  "Role changed.": ["Rol cambiado."],
   "Reload list": ["Recargar la lista"],
 
   // New account
-  "New account": ["Cuenta nueva"],
   "Create account": ["Crear cuenta"],
   "Creating account…": ["Creando la cuenta…"],
-  "Account created for %s.": ["Cuenta creada para %s."],
   "Cancel": ["Cancelar"],
   "At least %d character.": [
     "Al menos %d carácter.",
@@ -157,11 +146,6 @@ export const es: Catalog = {
     "Demasiados intentos. Vuelve a intentarlo en %d minuto.",
     "Demasiados intentos. Vuelve a intentarlo en %d minutos.",
   ],
-  "Enter a valid email address.": ["Escribe una dirección de correo válida."],
-  "Enter a name.": ["Escribe un nombre."],
-  "This name is too long.": ["Este nombre es demasiado largo."],
-  "This password is too short.": ["Esta contraseña es demasiado corta."],
-  "This password is too long.": ["Esta contraseña es demasiado larga."],
   "The server does not know this role.": ["El servidor no conoce este rol."],
   "What you entered is too long.": ["Lo que has escrito es demasiado largo."],
   "The server could not read the request. Reload the page and try again.": [
@@ -228,4 +212,85 @@ export const es: Catalog = {
     "El servidor dio una respuesta inesperada. Vuelve a intentarlo más tarde.",
   ],
   "Something went wrong. Try again.": ["Algo falló. Vuelve a intentarlo."],
+  // Users table
+  "Accounts": ["Cuentas"],
+  "Status": ["Estado"],
+  "Created": ["Creada"],
+  "Actions": ["Acciones"],
+  "Actions for %s": ["Acciones de %s"],
+  "%d account": ["%d cuenta", "%d cuentas"],
+  "%d account matches your search.": [
+    "%d cuenta coincide con la búsqueda.",
+    "%d cuentas coinciden con la búsqueda.",
+  ],
+  "Page %1$d of %2$d": ["Página %1$d de %2$d"],
+  "Change role…": ["Cambiar rol…"],
+  "Disable…": ["Desactivar…"],
+  "Sign out everywhere…": ["Cerrar todas sus sesiones…"],
+  "Change the role of %s": ["Cambiar el rol de %s"],
+  "Changing role…": ["Cambiando rol…"],
+  "Disable %s?": ["¿Desactivar a %s?"],
+  "Disable account": ["Desactivar cuenta"],
+  "Disabling…": ["Desactivando…"],
+  "They are signed out everywhere at once and cannot sign in until the account is enabled again.":
+    [
+      "Se cierran todas sus sesiones al instante y no podrá iniciar sesión hasta que la cuenta vuelva a activarse.",
+    ],
+  "Sign %s out everywhere?": ["¿Cerrar todas las sesiones de %s?"],
+  "Sign out everywhere": ["Cerrar todas sus sesiones"],
+  "Every session of this account ends now. They can sign in again with their password.":
+    [
+      "Todas las sesiones de esta cuenta terminan ahora. Podrá volver a iniciar sesión con su contraseña.",
+    ],
+  "%s is disabled and signed out everywhere.": [
+    "%s está desactivada y sin ninguna sesión abierta.",
+  ],
+  "%s is enabled.": ["%s está activada."],
+  "%1$s now has the role %2$s.": ["%1$s tiene ahora el rol %2$s."],
+  "%s is signed out everywhere.": ["Se cerraron todas las sesiones de %s."],
+
+  // Pending invitations
+  "Pending invitations": ["Invitaciones pendientes"],
+  "Loading invitations…": ["Cargando invitaciones…"],
+  "No pending invitations.": ["No hay invitaciones pendientes."],
+  "The invitation for %s is revoked.": ["La invitación para %s está revocada."],
+  "Invited by %s": ["Invitada por %s"],
+  "Invited": ["Invitada"],
+  "Expires %s": ["Caduca el %s"],
+  "Revoke": ["Revocar"],
+  "Revoke the invitation for %s": ["Revocar la invitación para %s"],
+  "Revoke the invitation for %s?": ["¿Revocar la invitación para %s?"],
+  "Revoke invitation": ["Revocar invitación"],
+  "Revoking…": ["Revocando…"],
+  "Its link stops working at once. You can invite them again later.": [
+    "Su enlace deja de funcionar al instante. Puedes volver a invitar a esa persona más tarde.",
+  ],
+
+  // Confirmations and checks
+  "Check your inbox": ["Revisa tu correo"],
+  "Password changed": ["Contraseña cambiada"],
+  "Account created": ["Cuenta creada"],
+  "New user": ["Nuevo usuario"],
+  "%1$s (%2$s) can now sign in with the password you chose.": [
+    "%1$s (%2$s) ya puede iniciar sesión con la contraseña que elegiste.",
+  ],
+  "Show the account": ["Ver la cuenta"],
+  "Create another": ["Crear otra"],
+  "Invitation sent": ["Invitación enviada"],
+  "Invitation link ready": ["Enlace de invitación listo"],
+  "Show pending invitations": ["Ver invitaciones pendientes"],
+  "Enter an email address like name@example.com.": [
+    "Escribe una dirección de correo como nombre@ejemplo.com.",
+  ],
+  "This password is too common. Choose one that is harder to guess.": [
+    "Esta contraseña es demasiado común. Elige una más difícil de adivinar.",
+  ],
+  "Use at most %d character.": [
+    "Usa como máximo %d carácter.",
+    "Usa como máximo %d caracteres.",
+  ],
+  "Use at least %d character.": [
+    "Usa al menos %d carácter.",
+    "Usa al menos %d caracteres.",
+  ],
 };

@@ -3,7 +3,11 @@
 // checks every form of the screens must pass.
 
 import assert from "node:assert/strict";
-import { createAuthQueryClient, type SessionUser } from "@gatehouse/client";
+import {
+  createAuthQueryClient,
+  type SessionUser,
+  USERS_MANAGE,
+} from "@gatehouse/client";
 import { setScreensLocale } from "@gatehouse/client/screens";
 import { seedSession, userWithCapabilities } from "@gatehouse/client/testing";
 import { type QueryClient, QueryClientProvider } from "@tanstack/preact-query";
@@ -18,7 +22,7 @@ import type { ComponentChildren } from "preact";
 /** An administrator of the demo's registry: may manage users, grants admin and member. */
 export const admin: SessionUser = userWithCapabilities(
   "admin",
-  ["users.manage"],
+  [USERS_MANAGE],
   ["admin", "member"],
 );
 
@@ -123,7 +127,6 @@ export function assertAccessible(container: Element): void {
     );
   }
   for (const form of container.querySelectorAll("form:not([role=search])")) {
-    if (form.closest(".gh-user")) continue; // rows share the row's alert
     assert.ok(
       form.querySelector('[role="alert"]'),
       "each form has an alert region",

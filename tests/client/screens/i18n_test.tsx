@@ -4,7 +4,7 @@
 // every state, rendered in Spanish shows no English at all.
 
 import assert from "node:assert/strict";
-import type { SessionUser } from "@gatehouse/client";
+import type { PendingInvitation, SessionUser } from "@gatehouse/client";
 import {
   AccountPanel,
   catalogFor,
@@ -27,6 +27,7 @@ import {
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  listInvitationsOk,
   listUsersOk,
   loginInvalid,
   loginRateLimited,
@@ -34,6 +35,7 @@ import {
   requestPasswordResetOk,
   resetPasswordInvalidToken,
   resetPasswordOk,
+  serverTooOld,
   setUserDisabledOk,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -48,7 +50,19 @@ import { __, setLocaleData } from "@wordpress/i18n";
 import { type SourceString, sourceStrings } from "./_strings.ts";
 import { admin, inSpanish, member, renderWith, type } from "./_screens.tsx";
 
-const env = installTestEnvironment();
+const env = installTestEnvironment({
+  handlers: [serverTooOld("listInvitations")],
+});
+
+const pendingOne: PendingInvitation = {
+  id: "0190f0a0-0000-7000-8000-0000000000aa",
+  email: "kate@example.com",
+  name: "Kate",
+  role: "member",
+  invitedBy: { id: admin.id, email: admin.email, name: admin.name },
+  createdAt: "2026-03-01T10:00:00.000Z",
+  expiresAt: "2026-03-08T10:00:00.000Z",
+};
 const es = (await catalogFor("es"))!;
 const { strings, unreadable } = await sourceStrings();
 const PLACEHOLDER = /%[sd]/g;
@@ -288,24 +302,51 @@ const scenarios: Scenario[] = [
     env.use(listUsersOk([ada]));
     return Promise.resolve(listOf(admin));
   }],
+  ["UsersScreen with a row's menu open", async () => {
+    env.use(listUsersOk([ada]));
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    return settled(view, '[role="menu"]');
+  }],
+  ["UsersScreen's role dialog", async () => {
+    env.use(listUsersOk([ada]));
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Cambiar rol…" }));
+    return settled(view, 'dialog[data-gh-dialog="role"]');
+  }],
   ["UsersScreen after a change", async () => {
     env.use(listUsersOk([ada]), setUserDisabledOk(ada));
-    const view = await settled(listOf(admin), ".gh-user");
-    click(view, "Desactivar a Ada");
-    return settled(view, ".gh-status");
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
+    click(view, "Desactivar cuenta");
+    return settled(view, ".gh-users-table > p.gh-visually-hidden");
   }],
   ["UsersScreen after a refusal", async () => {
     env.use(listUsersOk([ada]), answerError("setUserDisabled", "role_changed"));
-    const view = await settled(listOf(admin), ".gh-user");
-    click(view, "Desactivar a Ada");
-    return settled(view, ".gh-user .gh-alert p");
+    const view = await settled(listOf(admin), ".gh-row");
+    click(view, "Acciones de Ada");
+    fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
+    click(view, "Desactivar cuenta");
+    return settled(view, "dialog .gh-alert p");
   }],
   ["UsersScreen with nothing found", async () => {
     env.use(listUsersOk([]));
     const view = listOf(admin);
     type(view, "Buscar por nombre o correo", "zed");
     click(view, "Buscar");
-    return await settled(view, ".gh-empty");
+    return await settled(view, ".gh-summary");
+  }],
+  ["UsersScreen with pending invitations and a revoke dialog", async () => {
+    env.use(listUsersOk([ada]), listInvitationsOk([pendingOne]));
+    const view = await settled(listOf(admin), ".gh-invitation");
+    click(view, "Revocar la invitación para kate@example.com");
+    return settled(view, 'dialog[data-gh-dialog="revoke"]');
+  }],
+  ["UsersScreen without pending invitations", () => {
+    env.use(listUsersOk([ada]), listInvitationsOk([]));
+    return settled(listOf(admin), ".gh-invitations .gh-empty");
   }],
   ["UsersScreen failing", () => {
     env.use(answerError("listUsers", "internal"));

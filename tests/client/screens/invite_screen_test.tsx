@@ -203,13 +203,13 @@ Deno.test("InviteScreen shows refusals next to the field they concern", async (t
       "email_invalid",
       answerError("invite", "email_invalid", { meta: { field: "email" } }),
       "Email",
-      "Enter a valid email address.",
+      "Enter an email address like name@example.com.",
     ],
     [
       "name_too_long",
       answerError("invite", "name_too_long", { meta: { field: "name" } }),
       "Name",
-      "This name is too long.",
+      "Use at most 100 characters.",
     ],
     [
       "role_beyond_reach",
@@ -259,7 +259,8 @@ Deno.test("InviteScreen's Invite someone else starts a new, empty form", async (
     await view.findByRole("button", { name: "Invite someone else" }),
   );
   assert.equal((view.getByLabelText("Email") as HTMLInputElement).value, "");
-  assert.equal(view.getByRole("status").textContent, "");
+  const title = view.getByRole("heading", { name: "Invite someone" });
+  assert.ok(document.activeElement === title, "focus on the form's title");
   assert.ok(view.queryByLabelText("Activation link") === null);
 });
 

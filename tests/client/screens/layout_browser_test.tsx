@@ -52,9 +52,12 @@ function screens(): Record<string, VNode> {
     q: "",
     cursor: null,
     limit: 20,
+    sort: "created",
   }], {
     users,
     nextCursor: "next",
+    total: 45,
+    sorted: true,
   });
   const signedIn = (ui: VNode) => (
     <QueryClientProvider client={client}>{ui}</QueryClientProvider>
@@ -125,7 +128,7 @@ browserTest(
               .filter((e) => e.getBoundingClientRect().right > width + 0.5)
               .map((e) => `${e.tagName}.${e.className}`);
             return {
-              rows: document.querySelectorAll(".gh-user").length,
+              rows: document.querySelectorAll(".gh-row").length,
               pager: document.querySelector(".gh-pager") !== null,
               screen:
                 document.querySelector("[data-gh-screen], .gh-nav-item") !==

@@ -55,9 +55,12 @@ Deno.test("NewUserScreen creates the account, says so and calls onCreated", asyn
     users: [],
     nextCursor: null,
   });
-  view.getByRole("heading", { name: "New account" });
+  view.getByRole("heading", { name: "New user" });
   fill(view, "member");
-  await view.findByText("Account created for grace@example.com.");
+  await view.findByText(
+    "Grace (grace@example.com) can now sign in with the password you chose.",
+  );
+  view.getByRole("heading", { name: "Account created" });
   assert.equal(created.length, 1);
   assert.equal(created[0]!.email, "grace@example.com");
   assert.equal(created[0]!.role, "member");
@@ -70,13 +73,15 @@ Deno.test("NewUserScreen creates the account, says so and calls onCreated", asyn
     password: "a long enough password",
     role: "member",
   });
-  assert.equal((view.getByLabelText("Email") as HTMLInputElement).value, "");
-  assert.equal((view.getByLabelText("Password") as HTMLInputElement).value, "");
   assert.equal(
     view.client.getQueryState(["gatehouse", "users", { q: "" }])?.isInvalidated,
     true,
     "the account list is refreshed",
   );
+  fireEvent.click(view.getByRole("button", { name: "Create another" }));
+  view.getByRole("heading", { name: "New user" });
+  assert.equal((view.getByLabelText("Email") as HTMLInputElement).value, "");
+  assert.equal((view.getByLabelText("Password") as HTMLInputElement).value, "");
 });
 
 Deno.test("NewUserScreen's role menu is the signed-in account's grantable list plus No role", () => {
@@ -122,19 +127,19 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
       "email_invalid",
       answerError("createUser", "email_invalid", { meta: { field: "email" } }),
       "Email",
-      "Enter a valid email address.",
+      "Enter an email address like name@example.com.",
     ],
     [
       "name_required",
       answerError("createUser", "name_required", { meta: { field: "name" } }),
       "Name",
-      "Enter a name.",
+      "This field is required.",
     ],
     [
       "name_too_long",
       answerError("createUser", "name_too_long", { meta: { field: "name" } }),
       "Name",
-      "This name is too long.",
+      "Use at most 100 characters.",
     ],
     [
       "password_too_short",
@@ -142,7 +147,7 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
         meta: { field: "password" },
       }),
       "Password",
-      "This password is too short.",
+      "Use at least 12 characters.",
     ],
     [
       "password_too_long",
@@ -150,7 +155,7 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
         meta: { field: "password" },
       }),
       "Password",
-      "This password is too long.",
+      "Use at most 256 characters.",
     ],
     [
       "body_field_required",

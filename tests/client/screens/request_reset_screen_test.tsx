@@ -111,7 +111,11 @@ Deno.test("RequestResetScreen shows a refused address next to the field", async 
   );
   const view = render(<RequestResetScreen />);
   ask(view, "not an address");
-  await findFieldError(view, "Email", "Enter a valid email address.");
+  await findFieldError(
+    view,
+    "Email",
+    "Enter an email address like name@example.com.",
+  );
 });
 
 Deno.test("RequestResetScreen says when the server cannot be reached", async () => {

@@ -103,7 +103,9 @@ Deno.test("colours, spacing, radius and font come from --gh-* custom properties"
   // Outside the defaults no colour is written literally, so a theme reaches
   // every one of them (forced-colors mode uses system colours on purpose).
   for (const rule of rules) {
-    if (rule === root || rule.media.includes("forced-colors")) continue;
+    if (
+      rule.selector === ":where(:root)" || rule.media.includes("forced-colors")
+    ) continue;
     for (const [property, value] of rule.declarations) {
       assert.doesNotMatch(
         value,
@@ -132,8 +134,17 @@ function contrast(a: string, b: string): number {
   return (light! + 0.05) / (dark! + 0.05);
 }
 
-const color = (name: string) => {
-  const value = defaults.get(`--gh-color-${name}`);
+// The dark palette: the defaults with prefers-color-scheme: dark's values.
+const darkRoot = rules.find((rule) =>
+  rule.selector === ":where(:root)" && rule.media.includes("dark")
+);
+const PALETTES = {
+  light: defaults,
+  dark: new Map([...defaults, ...(darkRoot?.declarations ?? [])]),
+};
+
+const colorIn = (palette: Map<string, string>) => (name: string) => {
+  const value = palette.get(`--gh-color-${name}`);
   assert.ok(value, `--gh-color-${name} is set`);
   return value;
 };
@@ -144,7 +155,8 @@ Deno.test("contrast() is the WCAG ratio", () => {
   assert.equal(contrast("#767676", "#ffffff").toFixed(2), "4.54");
 });
 
-Deno.test("the default colours meet WCAG AA: 4.5:1 for text, 3:1 for borders and focus", async (t) => {
+Deno.test("the default colours, light and dark, meet WCAG AA: 4.5:1 for text, 3:1 for borders and focus", async (t) => {
+  assert.ok(darkRoot, "a dark palette under prefers-color-scheme: dark");
   // [foreground, background, minimum, where the pair meets]
   const pairs: Array<[string, string, number, string]> = [
     ["text", "background", 4.5, "body text"],
@@ -164,15 +176,21 @@ Deno.test("the default colours meet WCAG AA: 4.5:1 for text, 3:1 for borders and
     ["focus", "background", 3, "the focus ring"],
     ["focus", "surface", 3, "the focus ring inside account rows"],
     ["danger", "surface", 3, "invalid field borders inside rows"],
+    ["text", "row-hover", 4.5, "a hovered row, a focused menu item"],
+    ["text-muted", "row-hover", 4.5, "emails in a hovered row"],
+    ["danger", "row-hover", 4.5, "a focused danger menu item"],
   ];
-  for (const [fg, bg, minimum, where] of pairs) {
-    await t.step(`${fg} on ${bg} (${where})`, () => {
-      const ratio = contrast(color(fg), color(bg));
-      assert.ok(
-        ratio >= minimum,
-        `${fg} on ${bg}: ${ratio.toFixed(2)}:1 < ${minimum}:1`,
-      );
-    });
+  for (const [name, palette] of Object.entries(PALETTES)) {
+    const color = colorIn(palette);
+    for (const [fg, bg, minimum, where] of pairs) {
+      await t.step(`${name}: ${fg} on ${bg} (${where})`, () => {
+        const ratio = contrast(color(fg), color(bg));
+        assert.ok(
+          ratio >= minimum,
+          `${name}: ${fg} on ${bg}: ${ratio.toFixed(2)}:1 < ${minimum}:1`,
+        );
+      });
+    }
   }
 });
 

@@ -1,0 +1,167 @@
+// The pending invitations below the users table: who was invited, with
+// which role, by whom and until when, each with "Revoke" (after a
+// confirmation; its link then answers 410). A server without the routes
+// (ServerTooOldError) shows nothing. After a revocation the row is gone,
+// so focus moves to the section's heading and the outcome is announced.
+
+import { useSignal } from "@preact/signals";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
+import { __, sprintf } from "@wordpress/i18n";
+import { useId, useRef } from "preact/hooks";
+import type { VNode } from "../_peer_types.ts";
+import { listInvitations, revokeInvitation } from "../admin_calls.ts";
+import type { PendingInvitation } from "../types.ts";
+import { ServerTooOldError } from "../service_errors.ts";
+import { Dialog } from "./_dialog.tsx";
+import { failureText } from "./_error_message.ts";
+import { FormAlert } from "./_field.tsx";
+import { useFocusOnChange } from "./_focus.ts";
+import { formatDay } from "./_format.ts";
+import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
+import { roleLabel } from "./_roles.ts";
+import { recheckSession } from "./_session_recheck.ts";
+import { INVITATIONS_KEY } from "./_users_cache.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/** The pending invitations section. */
+export function PendingInvitations(
+  props: { readonly level: HeadingLevel },
+): VNode | null {
+  const id = useId();
+  const client = useQueryClient();
+  const title = useRef<HTMLHeadingElement>(null);
+  const news = useSignal("");
+  const revoked = useSignal(0);
+  // The revoked row (and the button that opened its dialog) is gone: focus
+  // the section's heading instead.
+  useFocusOnChange(title, revoked.value);
+  const list = useQuery({
+    queryKey: INVITATIONS_KEY,
+    queryFn: listInvitations,
+    retry: false,
+  });
+  if (list.error instanceof ServerTooOldError) return null;
+  const invitations = list.data;
+
+  return (
+    <section
+      class="gh-invitations"
+      data-gh-part="invitations"
+      aria-labelledby={`${id}-title`}
+    >
+      <Title id={`${id}-title`} level={props.level} target={title}>
+        {__("Pending invitations", DOMAIN)}
+      </Title>
+      <p class="gh-visually-hidden" role="status">{news.value}</p>
+      <FormAlert
+        message={list.error && !invitations
+          ? failureText(list.error)
+          : undefined}
+      />
+      {list.isPending && (
+        <p class="gh-loading" role="status">
+          {__("Loading invitations…", DOMAIN)}
+        </p>
+      )}
+      {invitations && invitations.length === 0 && (
+        <p class="gh-empty">{__("No pending invitations.", DOMAIN)}</p>
+      )}
+      {invitations && invitations.length > 0 && (
+        <ul class="gh-invitation-list">
+          {invitations.map((invitation) => (
+            <InvitationItem
+              key={invitation.id}
+              invitation={invitation}
+              onRevoked={() => {
+                news.value = sprintf(
+                  __("The invitation for %s is revoked.", DOMAIN),
+                  invitation.email,
+                );
+                client.setQueryData<readonly PendingInvitation[]>(
+                  INVITATIONS_KEY,
+                  (all) => all?.filter((one) => one.id !== invitation.id),
+                );
+                void client.invalidateQueries({ queryKey: INVITATIONS_KEY });
+                revoked.value += 1;
+              }}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function InvitationItem(
+  props: {
+    readonly invitation: PendingInvitation;
+    readonly onRevoked: () => void;
+  },
+): VNode {
+  const { invitation } = props;
+  const client = useQueryClient();
+  const button = useRef<HTMLButtonElement>(null);
+  const open = useSignal(false);
+  const revoke = useMutation({
+    mutationFn: () => revokeInvitation(invitation.id),
+    onSuccess: props.onRevoked,
+    onError: (error) => recheckSession(client, error),
+  });
+  const by = invitation.invitedBy;
+
+  return (
+    <li class="gh-invitation" data-invitation-id={invitation.id}>
+      <div class="gh-invitation-who">
+        <span class="gh-invitation-name">{invitation.name}</span>
+        <span class="gh-invitation-email">{invitation.email}</span>
+      </div>
+      <p class="gh-invitation-facts">
+        {roleLabel(invitation.role)}
+        {" · "}
+        {by
+          ? sprintf(__("Invited by %s", DOMAIN), by.name)
+          : __("Invited", DOMAIN)}
+        {" · "}
+        {sprintf(__("Expires %s", DOMAIN), formatDay(invitation.expiresAt))}
+      </p>
+      <ActionButton
+        buttonRef={button}
+        variant="danger"
+        label={sprintf(
+          __("Revoke the invitation for %s", DOMAIN),
+          invitation.email,
+        )}
+        onClick={() => {
+          revoke.reset();
+          open.value = true;
+        }}
+      >
+        {__("Revoke", DOMAIN)}
+      </ActionButton>
+      {open.value && (
+        <Dialog
+          name="revoke"
+          danger
+          title={sprintf(
+            __("Revoke the invitation for %s?", DOMAIN),
+            invitation.email,
+          )}
+          confirm={__("Revoke invitation", DOMAIN)}
+          busy={__("Revoking…", DOMAIN)}
+          pending={revoke.isPending}
+          alert={revoke.error ? failureText(revoke.error) : undefined}
+          returnTo={button}
+          onConfirm={() => revoke.mutate()}
+          onCancel={() => (open.value = false)}
+        >
+          <p>
+            {__(
+              "Its link stops working at once. You can invite them again later.",
+              DOMAIN,
+            )}
+          </p>
+        </Dialog>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,132 @@
+// The parts of UsersScreen that older servers lack: the pending invitations
+// with Revoke (the client's listInvitations and revokeInvitation), left out
+// on a server without the routes, and "Sign out everywhere", hidden until
+// its seam (client/screens/_user_sessions_api.ts) says the server has it.
+
+import assert from "node:assert/strict";
+import type { PendingInvitation, User } from "@gatehouse/client";
+import { UsersScreen } from "@gatehouse/client/screens";
+import {
+  accountOf,
+  installTestEnvironment,
+  listInvitationsOk,
+  listUsersOk,
+  revokeInvitationOk,
+  serverTooOld,
+  userWithRole,
+} from "@gatehouse/client/testing";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { http, HttpResponse } from "msw";
+import { userSessions } from "../../../client/screens/_user_sessions_api.ts";
+import { recordRequests } from "../_support.ts";
+import { admin, assertAccessible, renderWith } from "./_screens.tsx";
+
+const env = installTestEnvironment({
+  handlers: [serverTooOld("listInvitations")],
+});
+
+const ada: User = accountOf(userWithRole("member"), {
+  name: "Ada",
+  email: "ada@example.com",
+});
+const kate: PendingInvitation = {
+  id: "0190f0a0-0000-7000-8000-0000000000aa",
+  email: "kate@example.com",
+  name: "Kate",
+  role: "member",
+  invitedBy: { id: admin.id, email: admin.email, name: "Root" },
+  createdAt: "2026-03-01T10:00:00.000Z",
+  expiresAt: "2026-03-08T10:00:00.000Z",
+};
+
+Deno.test("UsersScreen lists the pending invitations and revokes one after a confirmation", async () => {
+  env.use(listUsersOk([ada]), listInvitationsOk([kate]));
+  const view = renderWith(<UsersScreen />, admin);
+  const section = await view.findByRole("region", {
+    name: "Pending invitations",
+  });
+  const item = await within(section).findByText("kate@example.com");
+  within(section).getByText(/Invited by Root/);
+  assertAccessible(view.container);
+
+  const recorder = recordRequests(env);
+  env.use(
+    revokeInvitationOk(),
+    listInvitationsOk([]),
+  );
+  fireEvent.click(
+    within(section).getByRole("button", {
+      name: "Revoke the invitation for kate@example.com",
+    }),
+  );
+  const dialog = document.querySelector<HTMLDialogElement>(
+    'dialog[data-gh-dialog="revoke"]',
+  )!;
+  assert.ok(dialog.open);
+  fireEvent.click(
+    within(dialog).getByRole("button", { name: "Revoke invitation" }),
+  );
+  await waitFor(() => assert.equal(item.isConnected, false));
+  await within(section).findByText("No pending invitations.");
+  within(section).getByText("The invitation for kate@example.com is revoked.");
+  assert.ok(
+    document.activeElement ===
+      within(section).getByRole("heading", { name: "Pending invitations" }),
+    "focus on the section's heading once the row is gone",
+  );
+  recorder.stop();
+  const deleted = (await recorder.requests()).find((r) =>
+    r.method === "DELETE"
+  );
+  assert.equal(deleted?.url.pathname, `/api/users/invitations/${kate.id}`);
+});
+
+Deno.test("UsersScreen leaves the pending invitations out on a server without the routes", async () => {
+  env.use(listUsersOk([ada]));
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("ada@example.com");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(view.queryByText("Pending invitations"), null);
+});
+
+Deno.test("UsersScreen offers Sign out everywhere only when the seam says the server has it", async () => {
+  env.use(listUsersOk([ada]));
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("ada@example.com");
+  const menu = () => {
+    fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
+    return view.getAllByRole("menuitem").map((item) => item.textContent);
+  };
+  assert.ok(!menu().includes("Sign out everywhere…"));
+  view.unmount();
+
+  userSessions.available = true;
+  try {
+    env.use(
+      http.delete(
+        "*/api/users/:id/sessions",
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    const recorder = recordRequests(env);
+    const again = renderWith(<UsersScreen />, admin);
+    await again.findByText("ada@example.com");
+    fireEvent.click(again.getByRole("button", { name: "Actions for Ada" }));
+    fireEvent.click(
+      again.getByRole("menuitem", { name: "Sign out everywhere…" }),
+    );
+    const dialog = document.querySelector<HTMLDialogElement>(
+      'dialog[data-gh-dialog="sessions"]',
+    )!;
+    assert.match(dialog.textContent ?? "", /Sign Ada out everywhere\?/);
+    fireEvent.click(
+      within(dialog).getByRole("button", { name: "Sign out everywhere" }),
+    );
+    await again.findByText("Ada is signed out everywhere.");
+    recorder.stop();
+    const sent = (await recorder.requests()).find((r) => r.method === "DELETE");
+    assert.equal(sent?.url.pathname, `/api/users/${ada.id}/sessions`);
+  } finally {
+    userSessions.available = false;
+  }
+});

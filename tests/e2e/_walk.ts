@@ -1,0 +1,205 @@
+// Every page and state of the demo, one after the other, for the checks
+// that must hold on each (axe, the Spanish words): signed out (the login,
+// reset and invitation pages, with their errors and dead links, the 404),
+// signed in as an administrator of 60 accounts (the account page, the
+// users table, its menu, dialogs, second page and empty search, the new
+// user and invitation forms with errors and confirmations) and as a member.
+
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { hydrated, screen, signIn } from "../fixtures/browser.ts";
+import type { Demo } from "../fixtures/demo.ts";
+import { addUser, hashOf, PASSWORD } from "../fixtures/kv.ts";
+
+/** Who signs in for a part of the walk. */
+export const ADMIN = { email: "ada@example.com", name: "Ada Lovelace" };
+export const MEMBER = { email: "mel@example.com", name: "Mel Mendoza" };
+
+/** Adds the administrator, a member and 58 more accounts (60 in all). */
+export async function seedAccounts(demo: Demo): Promise<void> {
+  const passwordHash = await hashOf(PASSWORD);
+  await addUser(demo.store, { ...ADMIN, role: "admin", passwordHash });
+  await addUser(demo.store, { ...MEMBER, role: "member", passwordHash });
+  for (let i = 1; i <= 58; i++) {
+    await addUser(demo.store, {
+      email: `person${String(i).padStart(2, "0")}@example.com`,
+      name: `Person ${String(i).padStart(2, "0")}`,
+      role: i % 3 === 0 ? "admin" : i % 3 === 1 ? "member" : "",
+      passwordHash,
+    });
+  }
+}
+
+/** Options of a walk. */
+export interface WalkOptions {
+  locale: string;
+  viewport: { width: number; height: number };
+  /** The colour scheme the browser asks for; light by default. */
+  colorScheme?: "light" | "dark";
+  /** Called on each state, with its name. */
+  visit: (state: string, page: Page) => Promise<void>;
+}
+
+async function open(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await hydrated(page);
+  return page;
+}
+
+/** Waits until the text `text` is on `page`. */
+const shown = (page: Page, selector: string) =>
+  page.locator(selector).first().waitFor();
+
+/** Walks every page and state in one locale and viewport. */
+export async function walk(
+  browser: Browser,
+  demo: Demo,
+  options: WalkOptions,
+): Promise<void> {
+  const { visit } = options;
+  const settings = {
+    locale: options.locale,
+    viewport: options.viewport,
+    colorScheme: options.colorScheme ?? "light",
+    bypassCSP: true,
+  };
+  const origin = demo.origin;
+
+  // Signed out.
+  const visitor = await browser.newContext(settings);
+  visitor.setDefaultTimeout(10_000);
+  try {
+    const login = await open(visitor, `${origin}/`);
+    await visit("login", login);
+    await screen(login, "login").locator('button[type="submit"]').click();
+    await shown(login, '[aria-invalid="true"]');
+    await visit("login with empty fields", login);
+    await signIn(login, ADMIN.email, "not the password at all");
+    await shown(login, '[data-gh-screen="login"] [role="alert"] p');
+    await visit("login refused", login);
+
+    const forgot = await open(visitor, `${origin}/forgot`);
+    await visit("forgot", forgot);
+    await forgot.locator('input[name="email"]').fill("not an address");
+    await forgot.locator('button[type="submit"]').click();
+    await shown(forgot, '[aria-invalid="true"]');
+    await visit("forgot with an invalid address", forgot);
+    await forgot.locator('input[name="email"]').fill("nobody@example.com");
+    await forgot.locator('button[type="submit"]').click();
+    await shown(forgot, '[data-gh-state="sent"]');
+    await visit("forgot sent", forgot);
+
+    const reset = await open(
+      visitor,
+      `${origin}/reset#token=${"A".repeat(43)}`,
+    );
+    await shown(reset, '[data-gh-screen="reset-password"]');
+    await reset.locator('input[name="password"]').fill("short");
+    await reset.locator('input[name="confirm"]').fill("different");
+    await reset.locator('button[type="submit"]').click();
+    await shown(reset, '[aria-invalid="true"]');
+    await visit("reset with errors", reset);
+    await reset.locator('input[name="password"]').fill(PASSWORD);
+    await reset.locator('input[name="confirm"]').fill(PASSWORD);
+    await reset.locator('button[type="submit"]').click();
+    await shown(reset, '[data-gh-state="invalid-link"]');
+    await visit("reset with a dead link", reset);
+
+    const invite = await open(
+      visitor,
+      `${origin}/invite#token=${"B".repeat(43)}`,
+    );
+    await shown(invite, '[data-gh-screen="set-password"]');
+    await visit("invitation", invite);
+    await invite.locator('button[type="submit"]').click();
+    await shown(invite, '[aria-invalid="true"]');
+    await visit("invitation with errors", invite);
+    const bare = await open(visitor, `${origin}/invite`);
+    await shown(bare, '[data-gh-state="invalid-link"]');
+    await visit("invitation without a token", bare);
+
+    const missing = await open(visitor, `${origin}/nowhere`);
+    await visit("404", missing);
+  } finally {
+    await visitor.close();
+  }
+
+  // An administrator of 60 accounts.
+  const admins = await browser.newContext(settings);
+  admins.setDefaultTimeout(10_000);
+  try {
+    const page = await open(admins, `${origin}/`);
+    await signIn(page, ADMIN.email, PASSWORD);
+    await screen(page, "account").waitFor();
+    await visit("account", page);
+
+    await page.goto(`${origin}/users`);
+    await hydrated(page);
+    await shown(page, ".gh-row");
+    await visit("users", page);
+    const second = page.locator(".gh-row").nth(1);
+    await second.locator('button[aria-haspopup="menu"]').click();
+    await shown(page, '[role="menu"]');
+    await visit("users with a row's menu open", page);
+    await page.locator('[role="menuitem"][data-gh-action="disable"]').click();
+    await shown(page, 'dialog[data-gh-dialog="disable"][open]');
+    await visit("users: the disable dialog", page);
+    await page.keyboard.press("Escape");
+    await second.locator('button[aria-haspopup="menu"]').click();
+    await page.locator('[role="menuitem"][data-gh-action="role"]').click();
+    await shown(page, 'dialog[data-gh-dialog="role"][open]');
+    await visit("users: the role dialog", page);
+    await page.keyboard.press("Escape");
+    await page.locator(".gh-pager button").last().click();
+    await shown(page, '.gh-row:has-text("Person 19")');
+    await visit("users, page 2", page);
+    await page.locator('input[name="q"]').fill("nobody at all");
+    await page.locator('input[name="q"]').press("Enter");
+    await shown(page, "[data-gh-summary]:not(:empty)");
+    await page.locator(".gh-row").first().waitFor({ state: "detached" });
+    await visit("users: nothing found", page);
+
+    await page.goto(`${origin}/users/new`);
+    await hydrated(page);
+    await page.locator('input[name="email"]').fill("not an address");
+    await page.locator('button[type="submit"]').click();
+    await shown(page, '[aria-invalid="true"]');
+    await visit("new user with errors", page);
+    await page.locator('input[name="name"]').fill("Nora New");
+    await page.locator('input[name="email"]').fill(
+      `nora.${options.locale}.${options.viewport.width}@example.com`,
+    );
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('button[type="submit"]').click();
+    await shown(page, '[data-gh-state="created"]');
+    await visit("new user created", page);
+
+    await page.goto(`${origin}/users/invite`);
+    await hydrated(page);
+    await visit("invite", page);
+    await page.locator('button[type="submit"]').click();
+    await shown(page, '[aria-invalid="true"]');
+    await visit("invite with errors", page);
+    await page.locator('input[name="name"]').fill("Ivy Invited");
+    await page.locator('input[name="email"]').fill(
+      `ivy.${options.locale}.${options.viewport.width}@example.com`,
+    );
+    await page.locator('button[type="submit"]').click();
+    await shown(page, 'input[name="activation_link"]');
+    await visit("invite: the link to pass on", page);
+  } finally {
+    await admins.close();
+  }
+
+  // A member.
+  const members = await browser.newContext(settings);
+  members.setDefaultTimeout(10_000);
+  try {
+    const page = await open(members, `${origin}/users`);
+    await signIn(page, MEMBER.email, PASSWORD);
+    await shown(page, '[data-gh-screen="users"][data-gh-state="not-allowed"]');
+    await visit("users for a member", page);
+  } finally {
+    await members.close();
+  }
+}
