@@ -18,6 +18,8 @@ import { accountOf, userWithRole } from "./users.ts";
  *
  * @param users The accounts; an administrator and a member by default.
  * @param nextCursor The cursor of the next page; null (last page) by default.
+ * @param total The count of matches over every page, as a server that
+ *   counts (and sorts) answers it; absent by default, as an older server.
  * @returns The handler.
  *
  * @example A page with a next one
@@ -39,8 +41,13 @@ export function listUsersOk(
     accountOf(userWithRole("member")),
   ],
   nextCursor: string | null = null,
+  total?: number,
 ): HttpHandler {
-  const body = writeUserPage({ users, nextCursor });
+  const body = writeUserPage({
+    users,
+    nextCursor,
+    ...(total === undefined ? {} : { total }),
+  });
   return route("listUsers", () => HttpResponse.json(body));
 }
 

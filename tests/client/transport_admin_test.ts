@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   isSessionRevoked,
   UnauthorizedError,
+  UnexpectedResponseError,
   ValidationError,
 } from "@gatehouse/client";
 import {
@@ -57,6 +58,38 @@ Deno.test("listUsers() sends limit, cursor and q and converts the page to camelC
     q: "a b",
   });
 });
+
+Deno.test("listUsers() sends sort and reads the total", async () => {
+  const users = [accountOf(userWithRole("member"))];
+  env.use(listUsersOk(users, null, 41));
+  const recorder = recordRequests(env);
+  const page = await listUsers({ limit: 1, sort: "-name" });
+  recorder.stop();
+  assert.deepEqual(page, { users, nextCursor: null, total: 41 });
+  const [sent] = await recorder.requests();
+  assert.deepEqual(Object.fromEntries(sent!.url.searchParams), {
+    limit: "1",
+    sort: "-name",
+  });
+});
+
+Deno.test("listUsers() answers no total when the server does not count", async () => {
+  env.use(listUsersOk([]));
+  assert.equal("total" in await listUsers({ sort: "email" }), false);
+});
+
+for (const total of [-1, 1.5, "3", null, true]) {
+  Deno.test(`listUsers() refuses a page whose total is ${JSON.stringify(total)}`, async () => {
+    env.use(
+      http.get(
+        "*/api/users",
+        () => HttpResponse.json({ users: [], next_cursor: null, total }),
+      ),
+    );
+    const error = await rejection(listUsers());
+    assert.ok(error instanceof UnexpectedResponseError, String(error));
+  });
+}
 
 Deno.test("listUsers() reads created_at given as epoch milliseconds", async () => {
   env.use(http.get("*/api/users", () =>

@@ -265,6 +265,36 @@ Deno.test("UsersScreen orders by a column: ascending, then descending, marked wi
   assert.deepEqual(sorts, [null, "name", "-name"]);
 });
 
+Deno.test("UsersScreen on a server that answers no total (and so ignores sort) leaves the columns plain once asked", async () => {
+  const ada = accountOf(userWithRole("member"), { name: "Ada" });
+  env.use(listUsersOk([ada]));
+  const recorder = recordRequests(env);
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("Ada");
+  const name = () => view.getByRole("columnheader", { name: /Name/ });
+  fireEvent.click(within(name()).getByRole("button"));
+  // (A boolean: a failed assertion on an element would print the DOM.)
+  await waitFor(() =>
+    assert.ok(within(name()).queryByRole("button") === null, "plain header")
+  );
+  assert.equal(name().getAttribute("aria-sort"), null);
+  assert.ok(view.queryByText(/accounts?$/) === null, "no total shown");
+  recorder.stop();
+  const sorts = (await recorder.requests())
+    .filter((r) => r.url.pathname === "/api/users")
+    .map((r) => r.url.searchParams.get("sort"));
+  assert.deepEqual(sorts, [null, "name"]);
+});
+
+Deno.test("UsersScreen shows the total a counting server answers", async () => {
+  const ada = accountOf(userWithRole("member"), { name: "Ada" });
+  env.use(listUsersOk([ada], null, 1));
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("1 account");
+  const name = view.getByRole("columnheader", { name: /Name/ });
+  within(name).getByRole("button");
+});
+
 Deno.test("UsersScreen disables after a confirmation, sending the role it showed; focus returns to the row's button", async () => {
   const view = await renderUsers();
   env.use(setUserDisabledOk(ada));
