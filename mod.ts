@@ -112,7 +112,18 @@ export {
 } from "./server/first_run.ts";
 export type { InviteAnswer } from "./server/invitations.ts";
 export { defaultLogger, type Logger } from "./server/logger.ts";
-export type { Mailer, MailKind, MailMessage } from "./server/mailer.ts";
+export {
+  developmentMailer,
+  type DevelopmentMailerOptions,
+  type Mailer,
+  type MailKind,
+  type MailMessage,
+} from "./server/mailer.ts";
+export type {
+  InvitationJson,
+  InvitationListJson,
+  InviterJson,
+} from "./server/invitation_admin.ts";
 export {
   argon2Hasher,
   type Argon2Options,
@@ -134,12 +145,15 @@ export {
   type SweepResult,
 } from "./server/reaper.ts";
 export type {
+  AttemptWindow,
   Counter,
   InvitationAcceptance,
+  InvitationRevocation,
   LinkKind,
   LinkRecord,
   NewSession,
   NewUser,
+  Reservation,
   ResetConfirmation,
   SessionLookup,
   Store,

@@ -48,12 +48,15 @@ async function seedAccount(store: Store, probes: number): Promise<string[]> {
   await store.migrate();
   await store.createUser({
     ...USER,
+    emailKey: USER.email,
     passwordHash: await fixtureHash(),
     createdAt: Date.now(),
   });
   const auth = createAuth({
     store,
     cookieName: COOKIE_NAME,
+    // The probes must all stay live: lift the per-account session cap.
+    limits: { maxSessionsPerAccount: probes + 1 },
     capabilities: registry(),
   });
   const tokens: string[] = [];

@@ -1,8 +1,8 @@
 // The auth API under /api (DESIGN.md §4), as a route table: the session
-// routes, user administration behind `requireSession`, and the public
-// invitation and reset routes. Sign-ins and reset requests pass the login
-// limiter, each with its own counts; so do attempts with dead links, since
-// each one costs an argon2 hash before the link is looked up.
+// routes, user administration (and pending invitations) behind
+// `requireSession`, and the public invitation and reset routes. Sign-ins and
+// reset requests pass the login limiter, each with its own counts; so do
+// attempts with dead links, counted by their 410.
 
 import {
   type AccountLinks,
@@ -49,6 +49,12 @@ export function apiRoutes(services: ApiServices): Route[] {
     route("GET", "/api/users", session(admin.listUsers)),
     route("POST", "/api/users", session(admin.createUser)),
     route("POST", "/api/users/invite", session(admin.invite)),
+    route("GET", "/api/users/invitations", session(admin.listInvitations)),
+    route(
+      "DELETE",
+      "/api/users/invitations/:id",
+      session(admin.revokeInvitation),
+    ),
     route("PATCH", "/api/users/:id", session(admin.setUserDisabled)),
     route("PUT", "/api/users/:id/role", session(admin.setUserRole)),
     route("POST", "/api/auth/invite/accept", deadLinks(links.acceptInvite)),

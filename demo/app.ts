@@ -14,6 +14,7 @@ import {
   createAuth,
   crossOriginGuard,
   defaultLogger,
+  developmentMailer,
   type Handler,
   type Logger,
   type PasswordHasher,
@@ -37,11 +38,12 @@ export interface DemoOptions {
   islands: IslandBundle;
   /**
    * The site's public origin, e.g. `https://demo.example`: the origin of
-   * invitation and reset links. Without it, an invitation link uses the
-   * request's origin and reset links are logged relative.
+   * invitation and reset links. With it, the development mailer prints reset
+   * links to the log; without it, an invitation link uses the request's
+   * origin and no reset link is sent.
    */
   publicUrl?: string;
-  /** Where refusals, failures and (no mailer here) reset links go; console by default. */
+  /** Where refusals, failures and the development mailer's reset links go; console by default. */
   logger?: Logger;
   /** Password hasher; argon2id (native, or WebAssembly where addons cannot load) by default. */
   hasher?: PasswordHasher;
@@ -73,12 +75,18 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
   };
   const auth = createAuth(common);
   const admin = createAdmin({ ...common, ...publicUrl });
+  // The demo has no mail system: reset links go to the log through the
+  // development mailer, wired here on purpose (the library never logs a
+  // link). Invitations keep no mailer, so the administrator sees the link.
   const links = createAccountLinks({
     auth,
     store,
     logger,
     hasher,
     ...publicUrl,
+    ...(options.publicUrl === undefined
+      ? {}
+      : { mailer: developmentMailer({ logger }) }),
   });
   const api = router(
     apiRoutes({ auth, admin, links, store, logger }),

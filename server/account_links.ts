@@ -1,7 +1,8 @@
 /**
  * The public side of single-use links: accepting an invitation and the two
  * steps of a password reset. (The administrator's side, `invite`, comes
- * with `createAdmin`.) Mount `requestReset` behind the login rate limiter.
+ * with `createAdmin`.) Mount `requestReset` behind the login rate limiter,
+ * and the two link routes behind one that counts dead links (410).
  *
  * @module
  */
@@ -23,7 +24,10 @@ export interface AccountLinksConfig {
   auth: Auth;
   /** The same store `auth` uses. */
   store: Store;
-  /** Sends reset links; without one they go to the log at info level. */
+  /**
+   * Sends reset links. Without one no reset link is sent (nor logged: links
+   * are secrets); in development, `developmentMailer()` prints them.
+   */
   mailer?: Mailer;
   /**
    * The site's public base URL (e.g. `https://app.example.com`), the origin
@@ -32,7 +36,7 @@ export interface AccountLinksConfig {
   publicUrl?: string;
   /** Hashes new passwords; argon2id at OWASP parameters by default. */
   hasher?: PasswordHasher;
-  /** Where failures and unmailed links are logged; `console` by default. */
+  /** Where failures are logged; `console` by default. */
   logger?: Logger;
   /** Input limits and link lifetimes (`resetTtl`). */
   limits?: Partial<Limits>;

@@ -1,6 +1,7 @@
 /**
  * `createAdmin`: the user-administration handlers of DESIGN.md §4 (list,
- * create, disable or enable, change role) under the role rules of §5.
+ * create, disable or enable, change role, invite) and §8 (pending
+ * invitations, revoking one) under the role rules of §5.
  *
  * The rules that depend on stored state (`role_changed`, the target's role
  * being within reach, `last_privileged_refused`) are decided by the store in
@@ -11,14 +12,16 @@
  */
 
 import { adminRules } from "./_admin_rules.ts";
-import { isUuid, uuidv7 } from "./_crypto.ts";
-import { linkBase } from "./_links.ts";
+import { uuidv7 } from "./_crypto.ts";
 import {
-  validEmail,
-  validName,
-  validPassword,
-  validUserId,
-} from "./_validate.ts";
+  readEmail,
+  readId,
+  readName,
+  readNewPassword,
+  readRole,
+  readUserQuery,
+} from "./_input.ts";
+import { linkBase } from "./_links.ts";
 import type { CapabilityRegistry } from "./capabilities.ts";
 import {
   decode,
@@ -29,11 +32,15 @@ import {
 import { AuthError } from "./errors.ts";
 import { answerError, type Handler, respond } from "./http.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
+import {
+  listInvitationsHandler,
+  revokeInvitationHandler,
+} from "./invitation_admin.ts";
 import { inviteHandler } from "./invitations.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
-import type { Store, UserQuery, UserRecord, UserUpdate } from "./store.ts";
+import type { Store, UserRecord, UserUpdate } from "./store.ts";
 
 /** Configuration of {@linkcode createAdmin}. */
 export interface AdminConfig {
@@ -88,6 +95,18 @@ export interface Admin {
    * addresses. Same role rules as `createUser`.
    */
   invite: Handler;
+  /**
+   * `GET /api/users/invitations`: 200 `{invitations}`, the pending ones
+   * (unspent, unexpired), newest first.
+   */
+  listInvitations: Handler;
+  /**
+   * `DELETE /api/users/invitations/{id}`: 204, and the link is dead.
+   * `invitation_not_found` (404) for an unknown, spent or expired one,
+   * `role_beyond_reach` (403) for one whose role the actor could not grant,
+   * `invitation_id_malformed` (400) for an id that is not a UUID.
+   */
+  revokeInvitation: Handler;
   /** The privileged roles, as copied at construction. */
   readonly privileged: readonly string[];
 }
@@ -117,9 +136,6 @@ export interface UserListJson {
 }
 
 const NO_STORE = { "cache-control": "no-store" };
-const DEFAULT_PAGE = 50;
-const MAX_PAGE = 100;
-const DIGITS = /^[0-9]{1,3}$/;
 const SELF_DISABLE = new AuthError("self_disable_refused");
 const SELF_ROLE = new AuthError("self_role_refused");
 
@@ -127,7 +143,8 @@ const SELF_ROLE = new AuthError("self_role_refused");
  * Builds the user-administration handlers.
  *
  * @param config Store, privileged roles, registry and collaborators.
- * @returns The four handlers and `invite`.
+ * @returns The four handlers, `invite`, `listInvitations` and
+ *   `revokeInvitation`.
  *
  * @example Mounting administration behind the session guard
  * ```ts
@@ -174,7 +191,9 @@ export function createAdmin(config: AdminConfig): Admin {
   const listUsers: Handler = async function listUsers(req) {
     try {
       rules.actor(req);
-      const page = await store.listUsers(pageQuery(new URL(req.url)));
+      const page = await store.listUsers(
+        readUserQuery(new URL(req.url), limits),
+      );
       const body: UserListJson = {
         users: page.users.map(toUserJson),
         next_cursor: page.nextCursor,
@@ -189,16 +208,20 @@ export function createAdmin(config: AdminConfig): Admin {
     try {
       const actor = rules.actor(req);
       const body = await decode(req, { maxBytes });
-      const email = validEmail(requiredString(body, "email"), limits);
-      const name = validName(requiredString(body, "name"), limits);
-      const password = validPassword(requiredString(body, "password"), limits);
-      const role = optionalString(body, "role") ?? "";
+      const { email, key } = readEmail(requiredString(body, "email"), limits);
+      const name = readName(requiredString(body, "name"), limits);
+      const password = await readNewPassword(
+        requiredString(body, "password"),
+        limits,
+      );
+      const role = readRole(optionalString(body, "role"));
       await rules.assertKnown(role);
       await rules.assertGrantable(actor, role);
       const createdAt = now();
       const user = await store.createUser({
         id: uuidv7(createdAt),
         email,
+        emailKey: key,
         name,
         role,
         passwordHash: await hasher.hash(password),
@@ -216,10 +239,11 @@ export function createAdmin(config: AdminConfig): Admin {
   ) {
     try {
       const actor = rules.actor(req);
-      const id = validUserId(params?.pathname.groups.id);
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const body = await decode(req, { maxBytes });
       const disabled = requiredBoolean(body, "disabled");
       const seen = optionalString(body, "role");
+      if (seen !== undefined) readRole(seen);
       // "Never itself", whichever way: an account signed in is enabled anyway.
       if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
       const update: UserUpdate = {
@@ -238,9 +262,9 @@ export function createAdmin(config: AdminConfig): Admin {
   const setUserRole: Handler = async function setUserRole(req, params) {
     try {
       const actor = rules.actor(req);
-      const id = validUserId(params?.pathname.groups.id);
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const body = await decode(req, { maxBytes });
-      const role = requiredString(body, "role");
+      const role = readRole(requiredString(body, "role"));
       await rules.assertKnown(role);
       if (id === actor.id.toLowerCase()) throw SELF_ROLE;
       await rules.assertGrantable(actor, role);
@@ -265,12 +289,15 @@ export function createAdmin(config: AdminConfig): Admin {
     publicUrl: linkBase(config.publicUrl, config.mailer),
   });
 
+  const invitations = { store, rules, logger, now };
   return {
     listUsers,
     createUser,
     setUserDisabled,
     setUserRole,
     invite,
+    listInvitations: listInvitationsHandler(invitations),
+    revokeInvitation: revokeInvitationHandler(invitations),
     privileged: rules.privileged,
   };
 }
@@ -285,40 +312,4 @@ export function toUserJson(user: UserRecord): UserJson {
     disabled: user.disabled,
     created_at: new Date(user.createdAt).toISOString(),
   };
-}
-
-// `limit` (1–100, default 50), `cursor` (the last id of the previous page)
-// and `q`. The contract has no code for a bad query string, so malformed
-// values answer `body_malformed` naming the parameter (DEVELOPERS.md).
-function pageQuery(url: URL): UserQuery {
-  const params = url.searchParams;
-  const query: UserQuery = { limit: DEFAULT_PAGE };
-  const limit = params.get("limit");
-  if (limit !== null) {
-    const value = DIGITS.test(limit) ? Number(limit) : NaN;
-    if (!(value >= 1 && value <= MAX_PAGE)) {
-      throw malformedParameter(
-        "limit",
-        `Query parameter "limit" must be a whole number from 1 to ${MAX_PAGE}`,
-      );
-    }
-    query.limit = value;
-  }
-  const cursor = params.get("cursor");
-  if (cursor !== null) {
-    if (!isUuid(cursor)) {
-      throw malformedParameter(
-        "cursor",
-        'Query parameter "cursor" must be the "next_cursor" of a previous page',
-      );
-    }
-    query.cursor = cursor.toLowerCase();
-  }
-  const q = params.get("q")?.trim();
-  if (q) query.q = q;
-  return query;
-}
-
-function malformedParameter(field: string, message: string): AuthError {
-  return new AuthError("body_malformed", { message, meta: { field } });
 }

@@ -6,13 +6,20 @@
  * account the stored link is a decoy that accepts as a dead link, and a
  * mailer sends the owner a notice instead of a link.
  *
+ * An invitation records who sent it, and carries that authority only while
+ * the inviter has it: accepting needs the inviter still enabled and still
+ * able to grant the role (DESIGN.md §5), decided in the commit that creates
+ * the account.
+ *
  * @module
  */
 
 import { uuidv7 } from "./_crypto.ts";
 import type { AdminRules } from "./_admin_rules.ts";
+import { readEmail, readName, readRole } from "./_input.ts";
 import { linkUrl, newLink } from "./_links.ts";
-import { emailKey, validEmail, validName } from "./_validate.ts";
+import { grantersOf } from "./_roles.ts";
+import { sessionIssuer } from "./auth.ts";
 import { decode, optionalString, requiredString } from "./decode.ts";
 import { answerError, type Handler, respond } from "./http.ts";
 import type { Limits } from "./limits.ts";
@@ -24,6 +31,8 @@ import {
   type LinkSettings,
   spendableLink,
 } from "./_link_handlers.ts";
+
+const NO_STORE = { "cache-control": "no-store" };
 
 /** The invitation answer: mailed, or the link handed back to the administrator. */
 export type InviteAnswer =
@@ -50,25 +59,29 @@ export function inviteHandler(deps: InviteDeps): Handler {
     try {
       const actor = rules.actor(req);
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-      const email = validEmail(requiredString(body, "email"), limits);
-      const name = validName(requiredString(body, "name"), limits);
-      const role = optionalString(body, "role") ?? "";
+      const { email, key } = readEmail(requiredString(body, "email"), limits);
+      const name = readName(requiredString(body, "name"), limits);
+      const role = readRole(optionalString(body, "role"));
       await rules.assertKnown(role);
       await rules.assertGrantable(actor, role);
       const createdAt = now();
       const { token, record } = newLink({
+        id: uuidv7(createdAt),
         kind: "invitation",
         email,
+        emailKey: key,
         name,
         role,
         userId: "",
+        invitedBy: actor.id,
+        generation: 0,
         createdAt,
         expiresAt: createdAt + limits.invitationTtl,
       });
       // Both branches store a link and read the address: the answer's timing
       // does not tell whether the address had an account.
       const [existing] = await Promise.all([
-        store.credentialsByEmail(emailKey(email)),
+        store.credentialsByEmail(key),
         store.createLink(record),
       ]);
       if (mailer !== undefined) {
@@ -78,7 +91,9 @@ export function inviteHandler(deps: InviteDeps): Handler {
             ? invitationMail(email, name, link)
             : noticeMail(email),
         );
-        return respond({ delivered: true } satisfies InviteAnswer);
+        return respond({ delivered: true } satisfies InviteAnswer, {
+          headers: NO_STORE,
+        });
       }
       let base = publicUrl;
       if (base === undefined) {
@@ -97,6 +112,7 @@ export function inviteHandler(deps: InviteDeps): Handler {
           delivered: false,
           activation_link: linkUrl(base, "invitation", token),
         } satisfies InviteAnswer,
+        { headers: NO_STORE },
       );
     } catch (err) {
       return answerError(err, logger);
@@ -127,21 +143,38 @@ function noticeMail(to: string): MailMessage {
   };
 }
 
-/** `POST /api/auth/invite/accept` `{token, password}`: sets the password and signs in. */
+/**
+ * `POST /api/auth/invite/accept` `{token, password}`: sets the password and
+ * signs in; the account and its session are created in one commit, under
+ * the inviter's current authority.
+ */
 export function acceptInviteHandler(settings: LinkSettings): Handler {
   const { store, auth, logger } = settings;
+  const issuer = sessionIssuer(auth);
   return async function acceptInvite(req) {
     try {
-      const { tokenHash, passwordHash } = await spendableLink(req, settings);
+      const { tokenHash, link, passwordHash } = await spendableLink(
+        req,
+        settings,
+        "invitation",
+      );
+      const at = settings.now();
+      const { cookie, ...session } = issuer.issue(at);
+      const granters = await grantersOf(
+        issuer.capabilities,
+        issuer.privileged,
+        link.role,
+      );
       const user = await store.acceptInvitation(tokenHash, {
-        userId: uuidv7(settings.now()),
+        userId: uuidv7(at),
         passwordHash,
-        now: settings.now(),
+        now: at,
+        session,
+        ...(granters === undefined ? {} : { granters }),
       });
       if (user === null) throw DEAD_LINK;
-      const cookie = await auth.startSession(user.id);
       return respond(await auth.identityOf(user), {
-        headers: { "cache-control": "no-store", "set-cookie": cookie },
+        headers: { ...NO_STORE, "set-cookie": cookie },
       });
     } catch (err) {
       return answerError(err, logger);

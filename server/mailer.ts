@@ -1,10 +1,14 @@
 /**
  * The optional mailer: how Gatehouse hands a message with a link to your
  * mail system. Without one, invitations answer the activation link to the
- * administrator and reset links go to the server log.
+ * administrator and no reset link is sent. Links are secrets: the library
+ * never logs one; in development, {@linkcode developmentMailer} prints them,
+ * because you asked it to.
  *
  * @module
  */
+
+import { defaultLogger, type Logger } from "./logger.ts";
 
 /** What a mail is about. */
 export type MailKind = "invitation" | "password_reset" | "account_exists";
@@ -45,4 +49,51 @@ export interface MailMessage {
 export interface Mailer {
   /** Sends one message. */
   send(message: MailMessage): Promise<void>;
+}
+
+/** Options of {@linkcode developmentMailer}. */
+export interface DevelopmentMailerOptions {
+  /** Where the messages are written; `console` by default. */
+  logger?: Logger;
+}
+
+/**
+ * A mailer for development only: instead of sending, it writes each message
+ * (its link included) to the logger at info level, labelled as coming from
+ * the development mailer. Never use it in production: a link is a secret,
+ * and this puts every link in your logs.
+ *
+ * @param options Where to write.
+ * @returns The mailer.
+ *
+ * @example Reset links printed by a local demo
+ * ```ts
+ * import { createAccountLinks, createAuth, developmentMailer } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const links = createAccountLinks({
+ *   auth: createAuth({ store }),
+ *   store,
+ *   publicUrl: "http://localhost:8000",
+ *   mailer: developmentMailer(),
+ * });
+ * kv.close();
+ * ```
+ */
+export function developmentMailer(
+  options: DevelopmentMailerOptions = {},
+): Mailer {
+  const logger = options.logger ?? defaultLogger;
+  return {
+    send(message) {
+      logger.info(
+        `development mailer (not for production): "${message.subject}"`,
+        { to: message.to, kind: message.kind, link: message.link ?? null },
+      );
+      return Promise.resolve();
+    },
+  };
 }

@@ -66,6 +66,10 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   name_too_long: ValidationError,
   password_too_short: ValidationError,
   password_too_long: ValidationError,
+  // Codes added by the server's hardening (issue 12); the client maps them
+  // by status until it gives them classes of their own.
+  password_too_common: ValidationError,
+  invitation_id_malformed: ValidationError,
   user_id_malformed: ValidationError,
   role_unknown: RoleUnknownError,
   credentials_invalid: UnauthorizedError, // a 401 outside login
@@ -77,6 +81,7 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   self_role_refused: SelfRoleError,
   request_cross_origin: CrossOriginError,
   user_not_found: UserNotFoundError,
+  invitation_not_found: UnexpectedResponseError,
   email_taken: EmailTakenError,
   role_changed: RoleChangedError,
   last_privileged_refused: LastPrivilegedError,
