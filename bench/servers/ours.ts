@@ -5,9 +5,11 @@
 //
 // With `sweep: true` it also answers `POST /bench/sweep` by running one
 // Reaper sweep in this process, so session checks and the sweep share the
-// event loop as they would in production.
+// event loop as they would in production. With `reset: true` it mounts the
+// password-reset request handler (no limiter, a mailer that drops the mail).
 
 import {
+  createAccountLinks,
   createAuth,
   crossOriginGuard,
   type Handler,
@@ -17,7 +19,7 @@ import { COOKIE_NAME, registry } from "../_fixtures.ts";
 import { config, listen } from "./_listen.ts";
 import { openStore, type StoreConfig } from "./_open_store.ts";
 
-const options = config<StoreConfig & { sweep?: boolean }>();
+const options = config<StoreConfig & { sweep?: boolean; reset?: boolean }>();
 const opened = await openStore(options);
 const auth = createAuth({
   store: opened.store,
@@ -36,6 +38,20 @@ const routes: Array<{ method: string; pattern: URLPattern; handler: Handler }> =
     pattern: new URLPattern({ pathname: path }),
     handler,
   }));
+
+if (options.reset) {
+  const links = createAccountLinks({
+    auth,
+    store: opened.store,
+    publicUrl: "http://127.0.0.1",
+    mailer: { send: () => Promise.resolve() },
+  });
+  routes.push({
+    method: "POST",
+    pattern: new URLPattern({ pathname: "/api/auth/password-reset" }),
+    handler: links.requestReset,
+  });
+}
 
 if (options.sweep) {
   const { sweepHandler } = await import("./_sweep.ts");

@@ -4,6 +4,8 @@
 //   user/{id}                          -> UserValue
 //   user_email/{folded email}          -> id
 //   accounts                           -> true once any account exists
+//   decoy_account                      -> UserValue of no one: what an
+//                                         unknown email reads instead
 //   role_count/{role}                  -> KvU64: enabled accounts with the role
 //   enabled_count                      -> KvU64: enabled accounts
 //   session/{token hash}               -> SessionValue
@@ -62,6 +64,7 @@ export function kvKeys(prefix: Deno.KvKey) {
     ],
     userEmails: (): Deno.KvKey => [...prefix, "user_email"],
     accounts: (): Deno.KvKey => [...prefix, "accounts"],
+    decoyAccount: (): Deno.KvKey => [...prefix, "decoy_account"],
     roleCount: (role: string): Deno.KvKey => [...prefix, "role_count", role],
     enabledCount: (): Deno.KvKey => [...prefix, "enabled_count"],
     session: (hash: string): Deno.KvKey => [...prefix, "session", hash],

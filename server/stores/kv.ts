@@ -52,9 +52,6 @@ import * as sessions from "./_kv_sessions.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
 
 const MAX_PRIVILEGED_ROLES = 9;
-// Read when an email has no account, so an unknown address costs the same
-// two reads as a known one (no UUID of ours is all zeros).
-const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
 
 /** Options of {@linkcode KvStore}. */
 export interface KvStoreOptions {
@@ -110,7 +107,10 @@ export class KvStore implements Store {
     }
     if (current.value === SCHEMA_VERSION) return;
     if (current.value !== null) await migrateToV2(this.#kv, this.#keys);
-    await commit(this.#kv.atomic().check(current).set(key, SCHEMA_VERSION));
+    await commit(
+      this.#kv.atomic().check(current).set(key, SCHEMA_VERSION)
+        .set(this.#keys.decoyAccount(), decoyAccount()),
+    );
   }
 
   /** Creates an account; `email_taken` when the address is in use. */
@@ -140,13 +140,16 @@ export class KvStore implements Store {
   }
 
   /**
-   * The account behind a folded email, or null; two reads whether or not
-   * the address has an account.
+   * The account behind a folded email, or null. An unknown address reads
+   * the decoy account where a known one reads its account: the same two
+   * reads, each finding a record of the same shape, so the time taken does
+   * not tell whether the address has an account.
    */
   async credentialsByEmail(emailKey: string): Promise<UserCredentials | null> {
-    const id = await this.#kv.get<string>(this.#keys.userEmail(emailKey));
+    const k = this.#keys;
+    const id = await this.#kv.get<string>(k.userEmail(emailKey));
     const user = await this.#kv.get<UserValue>(
-      this.#keys.user(id.value ?? NO_ACCOUNT),
+      id.value === null ? k.decoyAccount() : k.user(id.value),
     );
     if (id.value === null || user.value === null) return null;
     return {
@@ -363,4 +366,24 @@ export class KvStore implements Store {
       limit,
     );
   }
+}
+
+// The record an unknown address reads: shaped like an account, of no one,
+// disabled, with a password hash that matches no password.
+function decoyAccount(): UserValue {
+  const random = (bytes: number) =>
+    crypto.getRandomValues(new Uint8Array(bytes)).toBase64({
+      omitPadding: true,
+    });
+  return {
+    id: "00000000-0000-0000-0000-000000000000",
+    email: "decoy.account@example.invalid",
+    emailKey: "decoy.account@example.invalid",
+    name: "Decoy Account",
+    role: "",
+    disabled: true,
+    createdAt: 0,
+    passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${random(16)}$${random(32)}`,
+    generation: 0,
+  };
 }

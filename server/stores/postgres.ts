@@ -66,6 +66,14 @@ export interface PostgresStoreOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+// The row an unknown address reads, shaped like an account's.
+const DECOY = {
+  id: "00000000-0000-0000-0000-000000000000",
+  email: "decoy.account@example.invalid",
+  name: "Decoy Account",
+  passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$" + "A".repeat(22) + "$" +
+    "A".repeat(43),
+};
 
 /**
  * The PostgreSQL implementation of `Store`.
@@ -164,13 +172,22 @@ export class PostgresStore implements Store {
     return row === undefined ? null : toUser(row);
   }
 
-  /** The account behind a folded email, or null: one query either way. */
+  /**
+   * The account behind a folded email, or null. One query that answers one
+   * row either way (the account, or a decoy of the same shape), so the time
+   * taken does not tell whether the address has an account.
+   */
   async credentialsByEmail(emailKey: string): Promise<UserCredentials | null> {
     const [row] = await this.#sql`
-      SELECT id, email, name, role, disabled, created_at, password_hash,
-        generation
-      FROM ${this.#t.users} WHERE email_key = ${emailKey}`;
-    return row === undefined ? null : {
+      SELECT * FROM (
+        SELECT id, email, name, role, disabled, created_at, password_hash,
+          generation, true AS found
+        FROM ${this.#t.users} WHERE email_key = ${emailKey}
+        UNION ALL
+        SELECT ${DECOY.id}::uuid, ${DECOY.email}, ${DECOY.name}, '', true,
+          0::bigint, ${DECOY.passwordHash}, 0, false
+      ) AS found ORDER BY found DESC LIMIT 1`;
+    return row?.found !== true ? null : {
       user: toUser(row),
       passwordHash: row.password_hash,
       generation: row.generation,
