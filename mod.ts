@@ -6,10 +6,15 @@
  *   `requireCapability` guards.
  * - {@linkcode crossOriginGuard}: refuses cross-origin browser writes.
  * - {@linkcode createAdmin}: list, create, disable or enable accounts and
- *   change their roles, under race-free role rules.
+ *   change their roles, under race-free role rules; invite, list the pending
+ *   invitations and revoke one.
+ * - {@linkcode createAccountLinks}: accepting invitations and password
+ *   resets, each link spent under the authority it was issued with;
+ *   {@linkcode developmentMailer} prints their mail in development.
  * - {@linkcode runCreateAdmin}: the `deno task create-admin` command.
- * - {@linkcode loginRateLimiter}: counts failed sign-ins and reset requests
- *   per client IP in the store; 429 `login_rate_limited` past the threshold.
+ * - {@linkcode loginRateLimiter}: counts failed sign-ins, reset requests and
+ *   dead-link attempts per client IP in the store, reserving each attempt
+ *   before the handler runs; 429 `login_rate_limited` past the threshold.
  * - {@linkcode Reaper}: the hourly sweep of expired sessions, links and
  *   limiter counters.
  * - {@linkcode respond}, {@linkcode respondError}, {@linkcode decode} and

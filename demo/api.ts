@@ -28,16 +28,18 @@ export interface ApiServices {
   store: Store;
   /** Where refusals and failures are logged. */
   logger: Logger;
+  /** Overrides of the limiters' threshold and clock (tests). */
+  limits?: { maxFailures?: number; now?: () => number };
 }
 
 /** The API routes, each path under `/api`. */
 export function apiRoutes(services: ApiServices): Route[] {
   const { auth, admin, links, store, logger } = services;
-  const signIns = loginRateLimiter({ store, logger, namespace: "login" });
-  const resets = loginRateLimiter({ store, logger, namespace: "reset" });
+  const common = { store, logger, ...services.limits };
+  const signIns = loginRateLimiter({ ...common, namespace: "login" });
+  const resets = loginRateLimiter({ ...common, namespace: "reset" });
   const deadLinks = loginRateLimiter({
-    store,
-    logger,
+    ...common,
     namespace: "link",
     counts: (res) => res.status === 410,
   });

@@ -161,6 +161,9 @@ const SELF_ROLE = new AuthError("self_role_refused");
  * const routes: Array<[string, URLPattern, Handler]> = [
  *   ["GET", new URLPattern({ pathname: "/api/users" }), admin.listUsers],
  *   ["POST", new URLPattern({ pathname: "/api/users" }), admin.createUser],
+ *   ["POST", new URLPattern({ pathname: "/api/users/invite" }), admin.invite],
+ *   ["GET", new URLPattern({ pathname: "/api/users/invitations" }), admin.listInvitations],
+ *   ["DELETE", new URLPattern({ pathname: "/api/users/invitations/:id" }), admin.revokeInvitation],
  *   ["PATCH", new URLPattern({ pathname: "/api/users/:id" }), admin.setUserDisabled],
  *   ["PUT", new URLPattern({ pathname: "/api/users/:id/role" }), admin.setUserRole],
  * ];

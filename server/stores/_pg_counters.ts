@@ -52,16 +52,3 @@ export async function readCounter(
     WHERE key = ${key} AND reset_at > ${now}`;
   return row === undefined ? null : toCounter(row);
 }
-
-/** Deletes up to `limit` counters whose window ended by `now`. */
-export async function deleteExpiredCounters(
-  t: PgTables,
-  now: number,
-  limit: number,
-): Promise<number> {
-  const result = await t.sql`
-    DELETE FROM ${t.counters} WHERE key = ANY(ARRAY(
-      SELECT key FROM ${t.counters} WHERE reset_at <= ${now}
-      LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-  return result.count;
-}

@@ -16,7 +16,7 @@ import type {
   ResetConfirmation,
   UserRecord,
 } from "../store.ts";
-import { type PgTables, toUser, type Tx } from "./_pg_tables.ts";
+import { deleteExpired, type PgTables, toUser, type Tx } from "./_pg_tables.ts";
 
 /** Stores a single-use link. */
 export async function createLink(t: PgTables, link: LinkRecord): Promise<void> {
@@ -189,19 +189,6 @@ export async function confirmReset(
     await tx`DELETE FROM ${t.sessions} WHERE user_id = ${row.id}`;
     return toUser(row);
   });
-}
-
-/** Deletes up to `limit` links expired by `now`. */
-export async function deleteExpiredLinks(
-  t: PgTables,
-  now: number,
-  limit: number,
-): Promise<number> {
-  const result = await t.sql`
-    DELETE FROM ${t.links} WHERE token_hash = ANY(ARRAY(
-      SELECT token_hash FROM ${t.links} WHERE expires_at <= ${now}
-      LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-  return result.count;
 }
 
 function toLink(row: postgres.Row): LinkRecord {

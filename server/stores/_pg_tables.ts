@@ -82,3 +82,26 @@ export function codeOf(err: unknown): string {
     ? String(err.code)
     : "";
 }
+
+/**
+ * Deletes up to `limit` rows of `table` whose `expiry` column is at or
+ * before `now`; returns how many. `= ANY(ARRAY(…))` makes the batch an
+ * InitPlan and the delete a primary-key lookup; `IN (…)` was planned as a
+ * hash semi-join over a sequential scan of the whole table, once per batch
+ * (bench: reaper). Rows another sweep holds are skipped.
+ */
+export async function deleteExpired(
+  t: PgTables,
+  table: Table,
+  columns: { key: string; expiry: string },
+  now: number,
+  limit: number,
+): Promise<number> {
+  const key = t.sql(columns.key);
+  const expiry = t.sql(columns.expiry);
+  const result = await t.sql`
+    DELETE FROM ${table} WHERE ${key} = ANY(ARRAY(
+      SELECT ${key} FROM ${table} WHERE ${expiry} <= ${now}
+      LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
+  return result.count;
+}

@@ -48,6 +48,7 @@ import { runMigrations } from "./_pg_migrations.ts";
 import { createSession } from "./_pg_sessions.ts";
 import {
   codeOf,
+  deleteExpired,
   type PgTables,
   pgTables,
   type Table,
@@ -323,15 +324,8 @@ export class PostgresStore implements Store {
 
   /** Deletes up to `limit` sessions expired by `now`. */
   async deleteExpiredSessions(now: number, limit: number): Promise<number> {
-    const sessions = this.#t.sessions;
-    // `= ANY(ARRAY(…))` makes the batch an InitPlan and the delete a
-    // primary-key lookup; `IN (…)` was planned as a hash semi-join over a
-    // sequential scan of the whole table, once per batch (bench: reaper).
-    const result = await this.#sql`
-      DELETE FROM ${sessions} WHERE token_hash = ANY(ARRAY(
-        SELECT token_hash FROM ${sessions} WHERE expires_at <= ${now}
-        LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-    return result.count;
+    const columns = { key: "token_hash", expiry: "expires_at" };
+    return await deleteExpired(this.#t, this.#t.sessions, columns, now, limit);
   }
 
   /** Stores a single-use link. */
@@ -379,7 +373,8 @@ export class PostgresStore implements Store {
 
   /** Deletes up to `limit` links expired by `now`. */
   async deleteExpiredLinks(now: number, limit: number): Promise<number> {
-    return await links.deleteExpiredLinks(this.#t, now, limit);
+    const columns = { key: "token_hash", expiry: "expires_at" };
+    return await deleteExpired(this.#t, this.#t.links, columns, now, limit);
   }
 
   /** Reserves one attempt on a fixed-window counter (one upsert). */
@@ -402,7 +397,8 @@ export class PostgresStore implements Store {
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   async deleteExpiredCounters(now: number, limit: number): Promise<number> {
-    return await counters.deleteExpiredCounters(this.#t, now, limit);
+    const columns = { key: "key", expiry: "reset_at" };
+    return await deleteExpired(this.#t, this.#t.counters, columns, now, limit);
   }
 }
 

@@ -22,21 +22,6 @@ async function inviter(store: Store, role = "admin"): Promise<Identity> {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-async function invite(
-  t: ReturnType<typeof apiOn>,
-  actor: Identity,
-  role: string,
-  email = "mallory@example.com",
-): Promise<string> {
-  const res = await t.asActor(actor, "POST", "/api/users/invite", {
-    email,
-    name: "Invited",
-    role,
-  });
-  assertEquals(res.status, 200);
-  return tokenOf((await res.json()).activation_link);
-}
-
 async function accept(t: ReturnType<typeof apiOn>, token: string) {
   return await t.call("POST", "/api/auth/invite/accept", {
     token,
@@ -50,7 +35,7 @@ testEachStore(
     const t = apiOn(store, { maxFailures: 1000 });
     const owner = await inviter(store);
     await addUser(store, { email: "other@example.com", role: "admin" });
-    const token = await invite(t, owner, "admin");
+    const token = await t.invite(owner, "mallory@example.com", "admin");
     await store.updateUser(owner.id, { disabled: true });
     assertEquals(await refusal(await accept(t, token)), [410, "token_invalid"]);
     assertEquals(
@@ -69,8 +54,8 @@ testEachStore(
     const t = apiOn(store, { maxFailures: 1000 });
     const owner = await inviter(store);
     await addUser(store, { email: "other@example.com", role: "admin" });
-    const adminLink = await invite(t, owner, "admin", "a@example.com");
-    const memberLink = await invite(t, owner, "member", "m@example.com");
+    const adminLink = await t.invite(owner, "a@example.com", "admin");
+    const memberLink = await t.invite(owner, "m@example.com", "member");
     // support may grant member only: the admin link loses its power, the
     // member link keeps it.
     await store.updateUser(owner.id, { role: "support" });
@@ -82,7 +67,11 @@ testEachStore(
     assertEquals(member.status, 200);
     assertEquals((await member.json()).role, "member");
     // Demoted to a role that administers nothing: no link of theirs works.
-    const late = await invite(t, { ...owner, role: "support" }, "member");
+    const late = await t.invite(
+      { ...owner, role: "support" },
+      "late@example.com",
+      "member",
+    );
     await store.updateUser(owner.id, { role: "member" });
     assertEquals(await refusal(await accept(t, late)), [410, "token_invalid"]);
   },

@@ -4,7 +4,7 @@
 // race of revocations; hostile ids. On both stores.
 
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
-import { apiOn, refusal, tokenOf } from "../fixtures/api.ts";
+import { apiOn, refusal } from "../fixtures/api.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import {
@@ -30,21 +30,6 @@ async function actors(store: Store) {
   };
 }
 
-async function invite(
-  t: ReturnType<typeof apiOn>,
-  actor: Identity,
-  email: string,
-  role: string,
-): Promise<string> {
-  const res = await t.asActor(actor, "POST", "/api/users/invite", {
-    email,
-    name: "Invited",
-    role,
-  });
-  assertEquals(res.status, 200);
-  return tokenOf((await res.json()).activation_link);
-}
-
 async function list(
   t: ReturnType<typeof apiOn>,
   actor: Identity,
@@ -60,11 +45,11 @@ testEachStore(
   async (store) => {
     const t = apiOn(store, { maxFailures: 1000 });
     const { owner, support } = await actors(store);
-    await invite(t, owner, "a@example.com", "admin");
+    await t.invite(owner, "a@example.com", "admin");
     t.advance(1000);
-    await invite(t, support, "b@example.com", "member");
+    await t.invite(support, "b@example.com", "member");
     t.advance(1000);
-    const spent = await invite(t, owner, "c@example.com", "");
+    const spent = await t.invite(owner, "c@example.com", "");
     const accepted = await t.call("POST", "/api/auth/invite/accept", {
       token: spent,
       password: NEW_PASSWORD,
@@ -132,8 +117,8 @@ testEachStore(
   async (store) => {
     const t = apiOn(store, { maxFailures: 1000 });
     const { owner, support } = await actors(store);
-    const adminLink = await invite(t, owner, "a@example.com", "admin");
-    const memberLink = await invite(t, owner, "m@example.com", "member");
+    const adminLink = await t.invite(owner, "a@example.com", "admin");
+    const memberLink = await t.invite(owner, "m@example.com", "member");
     const [member, admin] = await list(t, owner);
     const revoke = (actor: Identity, id: string) =>
       t.asActor(actor, "DELETE", `/api/users/invitations/${id}`);
@@ -170,7 +155,7 @@ testEachStore(
   async (store) => {
     const t = apiOn(store);
     const { owner } = await actors(store);
-    await invite(t, owner, "a@example.com", "member");
+    await t.invite(owner, "a@example.com", "member");
     const [pending] = await list(t, owner);
     const answers = await Promise.all(
       Array.from(
