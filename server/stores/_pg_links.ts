@@ -16,7 +16,7 @@ import type {
   ResetConfirmation,
   UserRecord,
 } from "../store.ts";
-import { deleteExpired, type PgTables, toUser, type Tx } from "./_pg_tables.ts";
+import { type PgTables, toUser, type Tx } from "./_pg_tables.ts";
 
 /** Stores a single-use link. */
 export async function createLink(t: PgTables, link: LinkRecord): Promise<void> {
