@@ -13,6 +13,8 @@
  *   {@linkcode createAccountLinks}, {@linkcode loginRateLimiter},
  *   {@linkcode crossOriginGuard} and {@linkcode Reaper} are what
  *   `createGatehouse` is built from.
+ * - {@linkcode developmentMailer}: prints invitation and reset mail, links
+ *   included, in development; otherwise no link is ever logged.
  *
  * Other entries: `@gatehouse/server/kv` and `@gatehouse/server/postgres`
  * (the stores), `@gatehouse/server/store` (the `Store` interface and its
@@ -59,7 +61,13 @@ export type {
   SharedOptions,
 } from "./server/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
-export type { InviteAnswer, UserJson, UserListJson } from "@gatehouse/contract";
+export type {
+  InvitationJson,
+  InvitationListJson,
+  InviteAnswer,
+  UserJson,
+  UserListJson,
+} from "@gatehouse/contract";
 export {
   type Auth,
   type AuthConfig,
@@ -133,7 +141,13 @@ export {
   type FirstRunOptions,
 } from "./server/first_run.ts";
 export { defaultLogger, type Logger } from "./server/logger.ts";
-export type { Mailer, MailKind, MailMessage } from "./server/mailer.ts";
+export {
+  developmentMailer,
+  type DevelopmentMailerOptions,
+  type Mailer,
+  type MailKind,
+  type MailMessage,
+} from "./server/mailer.ts";
 export {
   argon2Hasher,
   type Argon2Options,

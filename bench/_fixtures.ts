@@ -15,6 +15,14 @@ export const USER = {
   role: "admin",
 } as const;
 
+/** A disabled account, for the reset-request equal-work comparison. */
+export const DISABLED_USER = {
+  id: "0190f0a0-0000-7000-8000-000000000002",
+  email: "disabled@example.com",
+  name: "Disabled",
+  role: "member",
+} as const;
+
 /** Its password (argon2id at OWASP parameters in the store). */
 export const PASSWORD = "correct horse battery staple";
 

@@ -17,7 +17,13 @@ import type { Store } from "../server/store.ts";
 import { kvKeys, type SessionValue } from "../server/stores/_kv_keys.ts";
 import { KvStore } from "../server/stores/kv.ts";
 import { PostgresStore } from "../server/stores/postgres.ts";
-import { COOKIE_NAME, PASSWORD, registry, USER } from "./_fixtures.ts";
+import {
+  COOKIE_NAME,
+  DISABLED_USER,
+  PASSWORD,
+  registry,
+  USER,
+} from "./_fixtures.ts";
 
 const DAY = 86_400_000;
 
@@ -42,18 +48,30 @@ export interface SeedOptions {
   bulkLive?: number;
   /** Expired sessions written in bulk, for the reaper. */
   bulkExpired?: number;
+  /** Also a disabled account ({@linkcode DISABLED_USER}). */
+  disabled?: boolean;
 }
 
-async function seedAccount(store: Store, probes: number): Promise<string[]> {
+async function seedAccount(
+  store: Store,
+  probes: number,
+  disabled = false,
+): Promise<string[]> {
   await store.migrate();
-  await store.createUser({
-    ...USER,
-    passwordHash: await fixtureHash(),
-    createdAt: Date.now(),
-  });
+  for (const user of disabled ? [USER, DISABLED_USER] : [USER]) {
+    await store.createUser({
+      ...user,
+      emailKey: user.email,
+      passwordHash: await fixtureHash(),
+      createdAt: Date.now(),
+    });
+  }
+  if (disabled) await store.updateUser(DISABLED_USER.id, { disabled: true });
   const auth = createAuth({
     store,
     cookieName: COOKIE_NAME,
+    // The probes must all stay live: lift the per-account session cap.
+    limits: { maxSessionsPerAccount: probes + 1 },
     roles: registry(),
   });
   const tokens: string[] = [];
@@ -71,7 +89,11 @@ export async function seedKv(
 ): Promise<Seeded> {
   const kv = await Deno.openKv(path);
   try {
-    const tokens = await seedAccount(new KvStore(kv), options.probes ?? 1);
+    const tokens = await seedAccount(
+      new KvStore(kv),
+      options.probes ?? 1,
+      options.disabled,
+    );
     const now = Date.now();
     await bulkKv(kv, options.bulkLive ?? 0, now, now + 7 * DAY);
     await bulkKv(kv, options.bulkExpired ?? 0, now - 8 * DAY, now - DAY);
@@ -138,6 +160,7 @@ export async function seedPostgres(
     const tokens = await seedAccount(
       new PostgresStore(sql, { schema }),
       options.probes ?? 1,
+      options.disabled,
     );
     const now = Date.now();
     await bulkPostgres(sql, schema, options.bulkLive ?? 0, now, now + 7 * DAY);

@@ -56,6 +56,7 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   password_too_short: ValidationError,
   password_too_long: ValidationError,
   password_too_common: ValidationError,
+  invitation_id_malformed: ValidationError,
   user_id_malformed: ValidationError,
   body_too_large: ValidationError,
   role_unknown: RoleUnknownError,

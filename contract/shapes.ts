@@ -280,6 +280,7 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     errors: [
       ...JSON_BODY,
       "user_id_malformed",
+      "role_unknown",
       "self_disable_refused",
       "role_beyond_reach",
       "user_not_found",
@@ -323,7 +324,11 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   revokeInvitation: {
     summary: "Revoke a pending invitation; its link dies",
-    errors: ["invitation_not_found", "role_beyond_reach"],
+    errors: [
+      "invitation_id_malformed",
+      "invitation_not_found",
+      "role_beyond_reach",
+    ],
     params: byId,
   },
   acceptInvite: {

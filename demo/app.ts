@@ -11,6 +11,7 @@
 import {
   createGatehouse,
   defaultLogger,
+  developmentMailer,
   type Handler,
   type Logger,
   type PasswordHasher,
@@ -39,11 +40,12 @@ export interface DemoOptions {
   islands: IslandBundle;
   /**
    * The site's public origin, e.g. `https://demo.example`: the origin of
-   * invitation and reset links. Without it, an invitation link uses the
-   * request's origin and reset links are logged relative.
+   * invitation and reset links. With it, the development mailer prints reset
+   * links to the log; without it, an invitation link uses the request's
+   * origin and no reset link is sent.
    */
   publicUrl?: string;
-  /** Where refusals, failures and (no mailer here) reset links go; console by default. */
+  /** Where refusals, failures and the development mailer's reset links go; console by default. */
   logger?: Logger;
   /** Password hasher; argon2id (native, or WebAssembly where addons cannot load) by default. */
   hasher?: PasswordHasher;
@@ -75,9 +77,14 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     roles: ROLES,
     logger,
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
-    ...(options.publicUrl === undefined
-      ? {}
-      : { publicUrl: options.publicUrl }),
+    // The demo has no mail system: reset links go to the log through the
+    // development mailer, wired here on purpose (the library never logs a
+    // link). It delivers no invitations, so the administrator sees their
+    // link on the screen.
+    ...(options.publicUrl === undefined ? {} : {
+      publicUrl: options.publicUrl,
+      mailer: developmentMailer({ logger, kinds: ["password_reset"] }),
+    }),
   });
   // Every route of the API, as Gatehouse hands them out; anything else
   // under /api is a JSON 404.

@@ -1,17 +1,17 @@
 // What accepting an invitation and confirming a reset share: read
-// `{token, password}`, refuse a bad password *before* touching the link (so
-// the person can retry with the same link), refuse a token that cannot be
-// one, and hash the new password.
+// `{token, password}`; refuse a bad password before touching the link (so
+// the person can retry with the same link); refuse a dead link with one
+// cheap store read and no argon2 work (DESIGN.md §5); only then hash the new
+// password. Spending the link re-checks everything in the store's commit.
 
-import { hashToken, isTokenShaped } from "./_crypto.ts";
-import { validPassword } from "./_validate.ts";
+import { linkTokenHash, readNewPassword } from "./_input.ts";
 import type { Auth } from "./auth.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import type { Limits } from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { PasswordHasher } from "./password.ts";
-import type { Store } from "./store.ts";
+import type { LinkKind, LinkRecord, Store } from "./store.ts";
 
 /** Collaborators of the public link handlers. */
 export interface LinkSettings {
@@ -28,20 +28,34 @@ export const DEAD_LINK: AuthError = new AuthError("token_invalid", {
   message: "This link is no longer valid: it was already used or has expired",
 });
 
-/** Reads and checks `{token, password}`; returns the token's digest and the new hash. */
+/** A live link, its token's digest and the hash of the new password. */
+export interface SpendableLink {
+  tokenHash: string;
+  link: LinkRecord;
+  passwordHash: string;
+}
+
+/** Reads and checks `{token, password}` for a link of `kind`. */
 export async function spendableLink(
   req: Request,
   settings: LinkSettings,
-): Promise<{ tokenHash: string; passwordHash: string }> {
-  const body = await decode(req, { maxBytes: settings.limits.maxBodyBytes });
+  kind: LinkKind,
+): Promise<SpendableLink> {
+  const { store, limits, hasher } = settings;
+  const body = await decode(req, { maxBytes: limits.maxBodyBytes });
   const token = requiredString(body, "token");
-  const password = validPassword(
+  const password = await readNewPassword(
     requiredString(body, "password"),
-    settings.limits,
+    limits,
   );
-  if (!isTokenShaped(token)) throw DEAD_LINK;
+  const tokenHash = linkTokenHash(token);
+  const link = tokenHash === null
+    ? null
+    : await store.findLink(tokenHash, kind, settings.now());
+  if (link === null) throw DEAD_LINK;
   return {
-    tokenHash: hashToken(token),
-    passwordHash: await settings.hasher.hash(password),
+    tokenHash: tokenHash!,
+    link,
+    passwordHash: await hasher.hash(password),
   };
 }

@@ -5,6 +5,7 @@
 // poisoned by a forged Host ("password reset poisoning").
 
 import { hashToken, randomToken } from "./_crypto.ts";
+import type { Mailer, MailKind } from "./mailer.ts";
 import type { LinkKind, LinkRecord } from "./store.ts";
 
 /** Paths of the two pages a link opens. */
@@ -50,6 +51,16 @@ export function linkBase(
     );
   }
   return base;
+}
+
+/** The mailer if it delivers mail of `kind` (`Mailer.kinds`), else undefined. */
+export function mailerFor(
+  mailer: Mailer | undefined,
+  kind: MailKind,
+): Mailer | undefined {
+  return mailer?.kinds === undefined || mailer.kinds.includes(kind)
+    ? mailer
+    : undefined;
 }
 
 /** The URL of a link: `{base}{path}#token=…`; base may be "" (a relative link). */

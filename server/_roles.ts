@@ -85,3 +85,25 @@ export async function grantableRoles(
   if (registry?.grantable !== undefined) return await registry.grantable(role);
   return await knownRoles(registry, privileged);
 }
+
+/**
+ * The roles whose accounts may hand out `role` by invitation: privileged
+ * (every role when the privileged list is empty) and, for a role other than
+ * none, holding it in their grantable roles. Undefined means any role.
+ */
+export async function grantersOf(
+  registry: RoleRegistry | undefined,
+  privileged: readonly string[],
+  role: string,
+): Promise<readonly string[] | undefined> {
+  const administrators = privileged.length > 0 ? privileged : undefined;
+  if (role === "") return administrators;
+  const candidates = administrators ??
+    [...await knownRoles(registry, privileged), ""];
+  const granters: string[] = [];
+  for (const candidate of candidates) {
+    const grants = await grantableRoles(registry, privileged, candidate);
+    if (grants.includes(role)) granters.push(candidate);
+  }
+  return granters;
+}

@@ -1,6 +1,7 @@
 /**
  * `createAdmin`: the user-administration handlers of DESIGN.md §4 (list,
- * create, disable or enable, change role) under the role rules of §5.
+ * create, disable or enable, change role, invite) and §8 (pending
+ * invitations, revoking one) under the role rules of §5.
  *
  * The rules that depend on stored state (`role_changed`, the target's role
  * being within reach, `last_privileged_refused`) are decided by the store in
@@ -10,21 +11,18 @@
  * @module
  */
 
-import {
-  USER_SORTS,
-  type UserJson,
-  type UserListJson,
-  type UserSort,
-} from "@gatehouse/contract";
+import type { UserJson, UserListJson } from "@gatehouse/contract";
 import { adminRules } from "./_admin_rules.ts";
-import { isUuid, uuidv7 } from "./_crypto.ts";
-import { linkBase } from "./_links.ts";
+import { uuidv7 } from "./_crypto.ts";
 import {
-  validEmail,
-  validName,
-  validPassword,
-  validUserId,
-} from "./_validate.ts";
+  readEmail,
+  readId,
+  readName,
+  readNewPassword,
+  readRole,
+  readUserQuery,
+} from "./_input.ts";
+import { linkBase } from "./_links.ts";
 import {
   decode,
   optionalString,
@@ -34,11 +32,15 @@ import {
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import { resolveLimits } from "./limits.ts";
+import {
+  listInvitationsHandler,
+  revokeInvitationHandler,
+} from "./invitation_admin.ts";
 import { inviteHandler } from "./invitations.ts";
 import { defaultLogger } from "./logger.ts";
 import { argon2Hasher } from "./password.ts";
 import type { MailOptions, RoleOptions, SharedOptions } from "./options.ts";
-import type { UserQuery, UserRecord, UserUpdate } from "./store.ts";
+import type { UserRecord, UserUpdate } from "./store.ts";
 
 /**
  * Options of {@linkcode createAdmin}: the shared settings, who may
@@ -72,17 +74,22 @@ export interface Admin {
    * addresses. Same role rules as `createUser`.
    */
   invite: Handler;
+  /**
+   * `GET /api/users/invitations`: 200 `{invitations}`, the pending ones
+   * (unspent, unexpired), newest first.
+   */
+  listInvitations: Handler;
+  /**
+   * `DELETE /api/users/invitations/{id}`: 204, and the link is dead.
+   * `invitation_not_found` (404) for an unknown, spent or expired one,
+   * `role_beyond_reach` (403) for one whose role the actor could not grant,
+   * `invitation_id_malformed` (400) for an id that is not a UUID.
+   */
+  revokeInvitation: Handler;
   /** The privileged roles, as copied at construction. */
   readonly privileged: readonly string[];
 }
 
-const DEFAULT_PAGE = 50;
-const MAX_PAGE = 100;
-const DIGITS = /^[0-9]{1,3}$/;
-const MAX_SEARCH = 100;
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const SORTS: ReadonlySet<string> = new Set(USER_SORTS);
 const SELF_DISABLE = new AuthError("self_disable_refused");
 const SELF_ROLE = new AuthError("self_role_refused");
 
@@ -94,7 +101,8 @@ const SELF_ROLE = new AuthError("self_role_refused");
  * registry cannot differ between sign-in and administration.
  *
  * @param config Store, privileged roles, registry and collaborators.
- * @returns The four handlers and `invite`.
+ * @returns The four handlers, `invite`, `listInvitations` and
+ *   `revokeInvitation`.
  *
  * @example Listing accounts as an administrator
  * ```ts
@@ -135,7 +143,9 @@ export function createAdmin(config: AdminOptions): Admin {
 
   const listUsers = answering(async function listUsers(req) {
     rules.actor(req);
-    const page = await store.listUsers(pageQuery(new URL(req.url)));
+    const page = await store.listUsers(
+      readUserQuery(new URL(req.url), limits),
+    );
     const body: UserListJson = {
       users: page.users.map(toUserJson),
       next_cursor: page.nextCursor,
@@ -147,16 +157,20 @@ export function createAdmin(config: AdminOptions): Admin {
   const createUser = answering(async function createUser(req) {
     const actor = rules.actor(req);
     const body = await decode(req, { maxBytes });
-    const email = validEmail(requiredString(body, "email"), limits);
-    const name = validName(requiredString(body, "name"), limits);
-    const password = validPassword(requiredString(body, "password"), limits);
-    const role = optionalString(body, "role") ?? "";
+    const { email, key } = readEmail(requiredString(body, "email"), limits);
+    const name = readName(requiredString(body, "name"), limits);
+    const password = await readNewPassword(
+      requiredString(body, "password"),
+      limits,
+    );
+    const role = readRole(optionalString(body, "role"));
     await rules.assertKnown(role);
     await rules.assertGrantable(actor, role);
     const createdAt = now();
     const user = await store.createUser({
       id: uuidv7(createdAt),
       email,
+      emailKey: key,
       name,
       role,
       passwordHash: await hasher.hash(password),
@@ -170,10 +184,11 @@ export function createAdmin(config: AdminOptions): Admin {
     params,
   ) {
     const actor = rules.actor(req);
-    const id = validUserId(params?.pathname.groups.id);
+    const id = readId(params?.pathname.groups.id, "user_id_malformed");
     const body = await decode(req, { maxBytes });
     const disabled = requiredBoolean(body, "disabled");
     const seen = optionalString(body, "role");
+    if (seen !== undefined) readRole(seen);
     // "Never itself", whichever way: an account signed in is enabled anyway.
     if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
     const update: UserUpdate = {
@@ -188,9 +203,9 @@ export function createAdmin(config: AdminOptions): Admin {
 
   const setUserRole = answering(async function setUserRole(req, params) {
     const actor = rules.actor(req);
-    const id = validUserId(params?.pathname.groups.id);
+    const id = readId(params?.pathname.groups.id, "user_id_malformed");
     const body = await decode(req, { maxBytes });
-    const role = requiredString(body, "role");
+    const role = readRole(requiredString(body, "role"));
     await rules.assertKnown(role);
     if (id === actor.id.toLowerCase()) throw SELF_ROLE;
     await rules.assertGrantable(actor, role);
@@ -212,12 +227,15 @@ export function createAdmin(config: AdminOptions): Admin {
     publicUrl: linkBase(config.publicUrl, config.mailer),
   });
 
+  const invitations = { store, rules, answering, now };
   return {
     listUsers,
     createUser,
     setUserDisabled,
     setUserRole,
     invite,
+    listInvitations: listInvitationsHandler(invitations),
+    revokeInvitation: revokeInvitationHandler(invitations),
     privileged: rules.privileged,
   };
 }
@@ -232,60 +250,4 @@ export function toUserJson(user: UserRecord): UserJson {
     disabled: user.disabled,
     created_at: new Date(user.createdAt).toISOString(),
   };
-}
-
-// `limit` (1–100, default 50), `cursor` (the last id of the previous page),
-// `q` and `sort` (created, name or email, `-` for descending). The contract has no code for a bad query string, so malformed
-// values answer `body_malformed` naming the parameter (DEVELOPERS.md).
-function pageQuery(url: URL): UserQuery {
-  const params = url.searchParams;
-  const query: UserQuery = { limit: DEFAULT_PAGE };
-  const limit = params.get("limit");
-  if (limit !== null) {
-    const value = DIGITS.test(limit) ? Number(limit) : NaN;
-    if (!(value >= 1 && value <= MAX_PAGE)) {
-      throw malformedParameter(
-        "limit",
-        `Query parameter "limit" must be a whole number from 1 to ${MAX_PAGE}`,
-      );
-    }
-    query.limit = value;
-  }
-  const cursor = params.get("cursor");
-  if (cursor !== null) {
-    if (!isUuid(cursor)) {
-      throw malformedParameter(
-        "cursor",
-        'Query parameter "cursor" must be the "next_cursor" of a previous page',
-      );
-    }
-    query.cursor = cursor.toLowerCase();
-  }
-  // A search reaches the store only as safe text (DESIGN.md §5's input
-  // boundary): at most 100 characters, no control character.
-  const q = params.get("q")?.trim().normalize("NFC");
-  if (q) {
-    if ([...q].length > MAX_SEARCH || CONTROL.test(q)) {
-      throw malformedParameter(
-        "q",
-        `Query parameter "q" must be at most ${MAX_SEARCH} characters, without control characters`,
-      );
-    }
-    query.q = q;
-  }
-  const sort = params.get("sort");
-  if (sort !== null) {
-    if (!SORTS.has(sort)) {
-      throw malformedParameter(
-        "sort",
-        'Query parameter "sort" must be one of "created", "name", "email", optionally after "-"',
-      );
-    }
-    query.sort = sort as UserSort;
-  }
-  return query;
-}
-
-function malformedParameter(field: string, message: string): AuthError {
-  return new AuthError("body_malformed", { message, meta: { field } });
 }

@@ -6,6 +6,7 @@
  */
 
 import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
+import { isSignInPassword, signInKey } from "./_input.ts";
 import { identityBuilder } from "./_roles.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
@@ -23,7 +24,8 @@ import { DEFAULT_SESSION_TTL, resolveLimits } from "./limits.ts";
 import { defaultLogger } from "./logger.ts";
 import { argon2Hasher } from "./password.ts";
 import type { RoleOptions, SharedOptions } from "./options.ts";
-import type { UserRecord } from "./store.ts";
+import type { RoleRegistry } from "./roles.ts";
+import type { UserCredentials, UserRecord } from "./store.ts";
 
 /** Options of {@linkcode createAuth}. */
 export interface AuthOptions extends SharedOptions, RoleOptions {
@@ -43,10 +45,17 @@ export interface Auth {
   /**
    * The Identity for an email and password. Throws `AuthError`
    * `credentials_invalid` for an unknown email, a wrong password or a
-   * disabled account alike, after the same password work in each case.
+   * disabled account alike, after the same password work in each case. An
+   * email or password that breaks the input rules is an unknown email or a
+   * wrong password.
    */
   authenticate(email: string, password: string): Promise<Identity>;
-  /** Issues a session for an enabled account; returns the `Set-Cookie` value (it does not set it). */
+  /**
+   * Issues a session for an enabled account, within its session cap;
+   * returns the `Set-Cookie` value (it does not set it). Unlike `login`, it
+   * is not bound to a password check: `login` records its session only if
+   * the password it verified is still the account's.
+   */
   startSession(userId: string): Promise<string>;
   /** Deletes the session behind `token`; returns the clearing `Set-Cookie` value. */
   endSession(token: string): Promise<string>;
@@ -72,6 +81,28 @@ export interface Auth {
   readonly privileged: readonly string[];
   /** Builds the Identity of an account, reading the registry now. */
   identityOf(user: UserRecord): Promise<Identity>;
+}
+
+/** What the link handlers need of an Auth to start a session themselves. */
+export interface SessionIssuer {
+  /** A fresh token's digest and expiry, and the cookie that carries it. */
+  issue(now: number): { tokenHash: string; expiresAt: number; cookie: string };
+  /** The privileged roles and the registry the Auth was built with. */
+  privileged: readonly string[];
+  capabilities: RoleRegistry | undefined;
+}
+
+// Module-private: the link handlers find an Auth's issuer here, so the
+// public Auth stays what DESIGN.md §3 lists.
+const issuers = new WeakMap<Auth, SessionIssuer>();
+
+/** The session issuer of an Auth made by {@linkcode createAuth}. */
+export function sessionIssuer(auth: Auth): SessionIssuer {
+  const issuer = issuers.get(auth);
+  if (issuer === undefined) {
+    throw new TypeError("Invalid auth: use the value createAuth() returned");
+  }
+  return issuer;
 }
 
 const IDENTITY_HEADERS = {
@@ -127,7 +158,8 @@ export function createAuth(config: AuthOptions): Auth {
   const hasher = config.hasher ?? argon2Hasher({ logger });
   const limits = resolveLimits(config.limits);
   const now = config.now ?? Date.now;
-  const buildIdentity = identityBuilder(config.roles ?? config.capabilities);
+  const registry = config.roles ?? config.capabilities;
+  const buildIdentity = identityBuilder(registry);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
 
   // Unknown emails verify against this hash so every login path does the same
@@ -143,41 +175,75 @@ export function createAuth(config: AuthOptions): Auth {
 
   const clearing = serializeCookie(name, "", { maxAge: 0 });
 
-  async function authenticate(
+  // Verifies a sign-in. Every path (unknown or malformed email, wrong or
+  // malformed password, disabled account) makes the same single argon2
+  // verification before it is refused.
+  async function verify(
     email: string,
     password: string,
-  ): Promise<Identity> {
+  ): Promise<UserCredentials> {
     const fallback = await dummy();
-    const found = await store.credentialsByEmail(email.trim());
+    const key = signInKey(email, limits);
+    const found = key === null ? null : await store.credentialsByEmail(key);
     const matches = await hasher.verify(
       found?.passwordHash ?? fallback,
       password,
     );
-    if (found === null || !matches || found.user.disabled) {
+    if (
+      found === null || !matches || found.user.disabled ||
+      !isSignInPassword(password, limits)
+    ) {
       throw new AuthError("credentials_invalid");
     }
     if (hasher.needsRehash(found.passwordHash)) {
+      // Not a new credential: the generation stays, so a sign-in racing
+      // this one is not refused for it.
       await store.replacePasswordHash(
         found.user.id,
         found.passwordHash,
         await hasher.hash(password),
       );
     }
-    return await identityOf(found.user);
+    return found;
   }
 
-  async function startSession(userId: string): Promise<string> {
+  async function authenticate(
+    email: string,
+    password: string,
+  ): Promise<Identity> {
+    return await identityOf((await verify(email, password)).user);
+  }
+
+  function issue(at: number) {
     const token = randomToken();
-    const createdAt = now();
-    const created = await store.createSession({
+    return {
       tokenHash: hashToken(token),
+      expiresAt: at + ttl,
+      cookie: serializeCookie(name, token, { maxAge }),
+    };
+  }
+
+  // Records a session; with `expectedGeneration`, only while the password
+  // verified under it is still the account's (DESIGN.md §5).
+  async function recordSession(
+    userId: string,
+    expectedGeneration?: number,
+  ): Promise<string> {
+    const createdAt = now();
+    const { tokenHash, expiresAt, cookie } = issue(createdAt);
+    const created = await store.createSession({
+      tokenHash,
       userId,
       createdAt,
-      expiresAt: createdAt + ttl,
+      expiresAt,
+      maxSessions: limits.maxSessionsPerAccount,
+      ...(expectedGeneration === undefined ? {} : { expectedGeneration }),
     });
     if (!created) throw new AuthError("credentials_invalid");
-    return serializeCookie(name, token, { maxAge });
+    return cookie;
   }
+
+  const startSession = (userId: string) => recordSession(userId);
 
   async function endSession(token: string): Promise<string> {
     if (isTokenShaped(token)) await store.deleteSession(hashToken(token));
@@ -208,9 +274,12 @@ export function createAuth(config: AuthOptions): Auth {
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const email = requiredString(body, "email");
     const password = requiredString(body, "password");
-    const identity = await authenticate(email, password);
-    const cookie = await startSession(identity.id);
-    return respond(identity, {
+    const verified = await verify(email, password);
+    const cookie = await recordSession(
+      verified.user.id,
+      verified.generation,
+    );
+    return respond(await identityOf(verified.user), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });
   });
@@ -231,7 +300,7 @@ export function createAuth(config: AuthOptions): Auth {
     });
   });
 
-  return {
+  const auth: Auth = {
     authenticate,
     startSession,
     endSession,
@@ -247,4 +316,6 @@ export function createAuth(config: AuthOptions): Auth {
     privileged,
     identityOf,
   };
+  issuers.set(auth, { issue, privileged, capabilities: registry });
+  return auth;
 }

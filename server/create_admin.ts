@@ -12,7 +12,7 @@ import { adminRules } from "./_admin_rules.ts";
 import { authority } from "./_authority.ts";
 import { uuidv7 } from "./_crypto.ts";
 import { InputCancelled, LineReader } from "./_line_reader.ts";
-import { validEmail, validName, validPassword } from "./_validate.ts";
+import { readEmail, readName, readNewPassword } from "./_input.ts";
 import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { AuthError } from "./errors.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
@@ -154,8 +154,8 @@ export async function runCreateAdmin(
       io.write(USAGE + "\n");
       return EXIT_CREATED;
     }
-    const email = validEmail(parsed.email, limits);
-    const name = validName(parsed.name, limits);
+    const { email, key } = readEmail(parsed.email, limits);
+    const name = readName(parsed.name, limits);
     const admitted = rules.privileged;
     if (admitted.length > 0 && !admitted.includes(parsed.role)) {
       throw new Refusal(
@@ -168,13 +168,14 @@ export async function runCreateAdmin(
     const opened = await openStore(options);
     try {
       const store = opened.store;
-      if (await store.credentialsByEmail(email) !== null) throw taken(email);
+      if (await store.credentialsByEmail(key) !== null) throw taken(email);
       const password = await readPassword(io, parsed.passwordStdin, limits);
       const hasher = options.hasher ?? argon2Hasher();
       const createdAt = now();
       const user = await store.createUser({
         id: uuidv7(createdAt),
         email,
+        emailKey: key,
         name,
         role: parsed.role,
         passwordHash: await hasher.hash(password),
@@ -266,9 +267,12 @@ async function readPassword(
       if (line === null || line === "") {
         throw new Refusal("No password on stdin: send it as one line");
       }
-      return validPassword(line, limits);
+      return await readNewPassword(line, limits);
     }
-    const first = validPassword(await prompt(io, reader, "Password: "), limits);
+    const first = await readNewPassword(
+      await prompt(io, reader, "Password: "),
+      limits,
+    );
     const second = await prompt(io, reader, "Repeat password: ");
     if (first !== second) throw new Refusal("Passwords do not match");
     return first;

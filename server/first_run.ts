@@ -6,8 +6,9 @@
  * @module
  */
 
+import { uuidv7 } from "./_crypto.ts";
+import { readEmail, readName } from "./_input.ts";
 import { linkUrl, newLink, parsePublicUrl } from "./_links.ts";
-import { validEmail, validName } from "./_validate.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
 import type { Store } from "./store.ts";
 
@@ -31,8 +32,10 @@ export interface FirstRunOptions {
 
 /**
  * Issues an invitation for the first administrator when the store has no
- * accounts. Every call on an empty store issues a new link (earlier ones stay
- * valid until they expire or one of them is used).
+ * accounts. Every call on an empty store issues a new link; any of them
+ * works only while the store still has no account (checked in the commit
+ * that creates it), so the first account made by any means (one of these
+ * links, `create-admin`) kills them all.
  *
  * @param options Store, who the first administrator is, and the site URL.
  * @returns The activation link, or null when the store already has accounts.
@@ -61,16 +64,21 @@ export async function firstRunInvitation(
 ): Promise<string | null> {
   const limits = resolveLimits(options.limits);
   const base = parsePublicUrl(options.publicUrl)!;
-  const email = validEmail(options.email, limits);
-  const name = validName(options.name, limits);
+  const { email, key } = readEmail(options.email, limits);
+  const name = readName(options.name, limits);
   if (await options.store.hasUsers()) return null;
   const createdAt = (options.now ?? Date.now)();
   const { token, record } = newLink({
+    id: uuidv7(createdAt),
     kind: "invitation",
     email,
+    emailKey: key,
     name,
     role: options.role,
     userId: "",
+    // No inviter: the first-run link, whose only authority is an empty store.
+    invitedBy: "",
+    generation: 0,
     createdAt,
     expiresAt: createdAt + limits.invitationTtl,
   });

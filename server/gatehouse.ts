@@ -100,18 +100,6 @@ export interface Gatehouse {
 }
 
 /**
- * Operations whose handlers are not on this branch yet (they come with the
- * invitation administration of issue 12): they are in the contract and the
- * OpenAPI description, and get their routes once the handlers exist.
- * Remove a name here when its handler is wired below.
- */
-export const PENDING_OPERATIONS: ReadonlySet<OperationName> = new Set<
-  OperationName
->(["listInvitations", "revokeInvitation"]);
-
-type Pending = "listInvitations" | "revokeInvitation";
-
-/**
  * Builds all of Gatehouse from one configuration: sign-in, administration,
  * the link routes, the limiters, the reaper and `routes`, the HTTP API as
  * `{method, path, pattern, handler}` records. The lower-level factories
@@ -208,7 +196,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       : { servers: [options.publicUrl] }),
   });
   const describeApi = describeApiHandler(openapi);
-  const handlers: Readonly<Record<Exclude<OperationName, Pending>, Handler>> = {
+  const handlers: Readonly<Record<OperationName, Handler>> = {
     login: auth.login,
     logout: auth.logout,
     fetchSession: auth.fetchSession,
@@ -217,8 +205,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     setUserDisabled: admin.setUserDisabled,
     setUserRole: admin.setUserRole,
     invite: admin.invite,
-    // listInvitations: admin.listInvitations,   (issue 12)
-    // revokeInvitation: admin.revokeInvitation, (issue 12)
+    listInvitations: admin.listInvitations,
+    revokeInvitation: admin.revokeInvitation,
     acceptInvite: links.acceptInvite,
     requestPasswordReset: links.requestPasswordReset,
     resetPassword: links.resetPassword,

@@ -80,7 +80,9 @@ export function respond(value: unknown, init: ResponseInit = {}): Response {
 }
 
 /**
- * Answers with an error body `{error, code, meta?}`.
+ * Answers with an error body `{error, code, meta?}`, with `Cache-Control:
+ * no-store` unless `init` sets another: an error answer (a 401 above all)
+ * says something about this caller at this moment, never worth caching.
  *
  * @param status The HTTP status.
  * @param body The error body.
@@ -100,7 +102,9 @@ export function respondError(
   body: ErrorBody,
   init: Omit<ResponseInit, "status"> = {},
 ): Response {
-  return respond(body, { ...init, status });
+  const headers = new Headers(init.headers);
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  return respond(body, { ...init, headers, status });
 }
 
 /**

@@ -6,14 +6,21 @@
  * account the stored link is a decoy that accepts as a dead link, and a
  * mailer sends the owner a notice instead of a link.
  *
+ * An invitation records who sent it, and carries that authority only while
+ * the inviter has it: accepting needs the inviter still enabled and still
+ * able to grant the role (DESIGN.md §5), decided in the commit that creates
+ * the account.
+ *
  * @module
  */
 
 import type { InviteAnswer } from "@gatehouse/contract";
 import { uuidv7 } from "./_crypto.ts";
 import type { AdminRules } from "./_admin_rules.ts";
-import { linkUrl, newLink } from "./_links.ts";
-import { emailKey, validEmail, validName } from "./_validate.ts";
+import { readEmail, readName, readRole } from "./_input.ts";
+import { linkUrl, mailerFor, newLink } from "./_links.ts";
+import { grantersOf } from "./_roles.ts";
+import { sessionIssuer } from "./auth.ts";
 import { decode, optionalString, requiredString } from "./decode.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import type { Limits } from "./limits.ts";
@@ -40,30 +47,35 @@ export interface InviteDeps {
 
 /** `POST /api/users/invite` `{email, name, role?}`. */
 export function inviteHandler(deps: InviteDeps): Handler {
-  const { store, rules, limits, logger, now, mailer, publicUrl } = deps;
+  const { store, rules, limits, logger, now, publicUrl } = deps;
+  const mailer = mailerFor(deps.mailer, "invitation");
   let warned = false;
   return answeringErrors(logger)(async function invite(req) {
     const actor = rules.actor(req);
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const email = validEmail(requiredString(body, "email"), limits);
-    const name = validName(requiredString(body, "name"), limits);
-    const role = optionalString(body, "role") ?? "";
+    const { email, key } = readEmail(requiredString(body, "email"), limits);
+    const name = readName(requiredString(body, "name"), limits);
+    const role = readRole(optionalString(body, "role"));
     await rules.assertKnown(role);
     await rules.assertGrantable(actor, role);
     const createdAt = now();
     const { token, record } = newLink({
+      id: uuidv7(createdAt),
       kind: "invitation",
       email,
+      emailKey: key,
       name,
       role,
       userId: "",
+      invitedBy: actor.id,
+      generation: 0,
       createdAt,
       expiresAt: createdAt + limits.invitationTtl,
     });
     // Both branches store a link and read the address: the answer's timing
     // does not tell whether the address had an account.
     const [existing] = await Promise.all([
-      store.credentialsByEmail(emailKey(email)),
+      store.credentialsByEmail(key),
       store.createLink(record),
     ]);
     if (mailer !== undefined) {
@@ -73,7 +85,9 @@ export function inviteHandler(deps: InviteDeps): Handler {
           ? invitationMail(email, name, link)
           : noticeMail(email),
       );
-      return respond({ delivered: true } satisfies InviteAnswer);
+      return respond({ delivered: true } satisfies InviteAnswer, {
+        headers: NO_STORE,
+      });
     }
     let base = publicUrl;
     if (base === undefined) {
@@ -92,6 +106,7 @@ export function inviteHandler(deps: InviteDeps): Handler {
         delivered: false,
         activation_link: linkUrl(base, "invitation", token),
       } satisfies InviteAnswer,
+      { headers: NO_STORE },
     );
   });
 }
@@ -119,18 +134,35 @@ function noticeMail(to: string): MailMessage {
   };
 }
 
-/** `POST /api/auth/invite/accept` `{token, password}`: sets the password and signs in. */
+/**
+ * `POST /api/auth/invite/accept` `{token, password}`: sets the password and
+ * signs in; the account and its session are created in one commit, under
+ * the inviter's current authority.
+ */
 export function acceptInviteHandler(settings: LinkSettings): Handler {
   const { store, auth, logger } = settings;
+  const issuer = sessionIssuer(auth);
   return answeringErrors(logger)(async function acceptInvite(req) {
-    const { tokenHash, passwordHash } = await spendableLink(req, settings);
+    const { tokenHash, link, passwordHash } = await spendableLink(
+      req,
+      settings,
+      "invitation",
+    );
+    const at = settings.now();
+    const { cookie, ...session } = issuer.issue(at);
+    const granters = await grantersOf(
+      issuer.capabilities,
+      issuer.privileged,
+      link.role,
+    );
     const user = await store.acceptInvitation(tokenHash, {
-      userId: uuidv7(settings.now()),
+      userId: uuidv7(at),
       passwordHash,
-      now: settings.now(),
+      now: at,
+      session,
+      ...(granters === undefined ? {} : { granters }),
     });
     if (user === null) throw DEAD_LINK;
-    const cookie = await auth.startSession(user.id);
     return respond(await auth.identityOf(user), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });

@@ -1,11 +1,12 @@
 /**
  * The numeric limits of the HTTP contract, with their defaults. Every one can
- * be overridden through the `limits` option of `createAuth` and `createAdmin`.
+ * be overridden through the `limits` option of `createAuth`, `createAdmin`
+ * and `createAccountLinks`.
  *
  * @module
  */
 
-/** Limits on input sizes and link lifetimes. */
+/** Limits on input sizes, link lifetimes and sessions per account. */
 export interface Limits {
   /** Largest accepted request body, in bytes. Default 16 KiB. */
   maxBodyBytes: number;
@@ -17,6 +18,13 @@ export interface Limits {
   maxPasswordLength: number;
   /** Longest accepted email address, in characters. Default 254. */
   maxEmailLength: number;
+  /** Longest accepted search text (`q` of the user list), in characters. Default 100. */
+  maxQueryLength: number;
+  /**
+   * Live sessions an account may hold at once. Default 50: a sign-in past
+   * it ends the account's oldest session in the same commit.
+   */
+  maxSessionsPerAccount: number;
   /** Lifetime of an invitation link, in milliseconds. Default 7 days. */
   invitationTtl: number;
   /** Lifetime of a password-reset link, in milliseconds. Default 1 hour. */
@@ -42,6 +50,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   minPasswordLength: 12,
   maxPasswordLength: 256,
   maxEmailLength: 254,
+  maxQueryLength: 100,
+  maxSessionsPerAccount: 50,
   invitationTtl: 7 * DAY,
   resetTtl: HOUR,
 });
@@ -58,6 +68,11 @@ export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
         `Invalid limit: "${key}" must be a positive number, got ${value}`,
       );
     }
+  }
+  if (!Number.isInteger(limits.maxSessionsPerAccount)) {
+    throw new RangeError(
+      'Invalid limit: "maxSessionsPerAccount" must be a whole number',
+    );
   }
   if (limits.minPasswordLength > limits.maxPasswordLength) {
     throw new RangeError(

@@ -1,10 +1,14 @@
 /**
  * The optional mailer: how Gatehouse hands a message with a link to your
  * mail system. Without one, invitations answer the activation link to the
- * administrator and reset links go to the server log.
+ * administrator and no reset link is sent. Links are secrets: the library
+ * never logs one; in development, {@linkcode developmentMailer} prints them,
+ * because you asked it to.
  *
  * @module
  */
+
+import { defaultLogger, type Logger } from "./logger.ts";
 
 /** What a mail is about. */
 export type MailKind = "invitation" | "password_reset" | "account_exists";
@@ -45,4 +49,66 @@ export interface MailMessage {
 export interface Mailer {
   /** Sends one message. */
   send(message: MailMessage): Promise<void>;
+  /**
+   * The kinds of mail it delivers; absent: every kind. For the others
+   * Gatehouse acts as without a mailer: an invitation (and its
+   * `account_exists` notice) is answered to the administrator as its
+   * activation link, a reset link is not sent.
+   */
+  readonly kinds?: readonly MailKind[];
+}
+
+/** Options of {@linkcode developmentMailer}. */
+export interface DevelopmentMailerOptions {
+  /** Where the messages are written; `console` by default. */
+  logger?: Logger;
+  /**
+   * The kinds it prints ({@linkcode Mailer.kinds}); every kind by default.
+   * `["password_reset"]` prints reset links and leaves invitation links on
+   * the administrator's screen.
+   */
+  kinds?: readonly MailKind[];
+}
+
+/**
+ * A mailer for development only: instead of sending, it writes each message
+ * (its link included) to the logger at info level, labelled as coming from
+ * the development mailer. Never use it in production: a link is a secret,
+ * and this puts every link in your logs.
+ *
+ * @param options Where to write.
+ * @returns The mailer.
+ *
+ * @example Reset links printed by a local demo
+ * ```ts
+ * import { createGatehouse, developmentMailer } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const { routes } = createGatehouse({
+ *   store,
+ *   publicUrl: "http://localhost:8000",
+ *   mailer: developmentMailer(),
+ * });
+ * kv.close();
+ * ```
+ */
+export function developmentMailer(
+  options: DevelopmentMailerOptions = {},
+): Mailer {
+  const logger = options.logger ?? defaultLogger;
+  return {
+    ...(options.kinds === undefined
+      ? {}
+      : { kinds: Object.freeze([...options.kinds]) }),
+    send(message) {
+      logger.info(
+        `development mailer (not for production): "${message.subject}"`,
+        { to: message.to, kind: message.kind, link: message.link ?? null },
+      );
+      return Promise.resolve();
+    },
+  };
 }

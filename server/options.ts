@@ -75,7 +75,9 @@ export interface RoleOptions {
 export interface MailOptions {
   /**
    * Sends invitations and reset links. Without one, `invite` answers the
-   * activation link to the administrator and reset links go to the log.
+   * activation link to the administrator and no reset link is sent (nor
+   * logged: links are secrets); in development, `developmentMailer()`
+   * prints them.
    */
   mailer?: Mailer;
   /**

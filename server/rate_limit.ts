@@ -1,19 +1,25 @@
 /**
- * The login rate limiter: failed sign-ins (and password-reset requests) are
- * counted per client IP in the store, so every instance sharing the store
- * shares the counts. Past the threshold the client gets 429
- * `login_rate_limited` with `Retry-After` until its window ends.
+ * The login rate limiter: failed sign-ins (and password-reset requests, and
+ * attempts with dead links) are counted per client IP in the store, so every
+ * instance sharing the store shares the counts. Past the threshold the
+ * client gets 429 `login_rate_limited` with `Retry-After` until its window
+ * ends.
+ *
+ * Each attempt is reserved in the store before the handler runs (an atomic
+ * increment that refuses at the threshold) and given back when its answer
+ * does not count, so the threshold holds under any burst and across
+ * instances (DESIGN.md §5).
  *
  * A successful sign-in neither adds to the count nor resets it: a reset
  * would let someone who owns one account keep guessing the passwords of
- * others from the same address (DESIGN.md §5).
+ * others from the same address.
  *
  * @module
  */
 
 import { addressBucket, canonicalAddress } from "./_ip.ts";
 import { AuthError, errorResponseForAuthError } from "./errors.ts";
-import { answerError, type Middleware, respondError } from "./http.ts";
+import { answeringErrors, type Middleware, respondError } from "./http.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import type { Store } from "./store.ts";
 
@@ -54,7 +60,8 @@ export interface LoginRateLimiterOptions {
   /**
    * Which answers count against the client. By default 401 (a failed login)
    * and 202 (the password-reset request handler's answer to every request,
-   * so each reset request counts). Successes never count.
+   * so each reset request counts). An answer that does not count gives its
+   * reserved attempt back. Successes should never count.
    */
   counts?: (response: Response) => boolean;
   /**
@@ -123,15 +130,22 @@ export function clientAddress(
 
 /**
  * Builds the login rate limiter middleware. Mount it on the login handler,
- * and on the password-reset request handler. Before the handler runs, a
- * client at `maxFailures` counted requests gets 429 `login_rate_limited`
- * with `Retry-After` (whole seconds until its window ends) and the handler
- * is not called; after it, an answer `counts` accepts adds one.
+ * on the password-reset request handler, and (counting 410) on the
+ * invitation-accept and reset-confirm handlers.
+ *
+ * Before the handler runs, the request reserves one attempt in the store,
+ * atomically: a client whose window already counts `maxFailures` gets 429
+ * `login_rate_limited` with `Retry-After` (whole seconds until its window
+ * ends) and the handler is not called. After it, an answer `counts` does
+ * not accept gives its attempt back. So at most `maxFailures` counted
+ * answers per window, whatever the concurrency: a burst of 1000 requests
+ * from one address runs at most `maxFailures` handlers that fail, and the
+ * count in the store afterwards is exact, on every store and across
+ * instances sharing it.
  *
  * Requests with no known address (no `info`, e.g. a framework that does not
  * pass it) share one bucket, and a warning is logged once: pass `info` or
- * configure a trusted proxy. Concurrent requests are checked before any of
- * them is counted, so a burst may pass the threshold by its own size.
+ * configure a trusted proxy.
  *
  * @param options The store and the limits.
  * @returns The middleware.
@@ -195,30 +209,37 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     }`;
   };
 
+  const giveBack = async (key: string, resetAt: number) => {
+    try {
+      await store.releaseAttempt(key, resetAt);
+    } catch (err) {
+      // The count stays one too high: the safe side.
+      logger.error("rate limiter could not give an attempt back", {
+        error: err,
+      });
+    }
+  };
+
+  const answering = answeringErrors(logger);
   return (next) =>
-    async function loginRateLimited(request, params, info) {
+    answering(async function loginRateLimited(request, params, info) {
       const key = keyOf(request, info);
+      const reservation = await store.reserveAttempt(key, {
+        now: now(),
+        windowMs: window,
+        limit: maxFailures,
+      });
+      if (!reservation.admitted) return refusal(reservation.resetAt - now());
+      let counted = false;
       try {
-        const counter = await store.readCounter(key, now());
-        if (counter !== null && counter.count >= maxFailures) {
-          return refusal(counter.resetAt - now());
-        }
-      } catch (err) {
-        return answerError(err, logger);
+        const response = await next(request, params, info);
+        counted = counts(response);
+        return response;
+      } finally {
+        // An answer that does not count (or a throw) gives its attempt back.
+        if (!counted) await giveBack(key, reservation.resetAt);
       }
-      const response = await next(request, params, info);
-      if (counts(response)) {
-        try {
-          await store.hitCounter(key, now(), window);
-        } catch (err) {
-          // The attempt already happened; a 500 would not undo it.
-          logger.error("rate limiter could not count a request", {
-            error: err,
-          });
-        }
-      }
-      return response;
-    };
+    });
 }
 
 function refusal(msLeft: number): Response {
@@ -227,7 +248,7 @@ function refusal(msLeft: number): Response {
   );
   const seconds = Math.max(1, Math.ceil(msLeft / 1000));
   return respondError(status, body, {
-    headers: { "retry-after": String(seconds), "cache-control": "no-store" },
+    headers: { "retry-after": String(seconds) },
   });
 }
 

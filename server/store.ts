@@ -7,6 +7,18 @@
  * Rules every store keeps:
  * - Tokens never reach a store: sessions and links are keyed by the SHA-256
  *   digest of their token.
+ * - Emails are compared by their folded form (Unicode NFC, then
+ *   `toLowerCase()`), which callers hand over as `emailKey`; a store keeps
+ *   it and never folds with a database locale.
+ * - A credential's authority is re-checked where it is spent: a session is
+ *   recorded only while the account is enabled and its generation is the
+ *   one the password was verified under; a reset link only while the
+ *   account is enabled and its generation is the one the link was issued
+ *   under; an invitation only while its inviter is enabled and may still
+ *   grant the role (or, for an invitation without inviter, while the store
+ *   has no account); each in the same commit as the write it allows.
+ * - Limiter attempts are reserved atomically: a count never passes its
+ *   limit and is never dropped under contention.
  * - Expiry is checked on every read; removal of expired records (the reaper)
  *   is hygiene, not the check.
  * - Decisions that span records are atomic: disabling an account kills its
@@ -25,7 +37,7 @@ export type { UserSort };
 export interface UserRecord {
   /** A UUID (version 7 for accounts Gatehouse creates, so ids sort by age). */
   id: string;
-  /** Trimmed, with its original case; compared case-insensitively. */
+  /** Trimmed and NFC-normalised, with its case; compared by its folded form. */
   email: string;
   /** Trimmed display name. */
   name: string;
@@ -41,9 +53,14 @@ export interface UserRecord {
 export interface NewUser {
   /** A UUID chosen by the caller. */
   id: string;
-  /** Trimmed email; must not match an existing one case-insensitively. */
+  /** Trimmed, NFC-normalised email, as shown. */
   email: string;
-  /** Trimmed name. */
+  /**
+   * The folded email (NFC, then lower case): unique among accounts, and
+   * what {@linkcode Store.credentialsByEmail} looks up.
+   */
+  emailKey: string;
+  /** Trimmed, NFC-normalised name. */
   name: string;
   /** Role, empty for none. */
   role: string;
@@ -59,6 +76,12 @@ export interface UserCredentials {
   user: UserRecord;
   /** Its PHC password hash. */
   passwordHash: string;
+  /**
+   * The account's generation when this was read: the version of its
+   * credential. A password reset (and a disable) moves it; a rehash on
+   * sign-in does not. Pass it as {@linkcode NewSession.expectedGeneration}.
+   */
+  generation: number;
 }
 
 /** A page query over accounts, in creation order unless `sort` says otherwise. */
@@ -67,7 +90,10 @@ export interface UserQuery {
   limit: number;
   /** The `nextCursor` of the previous page (the id of its last account); absent for the first page. */
   cursor?: string;
-  /** Case-insensitive substring of email or name. */
+  /**
+   * Folded text (NFC, then lower case) to find, literally, within the folded
+   * email or the folded name.
+   */
   q?: string;
   /**
    * The order: by creation (`created`, the default), lower-cased `name` or
@@ -112,7 +138,10 @@ export interface UserUpdate {
   keepPrivileged?: readonly string[];
 }
 
-/** A new session; the store records the account's current session generation. */
+/**
+ * A new session; the store records the account's current generation with
+ * it.
+ */
 export interface NewSession {
   /** SHA-256 digest of the cookie token, base64url. */
   tokenHash: string;
@@ -122,6 +151,19 @@ export interface NewSession {
   createdAt: number;
   /** Expiry time, ms. */
   expiresAt: number;
+  /**
+   * The generation the password was verified under
+   * ({@linkcode UserCredentials.generation}): the session is recorded only
+   * if the account's generation is still this one, in the same commit.
+   * Absent: whatever the generation is.
+   */
+  expectedGeneration?: number;
+  /**
+   * Live sessions the account may hold once this one is recorded: the
+   * sessions that would end first are ended in the same commit to make
+   * room. Absent: no limit.
+   */
+  maxSessions?: number;
 }
 
 /** A live session and its account, the answer of the hot path. */
@@ -139,23 +181,38 @@ export type LinkKind = "invitation" | "reset";
 export interface LinkRecord {
   /** SHA-256 digest of the link's token, base64url. */
   tokenHash: string;
+  /** A UUID of its own, the public name of the link (never the token). */
+  id: string;
   /** Which flow the link belongs to. */
   kind: LinkKind;
   /** The invited address, or the address of the account to reset. */
   email: string;
+  /** `email` folded (NFC, then lower case). */
+  emailKey: string;
   /** Invitation: the name the account will get. Empty for resets. */
   name: string;
   /** Invitation: the role the account will get. Empty for resets. */
   role: string;
   /** Reset: the account. Empty for invitations. */
   userId: string;
+  /**
+   * Invitation: the account that sent it; empty for the first-run
+   * invitation, which works only while the store has no account. Empty for
+   * resets.
+   */
+  invitedBy: string;
+  /**
+   * Reset: the account's generation when the link was issued; the link is
+   * dead once it moved (a reset, a disable). 0 for invitations.
+   */
+  generation: number;
   /** Creation time, ms. */
   createdAt: number;
   /** Expiry time, ms; a link is dead from this instant. */
   expiresAt: number;
 }
 
-/** What accepting an invitation writes. */
+/** What accepting an invitation writes, and the authority it needs. */
 export interface InvitationAcceptance {
   /** Id for the new account. */
   userId: string;
@@ -163,6 +220,25 @@ export interface InvitationAcceptance {
   passwordHash: string;
   /** Now, ms: the link must expire after this instant. */
   now: number;
+  /** The new account's first session, recorded in the same commit. */
+  session: { tokenHash: string; expiresAt: number };
+  /**
+   * The roles whose holders may grant the invited role: the inviter's
+   * stored role must be one of them. Absent: any role (the inviter must
+   * still exist and be enabled).
+   */
+  granters?: readonly string[];
+}
+
+/** What revoking an invitation needs. */
+export interface InvitationRevocation {
+  /** Now, ms: an expired invitation is no longer pending. */
+  now: number;
+  /**
+   * `role_beyond_reach` unless the invitation's role is one of these (the
+   * empty role always is). Absent: every invitation is within reach.
+   */
+  reachableRoles?: readonly string[];
 }
 
 /** What confirming a password reset writes. */
@@ -181,6 +257,22 @@ export interface Counter {
   resetAt: number;
 }
 
+/** What reserving an attempt asks for. */
+export interface AttemptWindow {
+  /** Now, ms. */
+  now: number;
+  /** Length of a new window, ms. */
+  windowMs: number;
+  /** Attempts a window admits. */
+  limit: number;
+}
+
+/** The answer to a reservation: admitted or not, and the counter after it. */
+export interface Reservation extends Counter {
+  /** Whether the attempt was counted (false: the window is full). */
+  admitted: boolean;
+}
+
 /**
  * Where Gatehouse keeps its records. Implementations: `KvStore` (Deno KV,
  * embedded default, `@gatehouse/server/kv`) and `PostgresStore`
@@ -189,7 +281,8 @@ export interface Counter {
  *
  * Methods throw `AuthError` for the contract's refusals (`email_taken`,
  * `user_not_found`, `role_changed`, `role_beyond_reach`,
- * `last_privileged_refused`); anything else they throw is an internal failure.
+ * `last_privileged_refused`, `invitation_not_found`); anything else they
+ * throw is an internal failure.
  *
  * @example Using the embedded store
  * ```ts
@@ -211,8 +304,12 @@ export interface Store {
   createUser(user: NewUser): Promise<UserRecord>;
   /** The account with this id, or null. */
   userById(id: string): Promise<UserRecord | null>;
-  /** The account and password hash for an email (any case), or null. */
-  credentialsByEmail(email: string): Promise<UserCredentials | null>;
+  /**
+   * The account, password hash and generation behind a folded email
+   * (`NewUser.emailKey`), or null. Does the same reads whether or not the
+   * address has an account.
+   */
+  credentialsByEmail(emailKey: string): Promise<UserCredentials | null>;
   /** A page of accounts in the query's order, optionally filtered, with the total when the store counts it. */
   listUsers(query: UserQuery): Promise<UserPage>;
   /** Whether any account exists (the demo's first-run check). */
@@ -231,8 +328,11 @@ export interface Store {
   ): Promise<boolean>;
 
   /**
-   * Records a session if the account exists and is enabled; false otherwise
-   * (e.g. disabled while the password was being verified).
+   * Records a session if the account exists, is enabled and (when
+   * `expectedGeneration` is given) its generation is still that one; false
+   * otherwise (e.g. disabled or reset while the password was being
+   * verified). With `maxSessions`, ends the account's sessions that would
+   * end first so that no more than that many are live, in the same commit.
    */
   createSession(session: NewSession): Promise<boolean>;
   /**
@@ -249,17 +349,44 @@ export interface Store {
   /** Stores a single-use link. */
   createLink(link: LinkRecord): Promise<void>;
   /**
-   * Spends an invitation and creates its account in one step. Null when the
-   * link is unknown, spent, expired, not an invitation, or its address now
-   * has an account (the link is then spent too).
+   * The link of `kind` behind `tokenHash` if it is unspent and unexpired at
+   * `now`, without spending it: one cheap read, so a dead link is refused
+   * before any password is hashed. Spending re-checks everything.
+   */
+  findLink(
+    tokenHash: string,
+    kind: LinkKind,
+    now: number,
+  ): Promise<LinkRecord | null>;
+  /**
+   * Spends an invitation, creates its account and the account's first
+   * session in one step. Null when the link is unknown, spent, expired or
+   * not an invitation; also null, and the link spent, when its address now
+   * has an account, when its inviter is gone, disabled or no longer holds a
+   * role in `granters`, or, for an invitation without inviter, when the
+   * store has any account.
    */
   acceptInvitation(
     tokenHash: string,
     acceptance: InvitationAcceptance,
   ): Promise<UserRecord | null>;
+  /** The pending invitations (unspent, unexpired at `now`), newest first. */
+  listInvitations(now: number): Promise<LinkRecord[]>;
   /**
-   * Spends a reset link, sets the password and kills every session of the
-   * account in one step. Null when the link is dead or its account is gone.
+   * Deletes the pending invitation `id` and returns it. `invitation_not_found`
+   * when there is none (unknown, spent, expired), `role_beyond_reach` when
+   * its role is not within reach.
+   */
+  revokeInvitation(
+    id: string,
+    revocation: InvitationRevocation,
+  ): Promise<LinkRecord>;
+  /**
+   * Spends a reset link, sets the password, moves the account's generation
+   * (which kills every session and every other reset link of it) in one
+   * step. Null when the link is dead, its account is gone or disabled, or
+   * the account's generation moved since the link was issued (the link is
+   * then spent too).
    */
   confirmReset(
     tokenHash: string,
@@ -269,11 +396,18 @@ export interface Store {
   deleteExpiredLinks(now: number, limit: number): Promise<number>;
 
   /**
-   * Adds one to the counter `key`, starting a new window of `windowMs` when
-   * there is none or the last one ended by `now`. Returns the new state.
-   * Atomic across instances sharing the store.
+   * Reserves one attempt on the counter `key`: adds one unless its window
+   * (open at `now`) already counts `limit`, starting a new window of
+   * `windowMs` when there is none or the last one ended. Atomic across
+   * instances sharing the store, exact under any contention: no count is
+   * dropped, and a full window refuses without writing.
    */
-  hitCounter(key: string, now: number, windowMs: number): Promise<Counter>;
+  reserveAttempt(key: string, window: AttemptWindow): Promise<Reservation>;
+  /**
+   * Gives one reserved attempt back: subtracts one from `key` if its window
+   * is still the one ending at `resetAt` and its count is above zero.
+   */
+  releaseAttempt(key: string, resetAt: number): Promise<void>;
   /** The counter `key` if its window is still open at `now`, else null. */
   readCounter(key: string, now: number): Promise<Counter | null>;
   /** Deletes up to `limit` counters whose window ended by `now`. */

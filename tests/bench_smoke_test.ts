@@ -31,6 +31,7 @@ Deno.test("deno task bench --help lists every scenario", async () => {
       "session-kv",
       "session-pg",
       "login",
+      "reset",
       "scale",
       "reaper",
       "client-size",

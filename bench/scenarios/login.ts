@@ -9,8 +9,9 @@
 import { verify as nativeVerify } from "@node-rs/argon2";
 import { argon2Verify as wasmVerify } from "hash-wasm";
 import { PASSWORD, USER } from "../_fixtures.ts";
-import { httpRequest, runLoad } from "../_load.ts";
-import { type Spread, spread } from "../_stats.ts";
+import { interleaved } from "../_interleaved.ts";
+import { httpRequest } from "../_load.ts";
+import type { Spread } from "../_stats.ts";
 import {
   alternate,
   type BenchContext,
@@ -102,13 +103,19 @@ export const login: Scenario = {
         notes.push("Better Auth sign-in skipped: DATABASE_URL is not set");
       }
       const results = await alternate(ctx, variants, "login");
-      const equalWork = await interleaved(ctx, "unknown ÷ wrong", ours.port, [
-        loginRequest("nobody@example.com", PASSWORD),
-        loginRequest(USER.email, "wrong horse battery staple"),
-      ], 401);
+      const equalWork = await interleaved(
+        ctx,
+        "login: unknown ÷ wrong",
+        ours.port,
+        [
+          loginRequest("nobody@example.com", PASSWORD),
+          loginRequest(USER.email, "wrong horse battery staple"),
+        ],
+        401,
+      );
       const loginFloor = await interleaved(
         ctx,
-        "login ÷ verify over HTTP",
+        "login: login ÷ verify over HTTP",
         ours.port,
         [
           loginRequest(USER.email, PASSWORD),
@@ -157,39 +164,3 @@ export const login: Scenario = {
     }
   },
 };
-
-// Two kinds of request alternating one by one on a single connection (or
-// one connection per server): both meet the same machine conditions, which
-// separate back-to-back runs on a shared machine do not (they drift by more
-// than the 5% the equal-work target allows). Returns the per-round ratio of
-// the medians, first over second.
-async function interleaved(
-  ctx: BenchContext,
-  label: string,
-  port: number,
-  requests: readonly [
-    Uint8Array | { port: number; bytes: Uint8Array },
-    Uint8Array | { port: number; bytes: Uint8Array },
-  ],
-  expectStatus: number,
-): Promise<Spread> {
-  const ratios: number[] = [];
-  for (let round = 1; round <= ctx.rounds; round++) {
-    const run = await runLoad({
-      port,
-      requests,
-      connections: 1,
-      durationMs: ctx.durationMs,
-      expectStatus,
-      splitByRequest: true,
-    });
-    const [first, second] = run.p50ByRequest!;
-    ratios.push(first! / second!);
-    ctx.progress(
-      `login: ${label}, interleaved round ${round}/${ctx.rounds}: ${
-        (first! / second!).toFixed(3)
-      }`,
-    );
-  }
-  return spread(ratios);
-}

@@ -4,6 +4,7 @@ import type { Scenario } from "../_scenario.ts";
 import { sessionKv } from "./session_kv.ts";
 import { sessionPg } from "./session_pg.ts";
 import { login } from "./login.ts";
+import { reset } from "./reset.ts";
 import { scale } from "./scale.ts";
 import { reaper } from "./reaper.ts";
 import { clientSize } from "./client_size.ts";
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   sessionKv,
   sessionPg,
   login,
+  reset,
   scale,
   reaper,
   clientSize,

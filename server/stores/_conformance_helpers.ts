@@ -5,8 +5,16 @@
 
 import assert from "node:assert/strict";
 import { uuidv7 } from "../_crypto.ts";
+import { fold } from "../_fold.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { LinkKind, NewUser, Store, UserRecord } from "../store.ts";
+import type {
+  InvitationAcceptance,
+  LinkKind,
+  LinkRecord,
+  NewUser,
+  Store,
+  UserRecord,
+} from "../store.ts";
 
 /** One conformance case: its title and its check on a fresh, migrated store. */
 export type Case = readonly [
@@ -43,6 +51,7 @@ export function addUser(
   return store.createUser({
     id: fields.id ?? nextId(),
     email: fields.email,
+    emailKey: fields.emailKey ?? fold(fields.email),
     name: fields.name ?? fields.email.split("@")[0]!,
     role: fields.role ?? "",
     passwordHash: fields.passwordHash ?? hash("initial"),
@@ -71,24 +80,75 @@ export async function addSession(
   return token;
 }
 
+/** What a link is made of, beyond its kind; the rest has defaults. */
+export interface LinkFields {
+  email: string;
+  expiresAt: number;
+  userId?: string;
+  role?: string;
+  /** Invitation: who sent it; "" (the default) for a first-run link. */
+  invitedBy?: string;
+  /** Reset: the account's generation it is issued under (0 by default). */
+  generation?: number;
+  createdAt?: number;
+  id?: string;
+}
+
 /** Stores a link and returns its token digest. */
 export async function addLink(
   store: Store,
   kind: LinkKind,
-  fields: { email: string; userId?: string; role?: string; expiresAt: number },
+  fields: LinkFields,
 ): Promise<string> {
   const token = tokenHash();
-  await store.createLink({
+  await store.createLink(linkRecord(token, kind, fields));
+  return token;
+}
+
+/** The record {@linkcode addLink} stores. */
+export function linkRecord(
+  token: string,
+  kind: LinkKind,
+  fields: LinkFields,
+): LinkRecord {
+  const createdAt = fields.createdAt ?? fields.expiresAt - HOUR;
+  return {
     tokenHash: token,
+    id: fields.id ?? uuidv7(createdAt),
     kind,
     email: fields.email,
+    emailKey: fold(fields.email),
     name: kind === "invitation" ? "Invited Person" : "",
     role: fields.role ?? "",
     userId: fields.userId ?? "",
-    createdAt: fields.expiresAt - HOUR,
+    invitedBy: fields.invitedBy ?? "",
+    generation: fields.generation ?? 0,
+    createdAt,
     expiresAt: fields.expiresAt,
-  });
-  return token;
+  };
+}
+
+/** What accepting an invitation writes, with a fresh session. */
+export function acceptance(
+  now: number,
+  fields: { granters?: readonly string[]; password?: string } = {},
+): InvitationAcceptance & { session: { tokenHash: string } } {
+  return {
+    userId: nextId(),
+    passwordHash: hash(fields.password ?? "chosen"),
+    now,
+    session: { tokenHash: tokenHash(), expiresAt: now + HOUR },
+    ...(fields.granters === undefined ? {} : { granters: fields.granters }),
+  };
+}
+
+/** Whether the session behind `token` is live at `now`. */
+export async function live(
+  store: Store,
+  token: string,
+  now: number,
+): Promise<boolean> {
+  return (await store.findSession(token, now)) !== null;
 }
 
 /** Asserts that `promise` rejects with an error carrying `code`. */

@@ -1,10 +1,10 @@
 // Conformance cases for what hangs off accounts: sessions and their
-// revocation, single-use links, and the limiter's counters, including their
-// bounded expiry sweeps and concurrent hits.
+// revocation, and single-use links, including their bounded expiry sweeps.
 
 import assert from "node:assert/strict";
 import type { UserRecord } from "../store.ts";
 import {
+  acceptance,
   addLink,
   addSession,
   addUser,
@@ -112,14 +112,10 @@ const links: Case[] = [
       role: "member",
       expiresAt: now + HOUR,
     });
-    const id = nextId();
-    const accepted = await store.acceptInvitation(token, {
-      userId: id,
-      passwordHash: hash("chosen"),
-      now,
-    });
+    const first = acceptance(now);
+    const accepted = await store.acceptInvitation(token, first);
     const expected: UserRecord = {
-      id,
+      id: first.userId,
       email: "New@Example.com",
       name: "Invited Person",
       role: "member",
@@ -130,12 +126,14 @@ const links: Case[] = [
     assert.deepEqual(await store.credentialsByEmail("new@example.com"), {
       user: expected,
       passwordHash: hash("chosen"),
+      generation: 0,
     });
-    const again = await store.acceptInvitation(token, {
-      userId: nextId(),
-      passwordHash: hash("again"),
-      now,
+    // The account's first session was recorded in the same commit.
+    assert.deepEqual(await store.findSession(first.session.tokenHash, now), {
+      user: expected,
+      expiresAt: now + HOUR,
     });
+    const again = await store.acceptInvitation(token, acceptance(now));
     assert.equal(again, null);
     assert.equal(await remainingLinks(store), 0);
   }],
@@ -154,12 +152,7 @@ const links: Case[] = [
         expiresAt: now + HOUR,
       });
       for (const token of [expired, reset, tokenHash()]) {
-        const accepted = await s.acceptInvitation(token, {
-          userId: nextId(),
-          passwordHash: hash("p"),
-          now,
-        });
-        assert.equal(accepted, null);
+        assert.equal(await s.acceptInvitation(token, acceptance(now)), null);
       }
       assert.deepEqual(await allUsers(s), [ada]);
       // The reset link was not spent by the wrong flow.
@@ -179,11 +172,7 @@ const links: Case[] = [
         email: "ADA@example.com",
         expiresAt: now + HOUR,
       });
-      const accepted = await s.acceptInvitation(token, {
-        userId: nextId(),
-        passwordHash: hash("p"),
-        now,
-      });
+      const accepted = await s.acceptInvitation(token, acceptance(now));
       assert.equal(accepted, null);
       assert.deepEqual(await allUsers(s), [ada]);
       assert.equal(await remainingLinks(s), 0);
@@ -195,12 +184,7 @@ const links: Case[] = [
       email: "new@example.com",
       expiresAt: now + HOUR,
     });
-    const accept = () =>
-      s.acceptInvitation(token, {
-        userId: nextId(),
-        passwordHash: hash("p"),
-        now,
-      });
+    const accept = () => s.acceptInvitation(token, acceptance(now));
     const results = await Promise.all([accept(), accept(), accept()]);
     assert.equal(results.filter((user) => user !== null).length, 1);
     assert.equal((await allUsers(s)).length, 1);
@@ -283,94 +267,14 @@ const links: Case[] = [
       assert.equal(await s.deleteExpiredLinks(now, 2), 2);
       assert.equal(await s.deleteExpiredLinks(now, 2), 1);
       assert.equal(await s.deleteExpiredLinks(now, 2), 0);
-      const accepted = await s.acceptInvitation(live, {
-        userId: nextId(),
-        passwordHash: hash("p"),
-        now,
-      });
+      const accepted = await s.acceptInvitation(live, acceptance(now));
       assert.equal(accepted?.email, "live@example.com");
     },
   ],
 ];
 
-const counters: Case[] = [
-  [
-    "hitCounter() counts within a window and starts a new one after",
-    async (s) => {
-      const now = Date.now();
-      const key = "login:ip:a";
-      assert.deepEqual(await s.hitCounter(key, now, MINUTE), {
-        count: 1,
-        resetAt: now + MINUTE,
-      });
-      assert.deepEqual(await s.hitCounter(key, now + 10, MINUTE), {
-        count: 2,
-        resetAt: now + MINUTE,
-      });
-      assert.deepEqual(await s.hitCounter("login:ip:b", now + 10, MINUTE), {
-        count: 1,
-        resetAt: now + 10 + MINUTE,
-      });
-      assert.deepEqual(await s.readCounter(key, now + MINUTE - 1), {
-        count: 2,
-        resetAt: now + MINUTE,
-      });
-      // The window ends at resetAt: the next hit starts a fresh one.
-      const later = now + MINUTE;
-      const fresh = { count: 1, resetAt: later + MINUTE };
-      assert.deepEqual(await s.hitCounter(key, later, MINUTE), fresh);
-      assert.deepEqual(await s.readCounter(key, later), fresh);
-    },
-  ],
-  [
-    "readCounter() answers null for an unknown key or an ended window",
-    async (s) => {
-      const now = Date.now();
-      await s.hitCounter("k", now, MINUTE);
-      assert.equal(await s.readCounter("other", now), null);
-      assert.equal(await s.readCounter("k", now + MINUTE), null);
-    },
-  ],
-  [
-    "deleteExpiredCounters() removes ended windows only, at most limit",
-    async (s) => {
-      const now = Date.now();
-      for (const key of ["a", "b", "c"]) {
-        await s.hitCounter(key, now - 2 * MINUTE, MINUTE);
-      }
-      await s.hitCounter("live", now - MINUTE + 1, MINUTE);
-      assert.equal(await s.deleteExpiredCounters(now, 2), 2);
-      assert.equal(await s.deleteExpiredCounters(now, 2), 1);
-      assert.equal(await s.deleteExpiredCounters(now, 2), 0);
-      for (const key of ["a", "b", "c"]) {
-        assert.equal(await s.readCounter(key, now - 2 * MINUTE), null);
-      }
-      assert.deepEqual(await s.readCounter("live", now), {
-        count: 1,
-        resetAt: now + 1,
-      });
-    },
-  ],
-  ["hitCounter() counts parallel hits exactly", async (store) => {
-    const now = Date.now();
-    const hits = await Promise.all(
-      Array.from(
-        { length: 20 },
-        () => store.hitCounter("login:ip:x", now, MINUTE),
-      ),
-    );
-    const counts = hits.map((hit) => hit.count).sort((a, b) => a - b);
-    assert.deepEqual(counts, Array.from({ length: 20 }, (_, i) => i + 1));
-    assert.deepEqual(await store.readCounter("login:ip:x", now), {
-      count: 20,
-      resetAt: now + MINUTE,
-    });
-  }],
-];
-
-/** The session, link and counter cases, in the order they are registered. */
+/** The session and link cases, in the order they are registered. */
 export const RECORD_CASES: readonly Case[] = [
   ...sessions,
   ...links,
-  ...counters,
 ];

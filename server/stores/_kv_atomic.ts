@@ -2,7 +2,10 @@
 // of KvStore runs in, and the commit that rides out another handle's write
 // lock on a shared file.
 
-const MAX_ATTEMPTS = 100;
+// The longest pause between two attempts, ms. The pause is random up to a
+// ceiling that doubles with each conflict, so a crowd of writers on one key
+// spreads out instead of colliding again.
+const MAX_BACKOFF = 100;
 
 /** One read-decide pass: what to commit (`null` for nothing) and its answer. */
 export type Attempt<T> = () => Promise<
@@ -12,18 +15,23 @@ export type Attempt<T> = () => Promise<
 /**
  * Optimistic concurrency: read, decide, commit with checks; on a conflict
  * read again. `op: null` means nothing to write.
+ *
+ * There is no cap on attempts, on purpose: giving up would drop the write
+ * (a limiter count, a session cap) exactly when it matters most, under a
+ * burst. A check fails only because another commit on the same keys
+ * succeeded, so every conflict is someone's progress and the crowd always
+ * drains; the growing random pause keeps it from colliding in step.
  */
 export async function retry<T>(attempt: Attempt<T>): Promise<T> {
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+  for (let i = 0;; i++) {
     const { op, result } = await attempt();
     if (op === null || (await commit(op)).ok) return result;
-    // Back off a little so racing instances interleave instead of colliding again.
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
-    );
+    await pause(Math.random() * Math.min(MAX_BACKOFF, 2 ** i));
   }
-  throw new Error("KvStore: too much contention, commit kept conflicting");
 }
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // Deno KV's SQLite backend refuses a commit with "database is locked" when
 // another handle on the same file (another app instance) is writing at that
@@ -41,9 +49,7 @@ export async function commit(
       return await op.commit();
     } catch (err) {
       if (i === LOCKED_ATTEMPTS || !LOCKED.test(String(err))) throw err;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.random() * Math.min(50, 2 ** i))
-      );
+      await pause(Math.random() * Math.min(50, 2 ** i));
     }
   }
 }

@@ -1,21 +1,30 @@
 // Limiter counters in KvStore: fixed windows, each a counter record plus an
-// entry in the expiry index under the time its window ends.
+// entry in the expiry index under the time its window ends. Attempts are
+// reserved before the work they allow and given back when it did not count.
 
-import type { Counter } from "../store.ts";
+import type { AttemptWindow, Counter, Reservation } from "../store.ts";
 import { commit, retry } from "./_kv_atomic.ts";
 import { type KvKeys, ttl } from "./_kv_keys.ts";
 
-/** Adds one to a fixed-window counter, atomically. */
-export function hitCounter(
+/**
+ * Reserves an attempt: one versionstamp-checked read-modify-write, retried
+ * on conflict without a cap. It converges under any burst because a full
+ * window is refused on the read alone, without a write that others would
+ * conflict with.
+ */
+export function reserveAttempt(
   kv: Deno.Kv,
   k: KvKeys,
   key: string,
-  now: number,
-  windowMs: number,
-): Promise<Counter> {
-  return retry(async () => {
+  window: AttemptWindow,
+): Promise<Reservation> {
+  const { now, windowMs, limit } = window;
+  return retry<Reservation>(async () => {
     const entry = await kv.get<Counter>(k.counter(key));
     const open = entry.value !== null && entry.value.resetAt > now;
+    if (open && entry.value!.count >= limit) {
+      return { op: null, result: { admitted: false, ...entry.value! } };
+    }
     const next: Counter = open
       ? { count: entry.value!.count + 1, resetAt: entry.value!.resetAt }
       : { count: 1, resetAt: now + windowMs };
@@ -27,7 +36,29 @@ export function hitCounter(
       }
       op.set(k.counterExpiry(next.resetAt, key), null);
     }
-    return { op, result: next };
+    return { op, result: { admitted: true, ...next } };
+  });
+}
+
+/** Gives one attempt back to the window ending at `resetAt`, if still open. */
+export async function releaseAttempt(
+  kv: Deno.Kv,
+  k: KvKeys,
+  key: string,
+  resetAt: number,
+): Promise<void> {
+  await retry(async () => {
+    const entry = await kv.get<Counter>(k.counter(key));
+    const counter = entry.value;
+    if (counter === null || counter.resetAt !== resetAt || counter.count <= 0) {
+      return { op: null, result: undefined };
+    }
+    const op = kv.atomic().check(entry).set(
+      k.counter(key),
+      { count: counter.count - 1, resetAt },
+      ttl(resetAt, Date.now()),
+    );
+    return { op, result: undefined };
   });
 }
 

@@ -2,21 +2,28 @@
 // store's prefix so Gatehouse can share a Deno.Kv with the application.
 //
 //   user/{id}                          -> UserValue
-//   user_email/{email lower-cased}     -> id
+//   user_email/{folded email}          -> id
+//   accounts                           -> true once any account exists
+//   decoy_account                      -> UserValue of no one: what an
+//                                         unknown email reads instead
 //   role_count/{role}                  -> KvU64: enabled accounts with the role
 //   enabled_count                      -> KvU64: enabled accounts
 //   session/{token hash}               -> SessionValue
-//   session_user/{user id}/{hash}      -> expiresAt   (revocation, cleanup)
+//   session_user/{user id}/{hash}      -> expiresAt   (revocation, cap, cleanup)
+//   session_seq/{user id}              -> number: bumped by each new session
 //   session_expiry/{expiresAt}/{hash}  -> user id     (reaper)
 //   link/{token hash}                  -> LinkRecord
-//   link_expiry/{expiresAt}/{hash}     -> null        (reaper)
+//   link_invitation/{link id}          -> token hash  (pending invitations)
+//   link_expiry/{expiresAt}/{hash}     -> link id of an invitation, else null (reaper)
 //   counter/{key}                      -> Counter
 //   counter_expiry/{resetAt}/{key}     -> null        (reaper)
 //   schema                             -> number
 //
 // Role counters are what keep "last privileged account" within Deno KV's
 // limit of 10 checks per commit: a decision reads one counter per privileged
-// role instead of every account.
+// role instead of every account. `accounts` is what the first-run
+// invitation checks (every account creation writes it); `session_seq` is
+// what orders the sign-ins of one account, so its session cap holds.
 
 import type { Counter, LinkRecord } from "../store.ts";
 
@@ -24,6 +31,8 @@ import type { Counter, LinkRecord } from "../store.ts";
 export interface UserValue {
   id: string;
   email: string;
+  /** The folded email, the key of `user_email`. */
+  emailKey: string;
   name: string;
   role: string;
   disabled: boolean;
@@ -48,7 +57,14 @@ export function kvKeys(prefix: Deno.KvKey) {
   return {
     user: (id: string): Deno.KvKey => [...prefix, "user", id],
     users: (): Deno.KvKey => [...prefix, "user"],
-    userEmail: (email: string): Deno.KvKey => [...prefix, "user_email", email],
+    userEmail: (emailKey: string): Deno.KvKey => [
+      ...prefix,
+      "user_email",
+      emailKey,
+    ],
+    userEmails: (): Deno.KvKey => [...prefix, "user_email"],
+    accounts: (): Deno.KvKey => [...prefix, "accounts"],
+    decoyAccount: (): Deno.KvKey => [...prefix, "decoy_account"],
     roleCount: (role: string): Deno.KvKey => [...prefix, "role_count", role],
     enabledCount: (): Deno.KvKey => [...prefix, "enabled_count"],
     session: (hash: string): Deno.KvKey => [...prefix, "session", hash],
@@ -63,6 +79,11 @@ export function kvKeys(prefix: Deno.KvKey) {
       "session_user",
       userId,
     ],
+    sessionSeq: (userId: string): Deno.KvKey => [
+      ...prefix,
+      "session_seq",
+      userId,
+    ],
     sessionExpiry: (at: number, hash: string): Deno.KvKey => [
       ...prefix,
       "session_expiry",
@@ -71,6 +92,13 @@ export function kvKeys(prefix: Deno.KvKey) {
     ],
     sessionExpiries: (): Deno.KvKey => [...prefix, "session_expiry"],
     link: (hash: string): Deno.KvKey => [...prefix, "link", hash],
+    links: (): Deno.KvKey => [...prefix, "link"],
+    invitation: (id: string): Deno.KvKey => [
+      ...prefix,
+      "link_invitation",
+      id,
+    ],
+    invitations: (): Deno.KvKey => [...prefix, "link_invitation"],
     linkExpiry: (at: number, hash: string): Deno.KvKey => [
       ...prefix,
       "link_expiry",

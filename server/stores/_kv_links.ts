@@ -1,20 +1,22 @@
 // Single-use links in KvStore (invitations and password resets): a link
-// record plus its entry in the expiry index, spent with a check-and-delete
-// in the same commit as what it applies.
+// record, its entry in the expiry index and, for an invitation, its entry in
+// the index of pending invitations by id; all spent with a check-and-delete
+// in the same commit as what the link applies.
 
 import type {
-  InvitationAcceptance,
+  LinkKind,
   LinkRecord,
   ResetConfirmation,
   UserRecord,
 } from "../store.ts";
-import { countEnabled, toRecord } from "./_kv_accounts.ts";
+import { toRecord } from "./_kv_accounts.ts";
 import { commit, retry } from "./_kv_atomic.ts";
 import { type KvKeys, ttl, type UserValue } from "./_kv_keys.ts";
 import { deleteSessionsOf } from "./_kv_sessions.ts";
 
-// Expiry index entry plus link record: 800 of KV's 1000 mutations a commit.
-const LINK_BATCH = 400;
+// Expiry index entry, link record and invitation index: 750 of KV's 1000
+// mutations a commit.
+const LINK_BATCH = 250;
 
 /** Stores a single-use link. */
 export async function createLink(
@@ -23,53 +25,47 @@ export async function createLink(
   link: LinkRecord,
 ): Promise<void> {
   const life = ttl(link.expiresAt, link.createdAt);
-  await commit(
-    kv.atomic()
-      .set(k.link(link.tokenHash), link, life)
-      .set(k.linkExpiry(link.expiresAt, link.tokenHash), null),
-  );
+  const invitation = link.kind === "invitation";
+  const op = kv.atomic()
+    .set(k.link(link.tokenHash), link, life)
+    .set(
+      k.linkExpiry(link.expiresAt, link.tokenHash),
+      invitation ? link.id : null,
+    );
+  if (invitation) op.set(k.invitation(link.id), link.tokenHash, life);
+  await commit(op);
 }
 
-/** Spends an invitation and creates its account in one commit. */
-export function acceptInvitation(
+/** The live link of `kind` behind `tokenHash`, unspent: one read. */
+export async function findLink(
   kv: Deno.Kv,
   k: KvKeys,
   tokenHash: string,
-  acceptance: InvitationAcceptance,
-): Promise<UserRecord | null> {
-  return retry(async () => {
-    const link = await kv.get<LinkRecord>(k.link(tokenHash));
-    const invitation = link.value;
-    if (
-      invitation === null || invitation.kind !== "invitation" ||
-      invitation.expiresAt <= acceptance.now
-    ) {
-      return { op: null, result: null };
-    }
-    const spend = kv.atomic().check(link).delete(k.link(tokenHash))
-      .delete(k.linkExpiry(invitation.expiresAt, tokenHash));
-    const emailKey = k.userEmail(invitation.email.toLowerCase());
-    const taken = await kv.get(emailKey);
-    // The address has an account (or got one since): the link is spent
-    // and creates nothing. This is also how decoy invitations die.
-    if (taken.value !== null) return { op: spend, result: null };
-    const value: UserValue = {
-      id: acceptance.userId,
-      email: invitation.email,
-      name: invitation.name,
-      role: invitation.role,
-      disabled: false,
-      createdAt: acceptance.now,
-      passwordHash: acceptance.passwordHash,
-      generation: 0,
-    };
-    spend.check(taken).set(k.user(value.id), value).set(emailKey, value.id);
-    countEnabled(spend, k, value.role, 1n);
-    return { op: spend, result: toRecord(value) };
-  });
+  kind: LinkKind,
+  now: number,
+): Promise<LinkRecord | null> {
+  const link = (await kv.get<LinkRecord>(k.link(tokenHash))).value;
+  return link !== null && link.kind === kind && link.expiresAt > now
+    ? link
+    : null;
 }
 
-/** Spends a reset link, sets the password and revokes every session. */
+/** Adds to `op` the deletion of a link's records. */
+export function spendLink(
+  op: Deno.AtomicOperation,
+  k: KvKeys,
+  link: LinkRecord,
+): Deno.AtomicOperation {
+  op.delete(k.link(link.tokenHash))
+    .delete(k.linkExpiry(link.expiresAt, link.tokenHash));
+  if (link.kind === "invitation") op.delete(k.invitation(link.id));
+  return op;
+}
+
+/**
+ * Spends a reset link, sets the password and moves the generation, which
+ * revokes every session and every other reset link of the account.
+ */
 export async function confirmReset(
   kv: Deno.Kv,
   k: KvKeys,
@@ -85,16 +81,25 @@ export async function confirmReset(
     ) {
       return { op: null, result: null };
     }
-    const spend = kv.atomic().check(link).delete(k.link(tokenHash))
-      .delete(k.linkExpiry(reset.expiresAt, tokenHash));
-    const entry = await kv.get<UserValue>(k.user(reset.userId));
-    if (entry.value === null) return { op: spend, result: null };
+    const spend = spendLink(kv.atomic().check(link), k, reset);
+    const entry = reset.userId === ""
+      ? null
+      : await kv.get<UserValue>(k.user(reset.userId));
+    const account = entry?.value ?? null;
+    // Gone, disabled, or reset or disabled since the link was issued: the
+    // link is spent and sets nothing.
+    if (
+      account === null || account.disabled ||
+      account.generation !== reset.generation
+    ) {
+      return { op: spend, result: null };
+    }
     const next: UserValue = {
-      ...entry.value,
+      ...account,
       passwordHash: confirmation.passwordHash,
-      generation: entry.value.generation + 1,
+      generation: account.generation + 1,
     };
-    spend.check(entry).set(k.user(next.id), next);
+    spend.check(entry!).set(k.user(next.id), next);
     return { op: spend, result: toRecord(next) };
   });
   if (user !== null) await deleteSessionsOf(kv, k, user.id);
@@ -108,20 +113,21 @@ export async function deleteExpiredLinks(
   now: number,
   limit: number,
 ): Promise<number> {
-  const keys: Deno.KvKey[] = [];
+  const expired: Array<Deno.KvEntry<string | null>> = [];
   const selector = {
     prefix: k.linkExpiries(),
     end: [...k.linkExpiries(), now + 1],
   };
-  for await (const entry of kv.list(selector, { limit })) {
-    keys.push(entry.key);
+  for await (const entry of kv.list<string | null>(selector, { limit })) {
+    expired.push(entry);
   }
-  for (let i = 0; i < keys.length; i += LINK_BATCH) {
+  for (let i = 0; i < expired.length; i += LINK_BATCH) {
     const op = kv.atomic();
-    for (const key of keys.slice(i, i + LINK_BATCH)) {
+    for (const { key, value } of expired.slice(i, i + LINK_BATCH)) {
       op.delete(key).delete(k.link(key[key.length - 1] as string));
+      if (typeof value === "string") op.delete(k.invitation(value));
     }
     await commit(op);
   }
-  return keys.length;
+  return expired.length;
 }

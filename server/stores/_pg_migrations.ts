@@ -10,13 +10,76 @@
 // Never edit a released migration; add the next version.
 
 import type postgres from "postgres";
+import { fold, UNREACHABLE_KEY } from "../_fold.ts";
 
-/** One step of the schema. `{schema}` stands for the quoted schema name. */
+/**
+ * A step computed in JavaScript (e.g. folding emails by the rule every store
+ * shares, never by the database's locale), inside the migration's
+ * transaction. `schema` is the quoted schema name.
+ */
+export type MigrationStep = (
+  tx: postgres.TransactionSql,
+  schema: string,
+) => Promise<void>;
+
+/**
+ * One step of the schema: SQL statements, where `{schema}` stands for the
+ * quoted schema name, and JavaScript steps, run in order.
+ */
 export interface Migration {
   version: number;
   name: string;
-  statements: readonly string[];
+  statements: readonly (string | MigrationStep)[];
 }
+
+const FILL_BATCH = 1000;
+
+// Fills `email_key` and `name_key` of every account with the shared folding
+// rule. Two accounts whose addresses fold alike (the old index only applied
+// lower()) cannot share a key: the older keeps it, the other gets one no
+// sign-in can type ("\u0001" + its id) until an administrator sorts it out.
+const foldAccounts: MigrationStep = async (tx, schema) => {
+  const rows = await tx.unsafe(
+    `SELECT id, email, name FROM ${schema}.users ORDER BY created_at, id`,
+  );
+  const taken = new Set<string>();
+  const ids: string[] = [];
+  const emailKeys: string[] = [];
+  const nameKeys: string[] = [];
+  for (const row of rows) {
+    let key = fold(row.email);
+    if (taken.has(key)) key = UNREACHABLE_KEY + row.id;
+    taken.add(key);
+    ids.push(row.id);
+    emailKeys.push(key);
+    nameKeys.push(fold(row.name));
+  }
+  for (let i = 0; i < ids.length; i += FILL_BATCH) {
+    const slice = (list: string[]) => list.slice(i, i + FILL_BATCH);
+    await tx.unsafe(
+      `UPDATE ${schema}.users u SET email_key = d.email_key, name_key = d.name_key
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS d(id, email_key, name_key)
+       WHERE u.id = d.id`,
+      [slice(ids), slice(emailKeys), slice(nameKeys)],
+    );
+  }
+};
+
+// Fills the folded email of every invitation.
+const foldInvitations: MigrationStep = async (tx, schema) => {
+  const rows = await tx.unsafe(
+    `SELECT token_hash, email FROM ${schema}.links`,
+  );
+  for (let i = 0; i < rows.length; i += FILL_BATCH) {
+    const batch = rows.slice(i, i + FILL_BATCH);
+    await tx.unsafe(
+      `UPDATE ${schema}.links l SET email_key = d.email_key
+       FROM unnest($1::text[], $2::text[]) AS d(token_hash, email_key)
+       WHERE l.token_hash = d.token_hash`,
+      [batch.map((row) => row.token_hash), batch.map((row) => fold(row.email))],
+    );
+  }
+};
 
 /** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -69,6 +132,64 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX counters_reset_at ON {schema}.counters (reset_at)`,
     ],
   },
+  {
+    version: 2,
+    name: "folded emails and names, link authority, invitation ids",
+    statements: [
+      // Emails are unique by their folded form (NFC, then lower case),
+      // computed in JavaScript like on every store; lower() followed the
+      // database's locale.
+      `ALTER TABLE {schema}.users ADD COLUMN email_key text,
+        ADD COLUMN name_key text`,
+      foldAccounts,
+      `ALTER TABLE {schema}.users ALTER COLUMN email_key SET NOT NULL,
+        ALTER COLUMN name_key SET NOT NULL`,
+      `DROP INDEX {schema}.users_email_key`,
+      `CREATE UNIQUE INDEX users_email_key ON {schema}.users (email_key)`,
+      // Reset links issued before recorded no generation: they die.
+      `DELETE FROM {schema}.links WHERE kind = 'reset'`,
+      // Invitations issued before recorded no inviter: like the first-run
+      // link, they now work only while the store has no account.
+      `ALTER TABLE {schema}.links ADD COLUMN id uuid,
+        ADD COLUMN email_key text,
+        ADD COLUMN invited_by uuid,
+        ADD COLUMN generation integer NOT NULL DEFAULT 0`,
+      `UPDATE {schema}.links SET id = gen_random_uuid()`,
+      foldInvitations,
+      `ALTER TABLE {schema}.links ALTER COLUMN id SET NOT NULL,
+        ALTER COLUMN email_key SET NOT NULL`,
+      `CREATE UNIQUE INDEX links_id ON {schema}.links (id)`,
+      // Recording a session, bound to the credential it was verified against
+      // and within the account's cap (server/stores/_pg_sessions.ts). A
+      // function, so the sign-in path is one statement, not a client-side
+      // transaction; VOLATILE, so each statement in it reads afresh, after
+      // the row lock was granted.
+      `CREATE FUNCTION {schema}.create_session(p_token text, p_user uuid,
+        p_created bigint, p_expires bigint, p_expected integer,
+        p_max integer) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+      BEGIN
+        SELECT generation INTO g FROM {schema}.users
+        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
+        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected) THEN
+          RETURN false;
+        END IF;
+        IF p_max IS NOT NULL THEN
+          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
+            SELECT token_hash FROM {schema}.sessions
+            WHERE user_id = p_user AND expires_at > p_created
+              AND generation = g
+            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
+            OFFSET p_max - 1));
+        END IF;
+        INSERT INTO {schema}.sessions
+          (token_hash, user_id, generation, created_at, expires_at)
+        VALUES (p_token, p_user, g, p_created, p_expires);
+        RETURN true;
+      END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -113,7 +234,11 @@ export async function runMigrations(
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       for (const statement of migration.statements) {
-        await tx.unsafe(statement.replaceAll("{schema}", quoted));
+        if (typeof statement === "string") {
+          await tx.unsafe(statement.replaceAll("{schema}", quoted));
+        } else {
+          await statement(tx, quoted);
+        }
       }
       await tx.unsafe(
         `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,

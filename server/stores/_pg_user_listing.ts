@@ -1,8 +1,9 @@
 // Listing accounts on Postgres: the search filter, the orders of
 // `UserQuery.sort` and the keyset cursor in SQL, plus the count of every
-// match. Names and emails compare lower-cased in code-point order
-// (`COLLATE "C"`), never by the database's locale, as the KV store does in
-// memory (_user_listing.ts).
+// match. Names and emails compare by their folded columns (`name_key`,
+// `email_key`, folded in JavaScript) in code-point order (`COLLATE "C"`),
+// never by the database's locale, as the KV store does in memory
+// (_user_listing.ts).
 
 import type postgres from "postgres";
 import type { UserPage, UserQuery, UserRecord } from "../store.ts";
@@ -12,7 +13,8 @@ import type { UserPage, UserQuery, UserRecord } from "../store.ts";
  *
  * @param sql The client.
  * @param users The table (`sql("schema.users")`).
- * @param query Limit, cursor (an id already checked to be a UUID), search and order.
+ * @param query Limit, cursor (an id already checked to be a UUID), folded
+ *   search and order.
  * @param toUser Reads a row.
  */
 export async function listUsersPage(
@@ -25,16 +27,15 @@ export async function listUsersPage(
   const descending = sort.startsWith("-");
   const field = descending ? sort.slice(1) : sort;
   const key = field === "name"
-    ? sql`lower(name) COLLATE "C"`
+    ? sql`name_key COLLATE "C"`
     : field === "email"
-    ? sql`lower(email) COLLATE "C"`
+    ? sql`email_key COLLATE "C"`
     : sql`id`;
   const after = query.cursor ?? null;
-  const needle = query.q?.trim() ?? "";
+  const needle = query.q ?? "";
   const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
   const search = sql`(${needle} = ''
-    OR lower(email) LIKE lower(${pattern})
-    OR lower(name) LIKE lower(${pattern}))`;
+    OR email_key LIKE ${pattern} OR name_key LIKE ${pattern})`;
   // The cursor is the last id of the previous page; its row gives the key
   // to continue from (no row: an empty page, as on KV).
   const from = after === null

@@ -1,25 +1,60 @@
 // Listing accounts in memory, for stores without an index to sort by (KV):
 // the search filter, the orders of `UserQuery.sort` and the keyset cursor,
 // as one pure function over every account. Postgres does the same in SQL
-// (postgres.ts); tests/server/list_users_test.ts holds both to one result.
+// on the folded columns (_pg_user_listing.ts);
+// tests/server/list_users_sort_test.ts holds both to one result. Names and
+// emails compare by their folded form (`fold`: NFC, then lower case), the
+// form searches match.
 
+import { fold } from "../_fold.ts";
 import type { UserPage, UserQuery, UserRecord, UserSort } from "../store.ts";
 
-/** Whether `user` matches the search `q` (a case-insensitive substring of email or name). */
+/**
+ * Whether `user` matches the search `q`: folded text (as `UserQuery.q`
+ * holds it) within the folded email or the folded name.
+ */
 export function matchesSearch(
   user: UserRecord,
   q: string | undefined,
 ): boolean {
-  const needle = q?.trim().toLowerCase() ?? "";
-  return needle === "" || user.email.toLowerCase().includes(needle) ||
-    user.name.toLowerCase().includes(needle);
+  return q === undefined || q === "" || fold(user.email).includes(q) ||
+    fold(user.name).includes(q);
 }
 
-/** The key an order compares first; ids (UUIDv7, so creation order) break ties. */
-function keyOf(user: UserRecord, field: string): string {
-  if (field === "name") return user.name.toLowerCase();
-  if (field === "email") return user.email.toLowerCase();
-  return user.id;
+/** An account with the key its order compares first. */
+interface Keyed {
+  user: UserRecord;
+  key: string;
+}
+
+/** The field an order compares and whether it is reversed. */
+function orderOf(sort: UserSort): { field: string; descending: boolean } {
+  const descending = sort.startsWith("-");
+  return { field: descending ? sort.slice(1) : sort, descending };
+}
+
+// Folded once per account and listing, not once per comparison.
+function keyed(user: UserRecord, field: string): Keyed {
+  const key = field === "name"
+    ? fold(user.name)
+    : field === "email"
+    ? fold(user.email)
+    : user.id;
+  return { user, key };
+}
+
+// Ids (UUIDv7, so creation order) break ties.
+function compareKeyed(a: Keyed, b: Keyed, descending: boolean): number {
+  const order = a.key < b.key
+    ? -1
+    : a.key > b.key
+    ? 1
+    : a.user.id < b.user.id
+    ? -1
+    : a.user.id > b.user.id
+    ? 1
+    : 0;
+  return descending ? -order : order;
 }
 
 /** Compares two accounts in `sort`'s order. */
@@ -28,19 +63,8 @@ export function compareUsers(
   b: UserRecord,
   sort: UserSort = "created",
 ): number {
-  const descending = sort.startsWith("-");
-  const field = descending ? sort.slice(1) : sort;
-  const [ka, kb] = [keyOf(a, field), keyOf(b, field)];
-  const order = ka < kb
-    ? -1
-    : ka > kb
-    ? 1
-    : a.id < b.id
-    ? -1
-    : a.id > b.id
-    ? 1
-    : 0;
-  return descending ? -order : order;
+  const { field, descending } = orderOf(sort);
+  return compareKeyed(keyed(a, field), keyed(b, field), descending);
 }
 
 /**
@@ -51,17 +75,20 @@ export function compareUsers(
  */
 export function pageOf(all: readonly UserRecord[], query: UserQuery): UserPage {
   const sort = query.sort ?? "created";
+  const { field, descending } = orderOf(sort);
   const matching = all.filter((user) => matchesSearch(user, query.q))
-    .sort((a, b) => compareUsers(a, b, sort));
+    .map((user) => keyed(user, field))
+    .sort((a, b) => compareKeyed(a, b, descending));
   let rest = matching;
   if (query.cursor !== undefined) {
-    const cursor = all.find((user) => user.id === query.cursor) ??
-      (sort.endsWith("created") ? placeholder(query.cursor) : undefined);
+    const found = all.find((user) => user.id === query.cursor) ??
+      (field === "created" ? placeholder(query.cursor) : undefined);
+    const cursor = found === undefined ? undefined : keyed(found, field);
     rest = cursor === undefined
       ? []
-      : matching.filter((user) => compareUsers(user, cursor, sort) > 0);
+      : matching.filter((entry) => compareKeyed(entry, cursor, descending) > 0);
   }
-  const users = rest.slice(0, query.limit);
+  const users = rest.slice(0, query.limit).map((entry) => entry.user);
   return {
     users,
     nextCursor: rest.length > query.limit ? users[users.length - 1]!.id : null,

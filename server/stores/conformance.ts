@@ -30,6 +30,9 @@
 
 import type { Store } from "../store.ts";
 import { ACCOUNT_CASES } from "./_conformance_accounts.ts";
+import { AUTHORITY_CASES } from "./_conformance_authority.ts";
+import { COUNTER_CASES } from "./_conformance_counters.ts";
+import { INVITATION_CASES } from "./_conformance_invitations.ts";
 import { RECORD_CASES } from "./_conformance_records.ts";
 
 /** A store opened for one test case, and how to release it. */
@@ -55,10 +58,14 @@ export interface StoreConformanceOptions {
 
 /**
  * Registers the store conformance cases with `Deno.test`, one test per rule
- * of the `Store` contract: accounts and their rules (`email_taken`,
- * `role_changed`, `role_beyond_reach`, `last_privileged_refused`), session
- * revocation, single-use links, limiter counters, bounded expiry sweeps, and
- * concurrent writers. Each case opens its own store and closes it after.
+ * of the `Store` contract: accounts and their rules (`email_taken` by folded
+ * email, `role_changed`, `role_beyond_reach`, `last_privileged_refused`),
+ * session revocation, sessions bound to the verified credential and capped
+ * per account, single-use links and their authority (reset links and
+ * generations, invitations and their inviter, the first-run link), pending
+ * invitations and their revocation, limiter reservations, bounded expiry
+ * sweeps, and concurrent writers. Each case opens its own store and closes
+ * it after.
  *
  * @param name Prefix of every test name, e.g. `"PostgresStore"`.
  * @param open Opens a fresh, empty store for one case.
@@ -97,7 +104,14 @@ export function storeConformance(
   open: OpenStore,
   options: StoreConformanceOptions = {},
 ): void {
-  for (const [title, check] of [...ACCOUNT_CASES, ...RECORD_CASES]) {
+  const cases = [
+    ...ACCOUNT_CASES,
+    ...RECORD_CASES,
+    ...AUTHORITY_CASES,
+    ...INVITATION_CASES,
+    ...COUNTER_CASES,
+  ];
+  for (const [title, check] of cases) {
     Deno.test({
       name: `${name}: ${title}`,
       ignore: options.ignore ?? false,

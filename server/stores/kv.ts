@@ -22,11 +22,15 @@
 
 import { AuthError } from "../errors.ts";
 import type {
+  AttemptWindow,
   Counter,
   InvitationAcceptance,
+  InvitationRevocation,
+  LinkKind,
   LinkRecord,
   NewSession,
   NewUser,
+  Reservation,
   ResetConfirmation,
   SessionLookup,
   Store,
@@ -39,13 +43,14 @@ import type {
 import { countEnabled, moveCounts, toRecord } from "./_kv_accounts.ts";
 import { commit, retry } from "./_kv_atomic.ts";
 import * as counters from "./_kv_counters.ts";
+import * as invitations from "./_kv_invitations.ts";
 import { countOf, type KvKeys, kvKeys, type UserValue } from "./_kv_keys.ts";
 import * as links from "./_kv_links.ts";
+import { migrateToV2, SCHEMA_VERSION } from "./_kv_migrate.ts";
 import * as sessions from "./_kv_sessions.ts";
 import { pageOf } from "./_user_listing.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
 
-const SCHEMA_VERSION = 1;
 const MAX_PRIVILEGED_ROLES = 9;
 
 /** Options of {@linkcode KvStore}. */
@@ -87,7 +92,11 @@ export class KvStore implements Store {
     this.#keys = kvKeys(options.prefix ?? ["gatehouse"]);
   }
 
-  /** Records the schema version; refuses a database from a newer version. */
+  /**
+   * Brings the database to this version's schema (recorded under
+   * `schema`); refuses a database from a newer version. Version 1 data is
+   * upgraded in place (see `_kv_migrate.ts`).
+   */
   async migrate(): Promise<void> {
     const key = this.#keys.schema();
     const current = await this.#kv.get<number>(key);
@@ -97,7 +106,11 @@ export class KvStore implements Store {
       );
     }
     if (current.value === SCHEMA_VERSION) return;
-    await commit(this.#kv.atomic().check(current).set(key, SCHEMA_VERSION));
+    if (current.value !== null) await migrateToV2(this.#kv, this.#keys);
+    await commit(
+      this.#kv.atomic().check(current).set(key, SCHEMA_VERSION)
+        .set(this.#keys.decoyAccount(), decoyAccount()),
+    );
   }
 
   /** Creates an account; `email_taken` when the address is in use. */
@@ -105,7 +118,7 @@ export class KvStore implements Store {
     const k = this.#keys;
     const value: UserValue = { ...user, disabled: false, generation: 0 };
     return retry(async () => {
-      const emailKey = k.userEmail(user.email.toLowerCase());
+      const emailKey = k.userEmail(user.emailKey);
       const taken = await this.#kv.get(emailKey);
       if (taken.value !== null) {
         throw new AuthError("email_taken", { meta: { field: "email" } });
@@ -113,7 +126,8 @@ export class KvStore implements Store {
       const op = this.#kv.atomic()
         .check(taken, { key: k.user(user.id), versionstamp: null })
         .set(k.user(user.id), value)
-        .set(emailKey, user.id);
+        .set(emailKey, user.id)
+        .set(k.accounts(), true);
       countEnabled(op, k, user.role, 1n);
       return { op, result: toRecord(value) };
     });
@@ -125,17 +139,23 @@ export class KvStore implements Store {
     return entry.value === null ? null : toRecord(entry.value);
   }
 
-  /** The account and password hash for an email (any case), or null. */
-  async credentialsByEmail(email: string): Promise<UserCredentials | null> {
-    const id = await this.#kv.get<string>(
-      this.#keys.userEmail(email.trim().toLowerCase()),
+  /**
+   * The account behind a folded email, or null. An unknown address reads
+   * the decoy account where a known one reads its account: the same two
+   * reads, each finding a record of the same shape, so the time taken does
+   * not tell whether the address has an account.
+   */
+  async credentialsByEmail(emailKey: string): Promise<UserCredentials | null> {
+    const k = this.#keys;
+    const id = await this.#kv.get<string>(k.userEmail(emailKey));
+    const user = await this.#kv.get<UserValue>(
+      id.value === null ? k.decoyAccount() : k.user(id.value),
     );
-    if (id.value === null) return null;
-    const user = await this.#kv.get<UserValue>(this.#keys.user(id.value));
-    if (user.value === null) return null;
+    if (id.value === null || user.value === null) return null;
     return {
       user: toRecord(user.value),
       passwordHash: user.value.passwordHash,
+      generation: user.value.generation,
     };
   }
 
@@ -224,7 +244,10 @@ export class KvStore implements Store {
     });
   }
 
-  /** Records a session if the account exists and is enabled. */
+  /**
+   * Records a session if the account exists, is enabled and has the
+   * expected generation; ends the oldest beyond `maxSessions`.
+   */
   createSession(session: NewSession): Promise<boolean> {
     return sessions.createSession(this.#kv, this.#keys, session);
   }
@@ -257,12 +280,39 @@ export class KvStore implements Store {
     return await links.createLink(this.#kv, this.#keys, link);
   }
 
-  /** Spends an invitation and creates its account in one commit. */
+  /** The live link of `kind` behind `tokenHash`, without spending it. */
+  async findLink(
+    tokenHash: string,
+    kind: LinkKind,
+    now: number,
+  ): Promise<LinkRecord | null> {
+    return await links.findLink(this.#kv, this.#keys, tokenHash, kind, now);
+  }
+
+  /** Spends an invitation and creates its account and session in one commit. */
   acceptInvitation(
     tokenHash: string,
     acceptance: InvitationAcceptance,
   ): Promise<UserRecord | null> {
-    return links.acceptInvitation(this.#kv, this.#keys, tokenHash, acceptance);
+    return invitations.acceptInvitation(
+      this.#kv,
+      this.#keys,
+      tokenHash,
+      acceptance,
+    );
+  }
+
+  /** The pending invitations, newest first. */
+  async listInvitations(now: number): Promise<LinkRecord[]> {
+    return await invitations.listInvitations(this.#kv, this.#keys, now);
+  }
+
+  /** Deletes a pending invitation under the reach rule. */
+  revokeInvitation(
+    id: string,
+    revocation: InvitationRevocation,
+  ): Promise<LinkRecord> {
+    return invitations.revokeInvitation(this.#kv, this.#keys, id, revocation);
   }
 
   /** Spends a reset link, sets the password and revokes every session. */
@@ -283,9 +333,14 @@ export class KvStore implements Store {
     return await links.deleteExpiredLinks(this.#kv, this.#keys, now, limit);
   }
 
-  /** Adds one to a fixed-window counter, atomically. */
-  hitCounter(key: string, now: number, windowMs: number): Promise<Counter> {
-    return counters.hitCounter(this.#kv, this.#keys, key, now, windowMs);
+  /** Reserves one attempt on a fixed-window counter, atomically. */
+  reserveAttempt(key: string, window: AttemptWindow): Promise<Reservation> {
+    return counters.reserveAttempt(this.#kv, this.#keys, key, window);
+  }
+
+  /** Gives one attempt back to the window ending at `resetAt`. */
+  async releaseAttempt(key: string, resetAt: number): Promise<void> {
+    await counters.releaseAttempt(this.#kv, this.#keys, key, resetAt);
   }
 
   /** The counter if its window is open at `now`. */
@@ -302,4 +357,24 @@ export class KvStore implements Store {
       limit,
     );
   }
+}
+
+// The record an unknown address reads: shaped like an account, of no one,
+// disabled, with a password hash that matches no password.
+function decoyAccount(): UserValue {
+  const random = (bytes: number) =>
+    crypto.getRandomValues(new Uint8Array(bytes)).toBase64({
+      omitPadding: true,
+    });
+  return {
+    id: "00000000-0000-0000-0000-000000000000",
+    email: "decoy.account@example.invalid",
+    emailKey: "decoy.account@example.invalid",
+    name: "Decoy Account",
+    role: "",
+    disabled: true,
+    createdAt: 0,
+    passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${random(16)}$${random(32)}`,
+    generation: 0,
+  };
 }

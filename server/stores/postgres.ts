@@ -22,13 +22,17 @@
 import type postgres from "postgres";
 import { isUuid } from "../_crypto.ts";
 import { AuthError } from "../errors.ts";
+import { fold } from "../_fold.ts";
 import type {
+  AttemptWindow,
   Counter,
   InvitationAcceptance,
+  InvitationRevocation,
   LinkKind,
   LinkRecord,
   NewSession,
   NewUser,
+  Reservation,
   ResetConfirmation,
   SessionLookup,
   Store,
@@ -38,8 +42,20 @@ import type {
   UserRecord,
   UserUpdate,
 } from "../store.ts";
+import * as counters from "./_pg_counters.ts";
+import * as links from "./_pg_links.ts";
 import { runMigrations } from "./_pg_migrations.ts";
+import { createSession } from "./_pg_sessions.ts";
 import { listUsersPage } from "./_pg_user_listing.ts";
+import {
+  codeOf,
+  deleteExpired,
+  type PgTables,
+  pgTables,
+  type Table,
+  toUser,
+  type Tx,
+} from "./_pg_tables.ts";
 import { countsAsPrivileged, userUpdateDecision } from "./_user_rules.ts";
 
 /** Options of {@linkcode PostgresStore}. */
@@ -52,13 +68,14 @@ export interface PostgresStoreOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-// Serialization failures and deadlocks are safe to retry: nothing committed.
-const RETRYABLE = new Set(["40001", "40P01"]);
-const MAX_ATTEMPTS = 5;
-
-type Sql = postgres.Sql;
-type Tx = postgres.TransactionSql;
-type Row = postgres.Row;
+// The row an unknown address reads, shaped like an account's.
+const DECOY = {
+  id: "00000000-0000-0000-0000-000000000000",
+  email: "decoy.account@example.invalid",
+  name: "Decoy Account",
+  passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$" + "A".repeat(22) + "$" +
+    "A".repeat(43),
+};
 
 /**
  * The PostgreSQL implementation of `Store`.
@@ -85,13 +102,9 @@ type Row = postgres.Row;
  * ```
  */
 export class PostgresStore implements Store {
-  readonly #sql: Sql;
+  readonly #sql: postgres.Sql;
   readonly #schema: string;
-  readonly #users: postgres.Helper<string, []>;
-  readonly #sessions: postgres.Helper<string, []>;
-  readonly #links: postgres.Helper<string, []>;
-  readonly #counters: postgres.Helper<string, []>;
-  readonly #rulesLock: string;
+  readonly #t: PgTables;
 
   /**
    * Wraps a postgres.js client.
@@ -100,7 +113,7 @@ export class PostgresStore implements Store {
    *   postgres.js `transform` options: the store reads columns by name.
    * @param options The schema.
    */
-  constructor(sql: Sql, options: PostgresStoreOptions = {}) {
+  constructor(sql: postgres.Sql, options: PostgresStoreOptions = {}) {
     const schema = options.schema ?? "gatehouse";
     if (!SCHEMA_NAME.test(schema)) {
       throw new TypeError(
@@ -118,11 +131,7 @@ export class PostgresStore implements Store {
     }
     this.#sql = sql;
     this.#schema = schema;
-    this.#users = sql(`${schema}.users`);
-    this.#sessions = sql(`${schema}.sessions`);
-    this.#links = sql(`${schema}.links`);
-    this.#counters = sql(`${schema}.counters`);
-    this.#rulesLock = `gatehouse.account_rules:${schema}`;
+    this.#t = pgTables(sql, schema);
   }
 
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
@@ -134,10 +143,12 @@ export class PostgresStore implements Store {
   async createUser(user: NewUser): Promise<UserRecord> {
     try {
       await this.#sql`
-        INSERT INTO ${this.#users}
-          (id, email, name, role, password_hash, created_at)
-        VALUES (${user.id}, ${user.email}, ${user.name}, ${user.role},
-          ${user.passwordHash}, ${user.createdAt})`;
+        INSERT INTO ${this.#t.users}
+          (id, email, email_key, name, name_key, role, password_hash,
+            created_at)
+        VALUES (${user.id}, ${user.email}, ${user.emailKey}, ${user.name},
+          ${fold(user.name)}, ${user.role}, ${user.passwordHash},
+          ${user.createdAt})`;
     } catch (err) {
       if (isEmailTaken(err)) {
         throw new AuthError("email_taken", { meta: { field: "email" } });
@@ -159,18 +170,30 @@ export class PostgresStore implements Store {
     if (!isUuid(id)) return null;
     const [row] = await this.#sql`
       SELECT id, email, name, role, disabled, created_at
-      FROM ${this.#users} WHERE id = ${id}`;
+      FROM ${this.#t.users} WHERE id = ${id}`;
     return row === undefined ? null : toUser(row);
   }
 
-  /** The account and password hash for an email (any case), or null. */
-  async credentialsByEmail(email: string): Promise<UserCredentials | null> {
+  /**
+   * The account behind a folded email, or null. One query that answers one
+   * row either way (the account, or a decoy of the same shape), so the time
+   * taken does not tell whether the address has an account.
+   */
+  async credentialsByEmail(emailKey: string): Promise<UserCredentials | null> {
     const [row] = await this.#sql`
-      SELECT id, email, name, role, disabled, created_at, password_hash
-      FROM ${this.#users} WHERE lower(email) = lower(${email.trim()})`;
-    return row === undefined
-      ? null
-      : { user: toUser(row), passwordHash: row.password_hash };
+      SELECT * FROM (
+        SELECT id, email, name, role, disabled, created_at, password_hash,
+          generation, true AS found
+        FROM ${this.#t.users} WHERE email_key = ${emailKey}
+        UNION ALL
+        SELECT ${DECOY.id}::uuid, ${DECOY.email}, ${DECOY.name}, '', true,
+          0::bigint, ${DECOY.passwordHash}, 0, false
+      ) AS found ORDER BY found DESC LIMIT 1`;
+    return row?.found !== true ? null : {
+      user: toUser(row),
+      passwordHash: row.password_hash,
+      generation: row.generation,
+    };
   }
 
   /** A page of accounts in the query's order, optionally filtered, with the total. */
@@ -179,13 +202,13 @@ export class PostgresStore implements Store {
     if (after !== null && !isUuid(after)) {
       throw new TypeError(`Invalid cursor: "${after.slice(0, 64)}"`);
     }
-    return await listUsersPage(this.#sql, this.#users, query, toUser);
+    return await listUsersPage(this.#sql, this.#t.users, query, toUser);
   }
 
   /** Whether any account exists. */
   async hasUsers(): Promise<boolean> {
     const [row] = await this.#sql`
-      SELECT EXISTS (SELECT 1 FROM ${this.#users}) AS found`;
+      SELECT EXISTS (SELECT 1 FROM ${this.#t.users}) AS found`;
     return row?.found === true;
   }
 
@@ -204,18 +227,19 @@ export class PostgresStore implements Store {
    */
   async updateUser(id: string, update: UserUpdate): Promise<UserRecord> {
     if (!isUuid(id)) throw new AuthError("user_not_found");
-    return await this.#transaction(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(hashtext(${this.#rulesLock}))`;
+    const t = this.#t;
+    return await t.transaction(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(hashtext(${t.rulesLock}))`;
       const [row] = await tx`
         SELECT id, email, name, role, disabled, created_at, generation
-        FROM ${this.#users} WHERE id = ${id} FOR UPDATE`;
+        FROM ${t.users} WHERE id = ${id} FOR UPDATE`;
       if (row === undefined) throw new AuthError("user_not_found");
       const current = toUser(row);
       const subject = { ...current, generation: row.generation as number };
       const keep = update.keepPrivileged;
       // The rules ask for the count only when the account is privileged now.
       const enabled = keep !== undefined && countsAsPrivileged(current, keep)
-        ? await countPrivileged(tx, this.#users, keep)
+        ? await countPrivileged(tx, t.users, keep)
         : 0;
       const { changes } = userUpdateDecision(subject, update, () => enabled);
       const next = { ...subject, ...changes };
@@ -226,12 +250,12 @@ export class PostgresStore implements Store {
         return current;
       }
       await tx`
-        UPDATE ${this.#users}
+        UPDATE ${t.users}
         SET role = ${next.role}, disabled = ${next.disabled},
           generation = ${next.generation}
         WHERE id = ${id}`;
       if (next.generation !== subject.generation) {
-        await tx`DELETE FROM ${this.#sessions} WHERE user_id = ${id}`;
+        await tx`DELETE FROM ${t.sessions} WHERE user_id = ${id}`;
       }
       return { ...current, role: next.role, disabled: next.disabled };
     });
@@ -245,25 +269,17 @@ export class PostgresStore implements Store {
   ): Promise<boolean> {
     if (!isUuid(id)) return false;
     const result = await this.#sql`
-      UPDATE ${this.#users} SET password_hash = ${nextHash}
+      UPDATE ${this.#t.users} SET password_hash = ${nextHash}
       WHERE id = ${id} AND password_hash = ${previousHash}`;
     return result.count === 1;
   }
 
-  /** Records a session if the account exists and is enabled. */
+  /**
+   * Records a session if the account is enabled and has the expected
+   * generation; ends the oldest beyond `maxSessions`.
+   */
   async createSession(session: NewSession): Promise<boolean> {
-    if (!isUuid(session.userId)) return false;
-    // FOR SHARE waits for a disable in flight, then sees it: a session is
-    // never recorded for an account that was disabled meanwhile.
-    const result = await this.#sql`
-      INSERT INTO ${this.#sessions}
-        (token_hash, user_id, generation, created_at, expires_at)
-      SELECT ${session.tokenHash}, id, generation, ${session.createdAt},
-        ${session.expiresAt}
-      FROM ${this.#users}
-      WHERE id = ${session.userId} AND NOT disabled
-      FOR SHARE`;
-    return result.count === 1;
+    return await createSession(this.#t, session);
   }
 
   /**
@@ -277,7 +293,7 @@ export class PostgresStore implements Store {
     const [row] = await this.#sql`
       SELECT u.id, u.email, u.name, u.role, u.disabled, u.created_at,
         s.expires_at
-      FROM ${this.#sessions} s JOIN ${this.#users} u ON u.id = s.user_id
+      FROM ${this.#t.sessions} s JOIN ${this.#t.users} u ON u.id = s.user_id
       WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}
         AND NOT u.disabled AND u.generation = s.generation`;
     return row === undefined
@@ -288,63 +304,48 @@ export class PostgresStore implements Store {
   /** Deletes one session. */
   async deleteSession(tokenHash: string): Promise<void> {
     await this.#sql`
-      DELETE FROM ${this.#sessions} WHERE token_hash = ${tokenHash}`;
+      DELETE FROM ${this.#t.sessions} WHERE token_hash = ${tokenHash}`;
   }
 
   /** Deletes up to `limit` sessions expired by `now`. */
   async deleteExpiredSessions(now: number, limit: number): Promise<number> {
-    // `= ANY(ARRAY(…))` makes the batch an InitPlan and the delete a
-    // primary-key lookup; `IN (…)` was planned as a hash semi-join over a
-    // sequential scan of the whole table, once per batch (bench: reaper).
-    const result = await this.#sql`
-      DELETE FROM ${this.#sessions} WHERE token_hash = ANY(ARRAY(
-        SELECT token_hash FROM ${this.#sessions} WHERE expires_at <= ${now}
-        LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-    return result.count;
+    const columns = { key: "token_hash", expiry: "expires_at" };
+    return await deleteExpired(this.#t, this.#t.sessions, columns, now, limit);
   }
 
   /** Stores a single-use link. */
   async createLink(link: LinkRecord): Promise<void> {
-    await this.#sql`
-      INSERT INTO ${this.#links}
-        (token_hash, kind, email, name, role, user_id, created_at, expires_at)
-      VALUES (${link.tokenHash}, ${link.kind}, ${link.email}, ${link.name},
-        ${link.role}, ${link.userId === "" ? null : link.userId},
-        ${link.createdAt}, ${link.expiresAt})`;
+    await links.createLink(this.#t, link);
   }
 
-  /** Spends an invitation and creates its account in one transaction. */
+  /** The live link of `kind` behind `tokenHash`, without spending it. */
+  async findLink(
+    tokenHash: string,
+    kind: LinkKind,
+    now: number,
+  ): Promise<LinkRecord | null> {
+    return await links.findLink(this.#t, tokenHash, kind, now);
+  }
+
+  /** Spends an invitation; creates its account and session in one transaction. */
   async acceptInvitation(
     tokenHash: string,
     acceptance: InvitationAcceptance,
   ): Promise<UserRecord | null> {
-    return await this.#transaction(async (tx) => {
-      const link = await spendLink(
-        tx,
-        this.#links,
-        tokenHash,
-        "invitation",
-        acceptance.now,
-      );
-      if (link === null) return null;
-      // An address that has an account (or got one since) creates nothing;
-      // the link stays spent. This is also how decoy invitations die.
-      const created = await tx`
-        INSERT INTO ${this.#users}
-          (id, email, name, role, password_hash, created_at)
-        VALUES (${acceptance.userId}, ${link.email}, ${link.name}, ${link.role},
-          ${acceptance.passwordHash}, ${acceptance.now})
-        ON CONFLICT ((lower(email))) DO NOTHING`;
-      if (created.count === 0) return null;
-      return {
-        id: acceptance.userId,
-        email: link.email,
-        name: link.name,
-        role: link.role,
-        disabled: false,
-        createdAt: acceptance.now,
-      };
-    });
+    return await links.acceptInvitation(this.#t, tokenHash, acceptance);
+  }
+
+  /** The pending invitations, newest first. */
+  async listInvitations(now: number): Promise<LinkRecord[]> {
+    return await links.listInvitations(this.#t, now);
+  }
+
+  /** Deletes a pending invitation under the reach rule. */
+  async revokeInvitation(
+    id: string,
+    revocation: InvitationRevocation,
+  ): Promise<LinkRecord> {
+    return await links.revokeInvitation(this.#t, id, revocation);
   }
 
   /** Spends a reset link, sets the password and revokes every session. */
@@ -352,110 +353,43 @@ export class PostgresStore implements Store {
     tokenHash: string,
     confirmation: ResetConfirmation,
   ): Promise<UserRecord | null> {
-    return await this.#transaction(async (tx) => {
-      const link = await spendLink(
-        tx,
-        this.#links,
-        tokenHash,
-        "reset",
-        confirmation.now,
-      );
-      if (link === null || link.user_id === null) return null;
-      const [row] = await tx`
-        UPDATE ${this.#users}
-        SET password_hash = ${confirmation.passwordHash},
-          generation = generation + 1
-        WHERE id = ${link.user_id}
-        RETURNING id, email, name, role, disabled, created_at`;
-      if (row === undefined) return null;
-      await tx`DELETE FROM ${this.#sessions} WHERE user_id = ${row.id}`;
-      return toUser(row);
-    });
+    return await links.confirmReset(this.#t, tokenHash, confirmation);
   }
 
   /** Deletes up to `limit` links expired by `now`. */
   async deleteExpiredLinks(now: number, limit: number): Promise<number> {
-    const result = await this.#sql`
-      DELETE FROM ${this.#links} WHERE token_hash = ANY(ARRAY(
-        SELECT token_hash FROM ${this.#links} WHERE expires_at <= ${now}
-        LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-    return result.count;
+    const columns = { key: "token_hash", expiry: "expires_at" };
+    return await deleteExpired(this.#t, this.#t.links, columns, now, limit);
   }
 
-  /** Adds one to a fixed-window counter, atomically (one upsert). */
-  async hitCounter(
+  /** Reserves one attempt on a fixed-window counter (one upsert). */
+  async reserveAttempt(
     key: string,
-    now: number,
-    windowMs: number,
-  ): Promise<Counter> {
-    const [row] = await this.#sql`
-      INSERT INTO ${this.#counters} AS c (key, count, reset_at)
-      VALUES (${key}, 1, ${now + windowMs})
-      ON CONFLICT (key) DO UPDATE SET
-        count = CASE WHEN c.reset_at > ${now} THEN c.count + 1 ELSE 1 END,
-        reset_at = CASE WHEN c.reset_at > ${now} THEN c.reset_at
-          ELSE excluded.reset_at END
-      RETURNING count, reset_at`;
-    return toCounter(row!);
+    window: AttemptWindow,
+  ): Promise<Reservation> {
+    return await counters.reserveAttempt(this.#t, key, window);
+  }
+
+  /** Gives one attempt back to the window ending at `resetAt`. */
+  async releaseAttempt(key: string, resetAt: number): Promise<void> {
+    await counters.releaseAttempt(this.#t, key, resetAt);
   }
 
   /** The counter if its window is open at `now`. */
   async readCounter(key: string, now: number): Promise<Counter | null> {
-    const [row] = await this.#sql`
-      SELECT count, reset_at FROM ${this.#counters}
-      WHERE key = ${key} AND reset_at > ${now}`;
-    return row === undefined ? null : toCounter(row);
+    return await counters.readCounter(this.#t, key, now);
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   async deleteExpiredCounters(now: number, limit: number): Promise<number> {
-    const result = await this.#sql`
-      DELETE FROM ${this.#counters} WHERE key = ANY(ARRAY(
-        SELECT key FROM ${this.#counters} WHERE reset_at <= ${now}
-        LIMIT ${limit} FOR UPDATE SKIP LOCKED))`;
-    return result.count;
+    const columns = { key: "key", expiry: "reset_at" };
+    return await deleteExpired(this.#t, this.#t.counters, columns, now, limit);
   }
-
-  // One transaction, retried when Postgres aborted it for a serialization
-  // failure or a deadlock (nothing was committed then).
-  async #transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    for (let attempt = 1;; attempt++) {
-      try {
-        return await this.#sql.begin(work) as T;
-      } catch (err) {
-        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(codeOf(err))) throw err;
-      }
-    }
-  }
-}
-
-interface LinkRow {
-  email: string;
-  name: string;
-  role: string;
-  user_id: string | null;
-}
-
-// Deletes a live link of `kind` and returns it, or null. The DELETE locks
-// the row, so of two concurrent spenders one gets it and the other nothing.
-// A link of another kind or an expired one is left as it is.
-async function spendLink(
-  tx: Tx,
-  links: postgres.Helper<string, []>,
-  tokenHash: string,
-  kind: LinkKind,
-  now: number,
-): Promise<LinkRow | null> {
-  const [row] = await tx<LinkRow[]>`
-    DELETE FROM ${links}
-    WHERE token_hash = ${tokenHash} AND kind = ${kind} AND expires_at > ${now}
-    RETURNING email, name, role, user_id`;
-  return row ?? null;
 }
 
 async function countPrivileged(
   tx: Tx,
-  users: postgres.Helper<string, []>,
+  users: Table,
   privileged: readonly string[],
 ): Promise<number> {
   // An empty list counts every enabled account (see UserUpdate).
@@ -465,29 +399,6 @@ async function countPrivileged(
       SELECT count(*) AS n FROM ${users}
       WHERE NOT disabled AND role = ANY(${[...privileged]}::text[])`;
   return Number(row!.n);
-}
-
-// bigint columns arrive as strings by default (or as BigInt with custom
-// types); Number() reads either, and millisecond times fit a double exactly.
-function toUser(row: Row): UserRecord {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    disabled: row.disabled,
-    createdAt: Number(row.created_at),
-  };
-}
-
-function toCounter(row: Row): Counter {
-  return { count: Number(row.count), resetAt: Number(row.reset_at) };
-}
-
-function codeOf(err: unknown): string {
-  return typeof err === "object" && err !== null && "code" in err
-    ? String(err.code)
-    : "";
 }
 
 function isEmailTaken(err: unknown): boolean {

@@ -68,6 +68,7 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   password_too_short: ValidationError,
   password_too_long: ValidationError,
   password_too_common: ValidationError,
+  invitation_id_malformed: ValidationError,
   user_id_malformed: ValidationError,
   role_unknown: RoleUnknownError,
   credentials_invalid: UnauthorizedError, // a 401 outside login

@@ -3,7 +3,8 @@
 // reset and invitation pages, with their errors and dead links, the 404),
 // signed in as an administrator of 60 accounts (the account page, the
 // users table, its menu, dialogs, second page and empty search, the new
-// user and invitation forms with errors and confirmations) and as a member.
+// user and invitation forms with errors and confirmations, the pending
+// invitations and their revoke dialog) and as a member.
 
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hydrated, screen, signIn } from "../fixtures/browser.ts";
@@ -180,13 +181,22 @@ export async function walk(
     await page.locator('button[type="submit"]').click();
     await shown(page, '[aria-invalid="true"]');
     await visit("invite with errors", page);
-    await page.locator('input[name="name"]').fill("Ivy Invited");
+    await page.locator('input[name="name"]').fill("Ivy Ibarra");
     await page.locator('input[name="email"]').fill(
       `ivy.${options.locale}.${options.viewport.width}@example.com`,
     );
     await page.locator('button[type="submit"]').click();
     await shown(page, 'input[name="activation_link"]');
     await visit("invite: the link to pass on", page);
+
+    await page.goto(`${origin}/users`);
+    await hydrated(page);
+    await shown(page, ".gh-invitation");
+    await visit("users with a pending invitation", page);
+    await page.locator(".gh-invitation button").first().click();
+    await shown(page, 'dialog[data-gh-dialog="revoke"][open]');
+    await visit("users: the revoke dialog", page);
+    await page.keyboard.press("Escape");
   } finally {
     await admins.close();
   }

@@ -1,12 +1,15 @@
-// An administrator invites someone; the demo has no mailer, so the screen
-// shows the activation link. The invited person opens it in a browser of
-// their own, chooses a password and is signed in. The administrator then
+// An administrator invites someone; the demo mails no invitations, so the
+// screen shows the activation link. The invited person opens it in a browser
+// of their own, chooses a password and is signed in. The administrator then
 // disables the account, and the person's open page falls back to the login
-// screen on its next request (the session check), without a reload.
+// screen on its next request (the session check), without a reload. A
+// pending invitation shows on the users page, where revoking it kills its
+// link.
 
 import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
 import { openPage, screen, signIn } from "../fixtures/browser.ts";
-import { e2eTest, newContext } from "../fixtures/demo.ts";
+import { type Demo, e2eTest, newContext } from "../fixtures/demo.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 
 const KATHERINE = {
@@ -15,29 +18,37 @@ const KATHERINE = {
   password: "orbital mechanics 1962",
 };
 
+/**
+ * Ada, an administrator, signs in on the invite page and invites Katherine
+ * as a member; returns her browser context, her page and the shown link.
+ */
+async function adaInvitesKatherine(browser: Browser, demo: Demo) {
+  await addUser(demo.store, {
+    email: "ada@example.com",
+    name: "Ada",
+    role: "admin",
+  });
+  const admins = await newContext(browser);
+  const admin = await openPage(admins, `${demo.origin}/users/invite`);
+  await signIn(admin, "ada@example.com", PASSWORD);
+  const invite = screen(admin, "invite");
+  await invite.locator('input[name="email"]').fill(KATHERINE.email);
+  await invite.locator('input[name="name"]').fill(KATHERINE.name);
+  await invite.locator('select[name="role"]').selectOption("member");
+  await invite.locator('button[type="submit"]').click();
+  const shown = invite.locator('input[name="activation_link"]');
+  await shown.waitFor();
+  assert.equal(await shown.getAttribute("readonly"), "");
+  const link = await shown.inputValue();
+  assert.match(link, new RegExp(`^${demo.origin}/invite#token=[\\w-]{43}$`));
+  return { admins, admin, link };
+}
+
 e2eTest(
   "an invited person accepts the shown link in a second browser; disabling them sends their open page back to the login screen without a reload",
   async ({ browser, demo }) => {
-    await addUser(demo.store, {
-      email: "ada@example.com",
-      name: "Ada",
-      role: "admin",
-    });
-
     // The administrator invites Katherine as a member.
-    const admins = await newContext(browser);
-    const admin = await openPage(admins, `${demo.origin}/users/invite`);
-    await signIn(admin, "ada@example.com", PASSWORD);
-    const invite = screen(admin, "invite");
-    await invite.locator('input[name="email"]').fill(KATHERINE.email);
-    await invite.locator('input[name="name"]').fill(KATHERINE.name);
-    await invite.locator('select[name="role"]').selectOption("member");
-    await invite.locator('button[type="submit"]').click();
-    const shown = invite.locator('input[name="activation_link"]');
-    await shown.waitFor();
-    assert.equal(await shown.getAttribute("readonly"), "");
-    const link = await shown.inputValue();
-    assert.match(link, new RegExp(`^${demo.origin}/invite#token=[\\w-]{43}$`));
+    const { admins, admin, link } = await adaInvitesKatherine(browser, demo);
 
     // Katherine, in a browser context of her own, sets her password.
     const guests = await newContext(browser);
@@ -106,4 +117,49 @@ e2eTest(
     await guests.close();
   },
   { sessionCheckInterval: 500 },
+);
+
+e2eTest(
+  "the users page lists a pending invitation with its inviter; revoking it kills the link",
+  async ({ browser, demo }) => {
+    const { admins, admin, link } = await adaInvitesKatherine(browser, demo);
+
+    // The server's GET /api/users/invitations feeds the panel.
+    await admin.goto(`${demo.origin}/users`);
+    const panel = admin.locator('[data-gh-part="invitations"]');
+    const item = panel.locator(".gh-invitation");
+    await item.waitFor();
+    assert.equal(await item.count(), 1);
+    assert.equal(
+      await item.locator(".gh-invitation-email").textContent(),
+      KATHERINE.email,
+    );
+    assert.match(
+      await item.locator(".gh-invitation-facts").textContent() ?? "",
+      /Invited by Ada/,
+    );
+
+    // Revoking asks first, then DELETE /api/users/invitations/{id}.
+    await item.getByRole("button", {
+      name: `Revoke the invitation for ${KATHERINE.email}`,
+    }).click();
+    await admin.locator('dialog[data-gh-dialog="revoke"]')
+      .getByRole("button", { name: "Revoke invitation" }).click();
+    await panel.getByText("No pending invitations.").waitFor();
+    assert.equal(await item.count(), 0);
+
+    // The link is dead: the set-password screen says so.
+    const guests = await newContext(browser);
+    const guest = await openPage(guests, link);
+    const setPassword = screen(guest, "set-password");
+    await setPassword.locator('input[name="password"]').fill(
+      KATHERINE.password,
+    );
+    await setPassword.locator('input[name="confirm"]').fill(KATHERINE.password);
+    await setPassword.locator('button[type="submit"]').click();
+    await guest.locator('[data-gh-state="invalid-link"]').waitFor();
+    assert.equal(await demo.store.credentialsByEmail(KATHERINE.email), null);
+    await admins.close();
+    await guests.close();
+  },
 );

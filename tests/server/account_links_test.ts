@@ -9,6 +9,7 @@ import { cookiePair, mount, routesFor } from "../fixtures/app.ts";
 import {
   createAccountLinks,
   createAuth,
+  developmentMailer,
   firstRunInvitation,
   type MailMessage,
   type Store,
@@ -228,14 +229,19 @@ testEachStore(
   async (store) => {
     const t = setup(store);
     await addUser(store, { email: "bob@example.com", role: "member" });
+    const owner = await addUser(store, { email: "o@example.com", role: "" });
     // Issue the invitation the way the invite handler does for any address.
     const { newLink } = await import("../../server/_links.ts");
     const { token, record } = newLink({
+      id: crypto.randomUUID(),
       kind: "invitation",
       email: "BOB@example.com",
+      emailKey: "bob@example.com",
       name: "Mallory",
-      role: "admin",
+      role: "",
       userId: "",
+      invitedBy: owner.id,
+      generation: 0,
       createdAt: t.clock(),
       expiresAt: t.clock() + DAY,
     });
@@ -303,22 +309,53 @@ testEachStore(
 );
 
 testEachStore(
-  "without a mailer the reset link goes to the log at info level only",
+  "without a mailer no reset link is sent, nor logged: a warning says so once",
   async (store) => {
     const t = setup(store, { publicUrl: "https://app.example" });
     await addUser(store, { email: "ada@example.com" });
-    const res = await t.post("/api/auth/password-reset", {
-      email: "ada@example.com",
+    for (const email of ["ada@example.com", "nobody@example.com"]) {
+      const res = await t.post("/api/auth/password-reset", { email });
+      assertEquals([res.status, await res.text()], [202, ""]);
+    }
+    assertEquals(t.logger.lines.map((line) => [line.level, line.message]), [[
+      "warn",
+      "password reset requested but no mailer is configured: reset links are not sent",
+    ]]);
+    assert(!JSON.stringify(t.logger.lines).includes("#token="));
+  },
+);
+
+testEachStore(
+  "developmentMailer() prints reset links, labelled as development only",
+  async (store) => {
+    const logger = memoryLogger();
+    const auth = createAuth({ store, logger, hasher });
+    const links = createAccountLinks({
+      auth,
+      store,
+      logger,
+      hasher,
+      publicUrl: "https://app.example",
+      mailer: developmentMailer({ logger }),
     });
-    assertEquals([res.status, await res.text()], [202, ""]);
-    const logged = t.logger.lines.filter((line) =>
-      typeof line.fields?.link === "string"
+    await addUser(store, { email: "ada@example.com" });
+    const res = await links.requestPasswordReset(
+      new Request("http://localhost/api/auth/password-reset", {
+        method: "POST",
+        body: JSON.stringify({ email: "ada@example.com" }),
+      }),
     );
-    assertEquals(logged.length, 1);
-    assertEquals(logged[0]!.level, "info");
+    assertEquals(res.status, 202);
+    await waitFor(() => logger.lines.length > 0);
+    assertEquals(logger.lines.length, 1);
+    const [line] = logger.lines;
+    assertEquals(line!.level, "info");
+    assertMatch(line!.message, /^development mailer \(not for production\)/);
+    assertEquals(line!.fields?.to, "ada@example.com");
+    assertEquals(line!.fields?.kind, "password_reset");
     assertMatch(
-      String(logged[0]!.fields!.link),
-      /^https:\/\/app\.example\/reset#token=/,
+      String(line!.fields?.link),
+      /^https:\/\/app\.example\/reset#token=[A-Za-z0-9_-]{43}$/,
     );
   },
 );

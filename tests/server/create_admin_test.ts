@@ -319,6 +319,20 @@ const REFUSALS: Array<[string, string[], string, number, string | RegExp]> = [
     1,
     "Password is too long: use at most 256 characters",
   ],
+  [
+    "a common password",
+    [...ARGS, "--password-stdin"],
+    "Password1234\n",
+    1,
+    "Password is too common: choose one that is harder to guess",
+  ],
+  [
+    "an email with a control character",
+    ["--email", "ada\u0000@example.com", "--name", "A", "--role", "admin"],
+    `${PASSWORD}\n`,
+    1,
+    'Email address is not valid: "ada\\u0000@example.com"',
+  ],
 ];
 
 for (const [name, args, stdin, code, line] of REFUSALS) {

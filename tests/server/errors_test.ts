@@ -19,6 +19,7 @@ const CONTRACT: Array<[ErrorCode, number]> = [
   ["password_too_long", 400],
   ["password_too_common", 400],
   ["user_id_malformed", 400],
+  ["invitation_id_malformed", 400],
   ["role_unknown", 400],
   ["credentials_invalid", 401],
   ["session_absent", 401],

@@ -1,6 +1,5 @@
 // The OpenAPI description: a maintained parser validates it; it lists
-// exactly the operations `routes` mounts (and the ones whose handlers are
-// pending on this branch); GET /api/openapi.json serves it; and the check
+// exactly the operations `routes` mounts; GET /api/openapi.json serves it; and the check
 // that the fixtures run on every answer refuses what the description does
 // not allow.
 
@@ -8,7 +7,6 @@ import { validate } from "@readme/openapi-parser";
 import {
   OPERATION_NAMES,
   type OperationName,
-  OPERATIONS,
   SHAPES,
 } from "@gatehouse/contract";
 import { assert, assertEquals } from "../fixtures/assert.ts";
@@ -19,7 +17,6 @@ import {
   operationOf,
 } from "../fixtures/contract.ts";
 import { hasher, memoryStore } from "../fixtures/kv.ts";
-import { PENDING_OPERATIONS } from "../../server/gatehouse.ts";
 import { USERS_MANAGE } from "../../mod.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
@@ -50,22 +47,10 @@ Deno.test("every route of createGatehouse is in the description, and nothing els
         `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`
       ),
     );
-    // On this branch the invitation administration's handlers are pending
-    // (issue 12): described, not mounted. The set empties at merge.
-    const pending = new Set(
-      [...PENDING_OPERATIONS].map((name) =>
-        `${OPERATIONS[name].method} ${
-          OPERATIONS[name].path.replace(/:(\w+)/g, "{$1}")
-        }`
-      ),
-    );
-    assertEquals(
-      [...described].filter((route) => !pending.has(route)).sort(),
-      [...mounted].sort(),
-    );
+    assertEquals([...described].sort(), [...mounted].sort());
     assertEquals(
       gatehouse.routes.map((route) => route.operation),
-      OPERATION_NAMES.filter((name) => !PENDING_OPERATIONS.has(name)),
+      OPERATION_NAMES,
     );
     for (const route of gatehouse.routes) {
       assertEquals(

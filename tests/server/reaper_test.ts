@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { Reaper, type Store } from "../../mod.ts";
 import { uuidv7 } from "../../server/_crypto.ts";
+import { linkRecord } from "../../server/stores/_conformance_helpers.ts";
 import { addUser, memoryLogger, memoryStore } from "../fixtures/kv.ts";
 import { gate, instrument, nextMacrotask } from "../fixtures/instrument.ts";
 
@@ -23,18 +24,16 @@ async function session(store: Store, userId: string, expiresAt: number) {
   return tokenHash;
 }
 
-async function link(store: Store, expiresAt: number) {
+async function link(store: Store, expiresAt: number, invitedBy: string) {
   const tokenHash = crypto.randomUUID();
-  await store.createLink({
-    tokenHash,
-    kind: "invitation",
-    email: `${tokenHash}@example.com`,
-    name: "Invited",
-    role: "",
-    userId: "",
-    createdAt: expiresAt - HOUR,
-    expiresAt,
-  });
+  await store.createLink(
+    linkRecord(tokenHash, "invitation", {
+      email: `${tokenHash}@example.com`,
+      invitedBy,
+      createdAt: expiresAt - HOUR,
+      expiresAt,
+    }),
+  );
   return tokenHash;
 }
 
@@ -75,10 +74,12 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       await session(store, ada.id, NOW),
     ];
     const live = await session(store, ada.id, NOW + 1);
-    const deadLink = await link(store, NOW);
-    const liveLink = await link(store, NOW + HOUR);
-    await store.hitCounter("login:ip:1.2.3.4", NOW - 2 * HOUR, HOUR);
-    await store.hitCounter("login:ip:5.6.7.8", NOW - HOUR + 1, HOUR);
+    const deadLink = await link(store, NOW, ada.id);
+    const liveLink = await link(store, NOW + HOUR, ada.id);
+    const attempt = (key: string, now: number) =>
+      store.reserveAttempt(key, { now, windowMs: HOUR, limit: 10 });
+    await attempt("login:ip:1.2.3.4", NOW - 2 * HOUR);
+    await attempt("login:ip:5.6.7.8", NOW - HOUR + 1);
 
     const reaper = new Reaper(store, { now: () => NOW, batchSize: 2 });
     assert.deepEqual(await reaper.sweep(), {
@@ -105,6 +106,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
         userId: uuidv7(),
         passwordHash: "h",
         now: NOW - 2 * HOUR,
+        session: { tokenHash: crypto.randomUUID(), expiresAt: NOW + HOUR },
       });
     assert.equal(await accept(deadLink), null);
     assert.notEqual(await accept(liveLink), null);

@@ -29,6 +29,7 @@ Deno.test("KvStore refuses more privileged roles than one commit can check", asy
     const user = await store.createUser({
       id: crypto.randomUUID(),
       email: "a@example.com",
+      emailKey: "a@example.com",
       name: "A",
       role: "r0",
       passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",

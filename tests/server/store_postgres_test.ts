@@ -71,6 +71,7 @@ Deno.test({
       await a.store.createUser({
         id: uuidv7(),
         email: "ada@example.com",
+        emailKey: "ada@example.com",
         name: "Ada",
         role: "",
         passwordHash: "h",
@@ -110,6 +111,7 @@ Deno.test({
       const user = {
         id: uuidv7(),
         email: "ada@example.com",
+        emailKey: "ada@example.com",
         name: "Ada",
         role: "",
         passwordHash: "h",
@@ -118,7 +120,11 @@ Deno.test({
       await store.createUser(user);
       // A reused id is not an address conflict: it is an internal failure.
       await assert.rejects(
-        store.createUser({ ...user, email: "other@example.com" }),
+        store.createUser({
+          ...user,
+          email: "other@example.com",
+          emailKey: "other@example.com",
+        }),
         (err: unknown) => {
           assert.equal((err as { code?: string }).code, "23505");
           assert.equal(err instanceof postgres.PostgresError, true);

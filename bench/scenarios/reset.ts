@@ -1,0 +1,88 @@
+// Reset requests do equal work (DESIGN.md §5): a known, an unknown and a
+// disabled address make the same store reads and writes before the 202, so
+// their latencies match. Known ÷ unknown and disabled ÷ unknown, each pair
+// interleaved request by request on one connection, on KV and (with
+// DATABASE_URL) Postgres. No limiter is mounted; the mailer drops the mail.
+
+import { DISABLED_USER, USER } from "../_fixtures.ts";
+import { interleaved } from "../_interleaved.ts";
+import { httpRequest } from "../_load.ts";
+import type { Spread } from "../_stats.ts";
+import {
+  type BenchContext,
+  check,
+  type Scenario,
+  type ScenarioResult,
+  type TargetCheck,
+} from "../_scenario.ts";
+import { dropPostgresSchema, seedKv, seedPostgres } from "../_seed.ts";
+import { type ServerProcess, startServer } from "../_servers.ts";
+
+const SCHEMA = "gatehouse_bench_reset";
+
+function resetRequest(email: string): Uint8Array {
+  return httpRequest("POST", "/api/auth/password-reset", {
+    "content-type": "application/json",
+  }, JSON.stringify({ email }));
+}
+
+export const reset: Scenario = {
+  name: "reset",
+  description:
+    "reset-request equal work: known ÷ unknown and disabled ÷ unknown, KV and Postgres",
+  default: true,
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const kvPath = `${ctx.tmpDir}/reset.kv`;
+    await seedKv(kvPath, { disabled: true });
+    const servers: Array<[string, ServerProcess]> = [
+      ["kv", await startServer("ours", { store: "kv", kvPath, reset: true })],
+    ];
+    const notes = [
+      "each pair alternates request by request on one connection; each round compares their medians",
+    ];
+    try {
+      if (ctx.databaseUrl !== undefined) {
+        await seedPostgres(ctx.databaseUrl, SCHEMA, { disabled: true });
+        servers.push([
+          "postgres",
+          await startServer("ours", {
+            store: "postgres",
+            url: ctx.databaseUrl,
+            schema: SCHEMA,
+            reset: true,
+          }),
+        ]);
+      } else {
+        notes.push("Postgres skipped: DATABASE_URL is not set");
+      }
+      const unknown = resetRequest("nobody@example.com");
+      const ratios: Record<string, Spread> = {};
+      const targets: TargetCheck[] = [];
+      for (const [store, server] of servers) {
+        for (
+          const [kind, email] of [
+            ["known", USER.email],
+            ["disabled", DISABLED_USER.email],
+          ] as const
+        ) {
+          const label = `${kind}/unknown reset request p50 (${store})`;
+          const ratio = await interleaved(
+            ctx,
+            `reset (${store}): ${kind} ÷ unknown`,
+            server.port,
+            [resetRequest(email), unknown],
+            202,
+          );
+          ratios[`${label}, interleaved`] = ratio;
+          targets.push(check(label, ratio.median, "0.95..1.05"));
+        }
+      }
+      return { scenario: "reset", ratios, targets, notes };
+    } finally {
+      await Promise.all(servers.map(([, server]) => server.stop()));
+      if (ctx.databaseUrl !== undefined) {
+        await dropPostgresSchema(ctx.databaseUrl, SCHEMA);
+      }
+    }
+  },
+};

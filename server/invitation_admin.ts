@@ -1,0 +1,82 @@
+/**
+ * The administrator's view of invitations (DESIGN.md §8): the pending ones,
+ * newest first, and revoking one the administrator could have sent. Both
+ * come with `createAdmin` as `listInvitations` and `revokeInvitation`.
+ *
+ * @module
+ */
+
+import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
+import type { AdminRules } from "./_admin_rules.ts";
+import { readId } from "./_input.ts";
+import { type Handler, type Middleware, NO_STORE, respond } from "./http.ts";
+import type { LinkRecord, Store, UserRecord } from "./store.ts";
+
+/** What the two handlers need; `createAdmin` builds it. */
+export interface InvitationAdminDeps {
+  store: Store;
+  rules: AdminRules;
+  /** The error-answering wrapper (`answeringErrors(logger)`). */
+  answering: Middleware;
+  now: () => number;
+}
+
+/** `GET /api/users/invitations`: 200 `{invitations}`, pending only, newest first. */
+export function listInvitationsHandler(deps: InvitationAdminDeps): Handler {
+  const { store, rules, answering, now } = deps;
+  return answering(async function listInvitations(req) {
+    rules.actor(req);
+    const pending = await store.listInvitations(now());
+    // Few distinct inviters: each is read once.
+    const inviters = new Map<string, Promise<UserRecord | null>>();
+    const inviterOf = (id: string) => {
+      if (id === "") return Promise.resolve(null);
+      let user = inviters.get(id);
+      if (user === undefined) inviters.set(id, user = store.userById(id));
+      return user;
+    };
+    const invitations = await Promise.all(
+      pending.map(async (link) =>
+        toInvitationJson(link, await inviterOf(link.invitedBy))
+      ),
+    );
+    const body: InvitationListJson = { invitations };
+    return respond(body, { headers: NO_STORE });
+  });
+}
+
+/**
+ * `DELETE /api/users/invitations/{id}`: 204; the link then answers 410.
+ * `invitation_id_malformed` (400), `invitation_not_found` (404), and
+ * `role_beyond_reach` (403) for an invitation whose role the actor could not
+ * have sent.
+ */
+export function revokeInvitationHandler(deps: InvitationAdminDeps): Handler {
+  const { store, rules, answering, now } = deps;
+  return answering(async function revokeInvitation(req, params) {
+    const actor = rules.actor(req);
+    const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
+    await store.revokeInvitation(id, {
+      now: now(),
+      reachableRoles: await rules.reachable(actor),
+    });
+    return new Response(null, { status: 204, headers: NO_STORE });
+  });
+}
+
+function toInvitationJson(
+  link: LinkRecord,
+  inviter: UserRecord | null,
+): InvitationJson {
+  return {
+    id: link.id,
+    email: link.email,
+    name: link.name,
+    role: link.role,
+    invited_by: inviter === null
+      ? null
+      : { id: inviter.id, email: inviter.email, name: inviter.name },
+    created_at: new Date(link.createdAt).toISOString(),
+    expires_at: new Date(link.expiresAt).toISOString(),
+  };
+}

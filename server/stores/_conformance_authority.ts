@@ -1,0 +1,295 @@
+// Conformance cases for the authority of credentials where they are spent
+// (DESIGN.md §5): sessions bound to the generation their password was
+// verified under and capped per account, reset links bound to the
+// generation they were issued under, invitations bound to their inviter's
+// authority, the first-run link to an empty store, and the cheap lookup
+// that refuses dead links before any hashing.
+
+import assert from "node:assert/strict";
+import type { NewSession } from "../store.ts";
+import {
+  acceptance,
+  addLink,
+  addSession,
+  addUser,
+  allUsers,
+  type Case,
+  hash,
+  HOUR,
+  live,
+  tokenHash,
+} from "./_conformance_helpers.ts";
+
+const sessionOf = (
+  userId: string,
+  now: number,
+  fields: Partial<NewSession> = {},
+): NewSession => ({
+  tokenHash: tokenHash(),
+  userId,
+  createdAt: now,
+  expiresAt: now + HOUR,
+  ...fields,
+});
+
+const sessions: Case[] = [
+  [
+    "createSession() refuses a generation that moved since the password was verified",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const read = await s.credentialsByEmail("ada@example.com");
+      const verified = { expectedGeneration: read!.generation };
+      const reset = await addLink(s, "reset", {
+        email: ada.email,
+        userId: ada.id,
+        generation: read!.generation,
+        expiresAt: now + HOUR,
+      });
+      assert.notEqual(
+        await s.confirmReset(reset, { passwordHash: hash("new"), now }),
+        null,
+      );
+      const late = sessionOf(ada.id, now, verified);
+      assert.equal(await s.createSession(late), false);
+      assert.equal(await live(s, late.tokenHash, now), false);
+      // A rehash on sign-in is not a new credential: it moves nothing.
+      const again = await s.credentialsByEmail("ada@example.com");
+      await s.replacePasswordHash(ada.id, hash("new"), hash("rehashed"));
+      const fresh = sessionOf(ada.id, now, {
+        expectedGeneration: again!.generation,
+      });
+      assert.equal(await s.createSession(fresh), true);
+      assert.equal(await live(s, fresh.tokenHash, now), true);
+      // A disable and re-enable moves it too.
+      await s.updateUser(ada.id, { disabled: true });
+      await s.updateUser(ada.id, { disabled: false });
+      const stale = sessionOf(ada.id, now, {
+        expectedGeneration: again!.generation,
+      });
+      assert.equal(await s.createSession(stale), false);
+    },
+  ],
+  [
+    "createSession() with maxSessions ends the sessions that end first",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      const now = Date.now();
+      const tokens: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const session = sessionOf(ada.id, now + i, { maxSessions: 3 });
+        assert.equal(await s.createSession(session), true);
+        tokens.push(session.tokenHash);
+      }
+      const bobs = await addSession(s, bob.id, now);
+      const alive = [];
+      for (const token of tokens) alive.push(await live(s, token, now + 10));
+      assert.deepEqual(alive, [false, false, true, true, true]);
+      assert.equal(await live(s, bobs, now + 10), true);
+      // Expired sessions do not count against the cap.
+      const later = now + HOUR + 3;
+      const next = sessionOf(ada.id, later, { maxSessions: 3 });
+      assert.equal(await s.createSession(next), true);
+      assert.equal(await live(s, tokens[4]!, later), true);
+      assert.equal(await live(s, next.tokenHash, later), true);
+    },
+  ],
+  [
+    "createSession() keeps the cap under 300 parallel sign-ins of one account",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const all = Array.from(
+        { length: 300 },
+        (_, i) =>
+          sessionOf(ada.id, now, {
+            expiresAt: now + HOUR + i,
+            maxSessions: 50,
+          }),
+      );
+      const created = await Promise.all(all.map((x) => s.createSession(x)));
+      assert.equal(created.every(Boolean), true);
+      let alive = 0;
+      for (const session of all) {
+        if (await live(s, session.tokenHash, now)) alive++;
+      }
+      assert.equal(alive, 50);
+    },
+  ],
+];
+
+const resets: Case[] = [
+  [
+    "confirmReset() kills the account's other reset links",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const issue = () =>
+        addLink(s, "reset", {
+          email: ada.email,
+          userId: ada.id,
+          generation: 0,
+          expiresAt: now + HOUR,
+        });
+      const [first, second] = [await issue(), await issue()];
+      assert.equal(
+        (await s.confirmReset(first, { passwordHash: hash("one"), now }))?.id,
+        ada.id,
+      );
+      assert.equal(
+        await s.confirmReset(second, { passwordHash: hash("two"), now }),
+        null,
+      );
+      const stored = await s.credentialsByEmail("ada@example.com");
+      assert.equal(stored?.passwordHash, hash("one"));
+    },
+  ],
+  [
+    "confirmReset() refuses a link issued before a disable, also after re-enabling",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const link = () =>
+        addLink(s, "reset", {
+          email: ada.email,
+          userId: ada.id,
+          generation: 0,
+          expiresAt: now + HOUR,
+        });
+      const whileDisabled = await link();
+      const afterEnable = await link();
+      await s.updateUser(ada.id, { disabled: true });
+      const confirm = (token: string) =>
+        s.confirmReset(token, { passwordHash: hash("new"), now });
+      assert.equal(await confirm(whileDisabled), null);
+      await s.updateUser(ada.id, { disabled: false });
+      assert.equal(await confirm(afterEnable), null);
+      const stored = await s.credentialsByEmail("ada@example.com");
+      assert.equal(stored?.passwordHash, hash("initial"));
+    },
+  ],
+  [
+    "findLink() answers a live link without spending it, and nothing else",
+    async (s) => {
+      const now = Date.now();
+      const token = await addLink(s, "invitation", {
+        email: "new@example.com",
+        expiresAt: now + HOUR,
+      });
+      const expired = await addLink(s, "reset", {
+        email: "new@example.com",
+        expiresAt: now,
+      });
+      const found = await s.findLink(token, "invitation", now);
+      assert.equal(found?.tokenHash, token);
+      assert.equal(found?.emailKey, "new@example.com");
+      assert.equal((await s.findLink(token, "invitation", now))?.id, found?.id);
+      assert.equal(await s.findLink(token, "reset", now), null);
+      assert.equal(await s.findLink(expired, "reset", now), null);
+      assert.equal(await s.findLink(tokenHash(), "invitation", now), null);
+      assert.notEqual(await s.acceptInvitation(token, acceptance(now)), null);
+      assert.equal(await s.findLink(token, "invitation", now), null);
+    },
+  ],
+];
+
+const invitations: Case[] = [
+  [
+    "acceptInvitation() needs the inviter enabled and holding a granting role",
+    async (s) => {
+      const owner = await addUser(s, { email: "o@example.com", role: "admin" });
+      const now = Date.now();
+      const invite = (email: string) =>
+        addLink(s, "invitation", {
+          email,
+          role: "admin",
+          invitedBy: owner.id,
+          expiresAt: now + HOUR,
+        });
+      const granters = { granters: ["admin"] };
+      const wrongRole = await invite("a@example.com");
+      assert.equal(
+        await s.acceptInvitation(
+          wrongRole,
+          acceptance(now, { granters: ["owner"] }),
+        ),
+        null,
+      );
+      const whileDisabled = await invite("b@example.com");
+      await s.updateUser(owner.id, { disabled: true });
+      assert.equal(
+        await s.acceptInvitation(whileDisabled, acceptance(now, granters)),
+        null,
+      );
+      await s.updateUser(owner.id, { disabled: false });
+      // Spent by the refusals: re-enabling revives neither.
+      for (const token of [wrongRole, whileDisabled]) {
+        assert.equal(await s.acceptInvitation(token, acceptance(now)), null);
+      }
+      const good = await invite("c@example.com");
+      assert.equal(
+        (await s.acceptInvitation(good, acceptance(now, granters)))?.email,
+        "c@example.com",
+      );
+      assert.deepEqual(
+        (await allUsers(s)).map((u) => u.email),
+        ["o@example.com", "c@example.com"],
+      );
+    },
+  ],
+  [
+    "acceptInvitation() refuses an invitation whose inviter is gone",
+    async (s) => {
+      await addUser(s, { email: "someone@example.com" });
+      const now = Date.now();
+      const token = await addLink(s, "invitation", {
+        email: "a@example.com",
+        invitedBy: "0190f0a0-0000-7000-8000-00000000dead",
+        expiresAt: now + HOUR,
+      });
+      assert.equal(await s.acceptInvitation(token, acceptance(now)), null);
+    },
+  ],
+  [
+    "acceptInvitation() of a first-run link works only on a store with no account",
+    async (s) => {
+      const now = Date.now();
+      const firstRun = await addLink(s, "invitation", {
+        email: "first@example.com",
+        role: "admin",
+        expiresAt: now + HOUR,
+      });
+      await addUser(s, { email: "made-another-way@example.com" });
+      assert.equal(await s.acceptInvitation(firstRun, acceptance(now)), null);
+      assert.equal((await allUsers(s)).length, 1);
+    },
+  ],
+  [
+    "acceptInvitation() of three first-run links at once makes one account",
+    async (s) => {
+      const now = Date.now();
+      const links = [];
+      for (const name of ["a", "b", "c"]) {
+        links.push(
+          await addLink(s, "invitation", {
+            email: `${name}@example.com`,
+            expiresAt: now + HOUR,
+          }),
+        );
+      }
+      const results = await Promise.all(
+        links.map((token) => s.acceptInvitation(token, acceptance(now))),
+      );
+      assert.equal(results.filter((user) => user !== null).length, 1);
+      assert.equal((await allUsers(s)).length, 1);
+    },
+  ],
+];
+
+/** The authority cases, in the order they are registered. */
+export const AUTHORITY_CASES: readonly Case[] = [
+  ...sessions,
+  ...resets,
+  ...invitations,
+];

@@ -1,0 +1,144 @@
+// An invitation carries its inviter's authority only while the inviter has
+// it (DESIGN.md §5): accepting needs the inviter still enabled and still able
+// to grant the invited role, and the first-run link works only while the
+// store has no account. On both stores.
+
+import { assertEquals } from "../fixtures/assert.ts";
+import { apiOn, refusal, tokenOf } from "../fixtures/api.ts";
+import { addUser, hasher } from "../fixtures/kv.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { firstRunInvitation, type Identity, type Store } from "../../mod.ts";
+import { runCreateAdmin } from "../../server/create_admin.ts";
+import { ROLES } from "../fixtures/admin.ts";
+
+const NEW_PASSWORD = "the invited person's passphrase";
+
+async function inviter(store: Store, role = "admin"): Promise<Identity> {
+  const user = await addUser(store, { email: `${role}@example.com`, role });
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+async function accept(t: ReturnType<typeof apiOn>, token: string) {
+  return await t.call("POST", "/api/auth/invite/accept", {
+    token,
+    password: NEW_PASSWORD,
+  });
+}
+
+testEachStore(
+  "a disabled administrator's invitation mints nobody",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const owner = await inviter(store);
+    await addUser(store, { email: "other@example.com", role: "admin" });
+    const token = await t.invite(owner, "mallory@example.com", "admin");
+    await store.updateUser(owner.id, { disabled: true });
+    assertEquals(await refusal(await accept(t, token)), [410, "token_invalid"]);
+    assertEquals(
+      (await t.login("mallory@example.com", NEW_PASSWORD)).status,
+      401,
+    );
+    // Re-enabling the inviter does not revive the link.
+    await store.updateUser(owner.id, { disabled: false });
+    assertEquals(await refusal(await accept(t, token)), [410, "token_invalid"]);
+  },
+);
+
+testEachStore(
+  "an inviter demoted since cannot hand out the role through an old link",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const owner = await inviter(store);
+    await addUser(store, { email: "other@example.com", role: "admin" });
+    const adminLink = await t.invite(owner, "a@example.com", "admin");
+    const memberLink = await t.invite(owner, "m@example.com", "member");
+    // support may grant member only: the admin link loses its power, the
+    // member link keeps it.
+    await store.updateUser(owner.id, { role: "support" });
+    assertEquals(
+      await refusal(await accept(t, adminLink)),
+      [410, "token_invalid"],
+    );
+    const member = await accept(t, memberLink);
+    assertEquals(member.status, 200);
+    assertEquals((await member.json()).role, "member");
+    // Demoted to a role that administers nothing: no link of theirs works.
+    const late = await t.invite(
+      { ...owner, role: "support" },
+      "late@example.com",
+      "member",
+    );
+    await store.updateUser(owner.id, { role: "member" });
+    assertEquals(await refusal(await accept(t, late)), [410, "token_invalid"]);
+  },
+);
+
+testEachStore(
+  "the first-run link dies once create-admin made the first administrator",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const link = await firstRunInvitation({
+      store,
+      email: "first@example.com",
+      name: "First",
+      role: "admin",
+      publicUrl: "https://app.example",
+    });
+    const code = await runCreateAdmin(
+      [
+        "--email",
+        "admin@example.com",
+        "--name",
+        "Admin",
+        "--role",
+        "admin",
+        "--password-stdin",
+      ],
+      {
+        store,
+        roles: ROLES,
+        hasher,
+        io: {
+          input: ReadableStream.from([
+            new TextEncoder().encode("a fine admin passphrase\n"),
+          ]),
+          write: () => {},
+          writeError: () => {},
+        },
+      },
+    );
+    assertEquals(code, 0);
+    assertEquals(
+      await refusal(await accept(t, tokenOf(link!))),
+      [410, "token_invalid"],
+    );
+    const admins = (await store.listUsers({ limit: 10 })).users;
+    assertEquals(admins.map((u) => u.email), ["admin@example.com"]);
+  },
+);
+
+testEachStore(
+  "of two first-run links accepted at once, one makes the administrator",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const links = [];
+    for (const email of ["a@example.com", "b@example.com", "c@example.com"]) {
+      links.push(
+        await firstRunInvitation({
+          store,
+          email,
+          name: "First",
+          role: "admin",
+          publicUrl: "https://app.example",
+        }),
+      );
+    }
+    const answers = await Promise.all(
+      links.map((link) => accept(t, tokenOf(link!))),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    await Promise.all(answers.map((res) => res.body?.cancel()));
+    assertEquals(statuses, [200, 410, 410]);
+    assertEquals((await store.listUsers({ limit: 10 })).users.length, 1);
+  },
+);
