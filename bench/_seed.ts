@@ -6,7 +6,7 @@
 // Bulk sessions are written straight in the store's own layout because
 // going through `createSession` one by one would take minutes for a
 // million: KV gets batched atomic commits in KvStore's key layout
-// (server/stores/_kv_keys.ts), Postgres one INSERT … SELECT over
+// (server/stores/kv/_keys.ts), Postgres one INSERT … SELECT over
 // generate_series. Bulk sessions belong to the same account; what the
 // scale scenario measures is the depth of the session index.
 
@@ -14,9 +14,9 @@ import postgres from "postgres";
 import { createAuth } from "../server/auth.ts";
 import { argon2Hasher } from "../server/password.ts";
 import type { Store } from "../server/store.ts";
-import { kvKeys, type SessionValue } from "../server/stores/_kv_keys.ts";
-import { KvStore } from "../server/stores/kv.ts";
-import { PostgresStore } from "../server/stores/postgres.ts";
+import { kvKeys, type SessionValue } from "../server/stores/kv/_keys.ts";
+import { KvStore } from "../server/stores/kv/mod.ts";
+import { PostgresStore } from "../server/stores/postgres/mod.ts";
 import {
   COOKIE_NAME,
   DISABLED_USER,

@@ -4,8 +4,8 @@
 
 import postgres from "postgres";
 import type { Store } from "../../server/store.ts";
-import { KvStore } from "../../server/stores/kv.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 
 /** Where a bench server finds its store. */
 export type StoreConfig =

@@ -1,7 +1,7 @@
 // Listing accounts in memory, for stores without an index to sort by (KV):
 // the search filter, the orders of `UserQuery.sort` and the keyset cursor,
 // as one pure function over every account. Postgres does the same in SQL
-// on the folded columns (_pg_user_listing.ts);
+// on the folded columns (postgres/_user_listing.ts);
 // tests/server/list_users_sort_test.ts holds both to one result. Names and
 // emails compare by their folded form (`fold`: NFC, then lower case), the
 // form searches match.

@@ -8,7 +8,7 @@
  */
 
 import type { Store } from "../store.ts";
-import { KvStore } from "./kv.ts";
+import { KvStore } from "./kv/mod.ts";
 
 /** A store opened from the environment, with what is needed to close it. */
 export interface OpenedStore {
@@ -78,7 +78,7 @@ async function openPostgres(url: string): Promise<OpenedStore> {
   // Loaded only here, so KV users never load postgres.js.
   const [{ default: postgres }, { PostgresStore }] = await Promise.all([
     import("postgres"),
-    import("./postgres.ts"),
+    import("./postgres/mod.ts"),
   ]);
   // Notices (e.g. from an operator's own DDL) are not worth a console line.
   const sql = postgres(url, { onnotice: () => {} });

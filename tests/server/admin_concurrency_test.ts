@@ -26,7 +26,7 @@ import {
   type Store,
 } from "../../mod.ts";
 import type { UserRecord } from "../../server/store.ts";
-import { KvStore } from "../../server/stores/kv.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
 
 const ROUNDS = 50;
 const PRIVILEGED = ["admin"];

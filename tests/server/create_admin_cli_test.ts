@@ -6,7 +6,7 @@ import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { PASSWORD, serveHandler } from "../fixtures/kv.ts";
 import { cookiePair, gatehouseApp } from "../fixtures/app.ts";
 import { ROLES } from "../../demo_config.ts";
-import { KvStore } from "../../server/stores/kv.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const SCRIPT = ["/usr/bin/script", "/bin/script"].find((path) => {

@@ -5,10 +5,10 @@
 // generation, and treat invitations without inviter as first-run links.
 
 import { fold } from "../../server/_fold.ts";
-import { MIGRATIONS } from "../../server/stores/_pg_migrations.ts";
-import { KvStore } from "../../server/stores/kv.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
-import { nextId } from "../../server/stores/_conformance_helpers.ts";
+import { MIGRATIONS } from "../../server/stores/postgres/_migrations.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
+import { nextId } from "../../server/stores/conformance/_helpers.ts";
 import type { Store } from "../../mod.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 import { ignorePostgres, pool, uniqueSchema } from "../fixtures/postgres.ts";

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { openStoreFromEnv } from "../../server/stores/open.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import {
   DATABASE_URL,
   ignorePostgres,

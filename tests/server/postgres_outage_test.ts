@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { createAuth, type Handler } from "../../mod.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
 import { gate } from "../fixtures/instrument.ts";
 import {

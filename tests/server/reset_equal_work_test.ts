@@ -5,8 +5,8 @@
 
 import postgres from "postgres";
 import { createAccountLinks, createAuth, type Store } from "../../mod.ts";
-import { KvStore } from "../../server/stores/kv.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryLogger } from "../fixtures/kv.ts";
 import {

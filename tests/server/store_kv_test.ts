@@ -1,7 +1,7 @@
 // The store conformance suite against Deno KV, in memory and in a file.
 
-import { storeConformance } from "../../server/stores/conformance.ts";
-import { KvStore } from "../../server/stores/kv.ts";
+import { storeConformance } from "../../server/stores/conformance/mod.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 
 storeConformance("KvStore", async () => {

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { uuidv7 } from "../../server/_crypto.ts";
-import { storeConformance } from "../../server/stores/conformance.ts";
-import { LATEST_VERSION } from "../../server/stores/_pg_migrations.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { storeConformance } from "../../server/stores/conformance/mod.ts";
+import { LATEST_VERSION } from "../../server/stores/postgres/_migrations.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import {
   DATABASE_URL,
   ignorePostgres,

@@ -11,8 +11,8 @@ import {
   loginRateLimiter,
   type Store,
 } from "../../mod.ts";
-import { KvStore } from "../../server/stores/kv.ts";
-import { PostgresStore } from "../../server/stores/postgres.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
+import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { addUser, hasher, PASSWORD } from "../fixtures/kv.ts";
 import { ignorePostgres, pool, uniqueSchema } from "../fixtures/postgres.ts";
 

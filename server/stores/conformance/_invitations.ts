@@ -13,7 +13,7 @@ import {
   nextId,
   refused,
   tokenHash,
-} from "./_conformance_helpers.ts";
+} from "./_helpers.ts";
 
 const invitations: Case[] = [
   [

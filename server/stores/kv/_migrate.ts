@@ -14,11 +14,11 @@
 //   and their entry in the pending-invitation index;
 // - reset links issued before die: they recorded no generation.
 
-import { uuidv7 } from "../_crypto.ts";
-import { fold, UNREACHABLE_KEY } from "../_fold.ts";
-import type { LinkRecord } from "../store.ts";
-import { commit, retry } from "./_kv_atomic.ts";
-import type { KvKeys, UserValue } from "./_kv_keys.ts";
+import { uuidv7 } from "../../_crypto.ts";
+import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
+import type { LinkRecord } from "../../store.ts";
+import { commit, retry } from "./_atomic.ts";
+import type { KvKeys, UserValue } from "./_keys.ts";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 2;

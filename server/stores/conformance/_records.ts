@@ -2,7 +2,7 @@
 // revocation, and single-use links, including their bounded expiry sweeps.
 
 import assert from "node:assert/strict";
-import type { UserRecord } from "../store.ts";
+import type { UserRecord } from "../../store.ts";
 import {
   acceptance,
   addLink,
@@ -16,7 +16,7 @@ import {
   nextId,
   remainingLinks,
   tokenHash,
-} from "./_conformance_helpers.ts";
+} from "./_helpers.ts";
 
 const sessions: Case[] = [
   ["findSession() answers the account until the session expires", async (s) => {

@@ -2,9 +2,9 @@
 // entry in the expiry index under the time its window ends. Attempts are
 // reserved before the work they allow and given back when it did not count.
 
-import type { AttemptWindow, Counter, Reservation } from "../store.ts";
-import { commit, retry } from "./_kv_atomic.ts";
-import { type KvKeys, ttl } from "./_kv_keys.ts";
+import type { AttemptWindow, Counter, Reservation } from "../../store.ts";
+import { commit, retry } from "./_atomic.ts";
+import { type KvKeys, ttl } from "./_keys.ts";
 
 /**
  * Reserves an attempt: one versionstamp-checked read-modify-write, retried

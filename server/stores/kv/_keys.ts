@@ -25,7 +25,7 @@
 // invitation checks (every account creation writes it); `session_seq` is
 // what orders the sign-ins of one account, so its session cap holds.
 
-import type { Counter, LinkRecord } from "../store.ts";
+import type { Counter, LinkRecord } from "../../store.ts";
 
 /** An account as KvStore keeps it. */
 export interface UserValue {

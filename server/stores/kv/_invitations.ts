@@ -2,22 +2,22 @@
 // in one commit, under the inviter's authority or, for the first-run link,
 // while no account exists), listing the pending ones and revoking one.
 
-import { AuthError } from "../errors.ts";
+import { AuthError } from "../../errors.ts";
 import type {
   InvitationAcceptance,
   InvitationRevocation,
   LinkRecord,
   UserRecord,
-} from "../store.ts";
-import { countEnabled, toRecord } from "./_kv_accounts.ts";
-import { retry } from "./_kv_atomic.ts";
+} from "../../store.ts";
+import { countEnabled, toRecord } from "./_accounts.ts";
+import { retry } from "./_atomic.ts";
 import {
   type KvKeys,
   type SessionValue,
   ttl,
   type UserValue,
-} from "./_kv_keys.ts";
-import { spendLink } from "./_kv_links.ts";
+} from "./_keys.ts";
+import { spendLink } from "./_links.ts";
 
 // Deno KV reads at most 10 keys per getMany.
 const READ_BATCH = 10;

@@ -1,9 +1,9 @@
 // Creating a session in PostgresStore: bound to the credential it was
 // verified against, and within the account's session cap, in one statement.
 
-import { isUuid } from "../_crypto.ts";
-import type { NewSession } from "../store.ts";
-import type { PgTables } from "./_pg_tables.ts";
+import { isUuid } from "../../_crypto.ts";
+import type { NewSession } from "../../store.ts";
+import type { PgTables } from "./_tables.ts";
 
 /**
  * Records a session if the account is enabled and has the expected

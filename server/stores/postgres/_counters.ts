@@ -2,8 +2,8 @@
 // one upsert that refuses at the limit (the row lock makes concurrent
 // reservations queue, each seeing the count the one before committed).
 
-import type { AttemptWindow, Counter, Reservation } from "../store.ts";
-import { type PgTables, toCounter } from "./_pg_tables.ts";
+import type { AttemptWindow, Counter, Reservation } from "../../store.ts";
+import { type PgTables, toCounter } from "./_tables.ts";
 
 /** Reserves one attempt unless the open window already counts `limit`. */
 export async function reserveAttempt(

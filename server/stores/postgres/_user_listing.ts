@@ -3,10 +3,10 @@
 // match. Names and emails compare by their folded columns (`name_key`,
 // `email_key`, folded in JavaScript) in code-point order (`COLLATE "C"`),
 // never by the database's locale, as the KV store does in memory
-// (_user_listing.ts).
+// (../_user_listing.ts).
 
 import type postgres from "postgres";
-import type { UserPage, UserQuery, UserRecord } from "../store.ts";
+import type { UserPage, UserQuery, UserRecord } from "../../store.ts";
 
 /**
  * The page `query` asks for from the `users` table, and the total.

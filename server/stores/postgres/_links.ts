@@ -5,9 +5,9 @@
 // pending invitations, and the reaper's sweep.
 
 import type postgres from "postgres";
-import { isUuid } from "../_crypto.ts";
-import { AuthError } from "../errors.ts";
-import { fold } from "../_fold.ts";
+import { isUuid } from "../../_crypto.ts";
+import { AuthError } from "../../errors.ts";
+import { fold } from "../../_fold.ts";
 import type {
   InvitationAcceptance,
   InvitationRevocation,
@@ -15,8 +15,8 @@ import type {
   LinkRecord,
   ResetConfirmation,
   UserRecord,
-} from "../store.ts";
-import { type PgTables, toUser, type Tx } from "./_pg_tables.ts";
+} from "../../store.ts";
+import { type PgTables, toUser, type Tx } from "./_tables.ts";
 
 /** Stores a single-use link. */
 export async function createLink(t: PgTables, link: LinkRecord): Promise<void> {

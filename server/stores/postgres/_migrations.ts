@@ -10,7 +10,7 @@
 // Never edit a released migration; add the next version.
 
 import type postgres from "postgres";
-import { fold, UNREACHABLE_KEY } from "../_fold.ts";
+import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
 
 /**
  * A step computed in JavaScript (e.g. folding emails by the rule every store
@@ -160,7 +160,7 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER COLUMN email_key SET NOT NULL`,
       `CREATE UNIQUE INDEX links_id ON {schema}.links (id)`,
       // Recording a session, bound to the credential it was verified against
-      // and within the account's cap (server/stores/_pg_sessions.ts). A
+      // and within the account's cap (server/stores/postgres/_sessions.ts). A
       // function, so the sign-in path is one statement, not a client-side
       // transaction; VOLATILE, so each statement in it reads afresh, after
       // the row lock was granted.

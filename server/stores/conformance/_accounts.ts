@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { USER_SORTS } from "@gatehouse/contract";
-import type { UserPage, UserRecord } from "../store.ts";
+import type { UserPage, UserRecord } from "../../store.ts";
 import {
   addSession,
   addUser,
@@ -13,8 +13,8 @@ import {
   hash,
   nextId,
   refused,
-} from "./_conformance_helpers.ts";
-import { compareUsers } from "./_user_listing.ts";
+} from "./_helpers.ts";
+import { compareUsers } from "../_user_listing.ts";
 
 /**
  * The page without its total, once the total (optional: a store may not

@@ -2,8 +2,8 @@
 // stored value, and the enabled counters (`role_count/{role}`,
 // `enabled_count`) that an account's creation or change moves.
 
-import type { UserRecord } from "../store.ts";
-import { type KvKeys, MINUS_ONE, type UserValue } from "./_kv_keys.ts";
+import type { UserRecord } from "../../store.ts";
+import { type KvKeys, MINUS_ONE, type UserValue } from "./_keys.ts";
 
 /** The account as the `Store` interface shows it: no credential material. */
 export function toRecord(value: UserValue): UserRecord {

@@ -6,7 +6,7 @@
 // that refuses dead links before any hashing.
 
 import assert from "node:assert/strict";
-import type { NewSession } from "../store.ts";
+import type { NewSession } from "../../store.ts";
 import {
   acceptance,
   addLink,
@@ -18,7 +18,7 @@ import {
   HOUR,
   live,
   tokenHash,
-} from "./_conformance_helpers.ts";
+} from "./_helpers.ts";
 
 const sessionOf = (
   userId: string,

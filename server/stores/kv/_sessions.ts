@@ -2,15 +2,15 @@
 // its account for revocation, its entry in the expiry index for the reaper),
 // written and deleted together.
 
-import type { NewSession, SessionLookup } from "../store.ts";
-import { toRecord } from "./_kv_accounts.ts";
-import { commit, retry } from "./_kv_atomic.ts";
+import type { NewSession, SessionLookup } from "../../store.ts";
+import { toRecord } from "./_accounts.ts";
+import { commit, retry } from "./_atomic.ts";
 import {
   type KvKeys,
   type SessionValue,
   ttl,
   type UserValue,
-} from "./_kv_keys.ts";
+} from "./_keys.ts";
 
 // Deno KV takes at most 1000 mutations per commit; a session costs three.
 // Smaller commits hold KV's single writer for less time, so session reads

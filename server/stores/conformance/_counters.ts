@@ -3,8 +3,8 @@
 // reservations, and the bounded sweep of ended windows.
 
 import assert from "node:assert/strict";
-import type { Store } from "../store.ts";
-import { type Case, MINUTE } from "./_conformance_helpers.ts";
+import type { Store } from "../../store.ts";
+import { type Case, MINUTE } from "./_helpers.ts";
 
 const reserve = (s: Store, key: string, now: number, limit = 3) =>
   s.reserveAttempt(key, { now, windowMs: MINUTE, limit });

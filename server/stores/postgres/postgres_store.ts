@@ -1,28 +1,12 @@
-/**
- * The shared store: PostgreSQL through postgres.js (npm:postgres). Several
- * app instances on one database share accounts, sessions, links and limiter
- * counts. Pass the `sql` client you created; the store never opens or ends
- * connections, and importing it connects to nothing.
- *
- * @example Creating the store
- * ```ts
- * import postgres from "postgres";
- * import { PostgresStore } from "@gatehouse/server/postgres";
- *
- * // postgres.js connects lazily: nothing happens until the first query.
- * const sql = postgres("postgres://app@127.0.0.1:5432/app");
- * const store = new PostgresStore(sql, { schema: "gatehouse" });
- * // At startup: `await store.migrate();`
- * await sql.end();
- * ```
- *
- * @module
- */
+// The PostgresStore class: the Store interface on PostgreSQL through
+// postgres.js, each concern in its private module beside it (tables,
+// sessions, links, counters, user listing, migrations). The public entry is
+// mod.ts.
 
 import type postgres from "postgres";
-import { isUuid } from "../_crypto.ts";
-import { AuthError } from "../errors.ts";
-import { fold } from "../_fold.ts";
+import { isUuid } from "../../_crypto.ts";
+import { AuthError } from "../../errors.ts";
+import { fold } from "../../_fold.ts";
 import type {
   AttemptWindow,
   Counter,
@@ -41,12 +25,12 @@ import type {
   UserQuery,
   UserRecord,
   UserUpdate,
-} from "../store.ts";
-import * as counters from "./_pg_counters.ts";
-import * as links from "./_pg_links.ts";
-import { runMigrations } from "./_pg_migrations.ts";
-import { createSession } from "./_pg_sessions.ts";
-import { listUsersPage } from "./_pg_user_listing.ts";
+} from "../../store.ts";
+import * as counters from "./_counters.ts";
+import * as links from "./_links.ts";
+import { runMigrations } from "./_migrations.ts";
+import { createSession } from "./_sessions.ts";
+import { listUsersPage } from "./_user_listing.ts";
 import {
   codeOf,
   deleteExpired,
@@ -55,8 +39,8 @@ import {
   type Table,
   toUser,
   type Tx,
-} from "./_pg_tables.ts";
-import { countsAsPrivileged, userUpdateDecision } from "./_user_rules.ts";
+} from "./_tables.ts";
+import { countsAsPrivileged, userUpdateDecision } from "../_user_rules.ts";
 
 /** Options of {@linkcode PostgresStore}. */
 export interface PostgresStoreOptions {

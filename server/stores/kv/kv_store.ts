@@ -1,26 +1,8 @@
-/**
- * The embedded store: Deno KV, on a local file (`Deno.openKv(path)`), in
- * memory (`:memory:`), or Deno Deploy's managed KV. Pass the `Deno.Kv` you
- * opened; the store never opens or closes it.
- *
- * Every multi-record decision is one atomic commit guarded by versionstamp
- * checks and retried on conflict, so several instances sharing one KV
- * database keep the same rules as one.
- *
- * @example Opening the store
- * ```ts
- * import { KvStore } from "@gatehouse/server/kv";
- *
- * const kv = await Deno.openKv(":memory:");
- * const store = new KvStore(kv);
- * await store.migrate();
- * kv.close();
- * ```
- *
- * @module
- */
+// The KvStore class: the Store interface on Deno KV, each concern in its
+// private module beside it (accounts, sessions, links, invitations,
+// counters, keys, atomic commits, migration). The public entry is mod.ts.
 
-import { AuthError } from "../errors.ts";
+import { AuthError } from "../../errors.ts";
 import type {
   AttemptWindow,
   Counter,
@@ -39,17 +21,17 @@ import type {
   UserQuery,
   UserRecord,
   UserUpdate,
-} from "../store.ts";
-import { countEnabled, moveCounts, toRecord } from "./_kv_accounts.ts";
-import { commit, retry } from "./_kv_atomic.ts";
-import * as counters from "./_kv_counters.ts";
-import * as invitations from "./_kv_invitations.ts";
-import { countOf, type KvKeys, kvKeys, type UserValue } from "./_kv_keys.ts";
-import * as links from "./_kv_links.ts";
-import { migrateToV2, SCHEMA_VERSION } from "./_kv_migrate.ts";
-import * as sessions from "./_kv_sessions.ts";
-import { pageOf } from "./_user_listing.ts";
-import { userUpdateDecision } from "./_user_rules.ts";
+} from "../../store.ts";
+import { countEnabled, moveCounts, toRecord } from "./_accounts.ts";
+import { commit, retry } from "./_atomic.ts";
+import * as counters from "./_counters.ts";
+import * as invitations from "./_invitations.ts";
+import { countOf, type KvKeys, kvKeys, type UserValue } from "./_keys.ts";
+import * as links from "./_links.ts";
+import { migrateToV2, SCHEMA_VERSION } from "./_migrate.ts";
+import * as sessions from "./_sessions.ts";
+import { pageOf } from "../_user_listing.ts";
+import { userUpdateDecision } from "../_user_rules.ts";
 
 const MAX_PRIVILEGED_ROLES = 9;
 
@@ -95,7 +77,7 @@ export class KvStore implements Store {
   /**
    * Brings the database to this version's schema (recorded under
    * `schema`); refuses a database from a newer version. Version 1 data is
-   * upgraded in place (see `_kv_migrate.ts`).
+   * upgraded in place (see `_migrate.ts`).
    */
   async migrate(): Promise<void> {
     const key = this.#keys.schema();
@@ -162,7 +144,7 @@ export class KvStore implements Store {
   /**
    * A page of accounts in the query's order, optionally filtered by `q`,
    * with the total. KV has no index by name or email, and no count of all
-   * accounts, so every listing reads every account (see _user_listing.ts).
+   * accounts, so every listing reads every account (see ../_user_listing.ts).
    */
   async listUsers(query: UserQuery): Promise<UserPage> {
     const all: UserRecord[] = [];

@@ -2,7 +2,7 @@
 // and locks, the transaction runner, and the row readers.
 
 import type postgres from "postgres";
-import type { Counter, UserRecord } from "../store.ts";
+import type { Counter, UserRecord } from "../../store.ts";
 
 /** A postgres.js client. */
 export type Sql = postgres.Sql;

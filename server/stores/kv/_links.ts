@@ -8,11 +8,11 @@ import type {
   LinkRecord,
   ResetConfirmation,
   UserRecord,
-} from "../store.ts";
-import { toRecord } from "./_kv_accounts.ts";
-import { commit, retry } from "./_kv_atomic.ts";
-import { type KvKeys, ttl, type UserValue } from "./_kv_keys.ts";
-import { deleteSessionsOf } from "./_kv_sessions.ts";
+} from "../../store.ts";
+import { toRecord } from "./_accounts.ts";
+import { commit, retry } from "./_atomic.ts";
+import { type KvKeys, ttl, type UserValue } from "./_keys.ts";
+import { deleteSessionsOf } from "./_sessions.ts";
 
 // Expiry index entry, link record and invitation index: 750 of KV's 1000
 // mutations a commit.
