@@ -44,6 +44,17 @@ async function adaInvitesKatherine(browser: Browser, demo: Demo) {
   return { admins, admin, link };
 }
 
+/** Katherine opens `link` in a browser context of her own and sets her password. */
+async function katherineAccepts(browser: Browser, link: string) {
+  const guests = await newContext(browser);
+  const guest = await openPage(guests, link);
+  const setPassword = screen(guest, "set-password");
+  await setPassword.locator('input[name="password"]').fill(KATHERINE.password);
+  await setPassword.locator('input[name="confirm"]').fill(KATHERINE.password);
+  await setPassword.locator('button[type="submit"]').click();
+  return { guests, guest };
+}
+
 e2eTest(
   "an invited person accepts the shown link in a second browser; disabling them sends their open page back to the login screen without a reload",
   async ({ browser, demo }) => {
@@ -51,14 +62,7 @@ e2eTest(
     const { admins, admin, link } = await adaInvitesKatherine(browser, demo);
 
     // Katherine, in a browser context of her own, sets her password.
-    const guests = await newContext(browser);
-    const guest = await openPage(guests, link);
-    const setPassword = screen(guest, "set-password");
-    await setPassword.locator('input[name="password"]').fill(
-      KATHERINE.password,
-    );
-    await setPassword.locator('input[name="confirm"]').fill(KATHERINE.password);
-    await setPassword.locator('button[type="submit"]').click();
+    const { guests, guest } = await katherineAccepts(browser, link);
     await guest.waitForURL(`${demo.origin}/`);
     const account = screen(guest, "account");
     await account.waitFor();
@@ -149,14 +153,7 @@ e2eTest(
     assert.equal(await item.count(), 0);
 
     // The link is dead: the set-password screen says so.
-    const guests = await newContext(browser);
-    const guest = await openPage(guests, link);
-    const setPassword = screen(guest, "set-password");
-    await setPassword.locator('input[name="password"]').fill(
-      KATHERINE.password,
-    );
-    await setPassword.locator('input[name="confirm"]').fill(KATHERINE.password);
-    await setPassword.locator('button[type="submit"]').click();
+    const { guests, guest } = await katherineAccepts(browser, link);
     await guest.locator('[data-gh-state="invalid-link"]').waitFor();
     assert.equal(await demo.store.credentialsByEmail(KATHERINE.email), null);
     await admins.close();
