@@ -45,7 +45,11 @@ async function main(): Promise<void> {
   const resetLinks: string[] = [];
   const logger: Logger = {
     info: (message, fields) => {
-      if (message.startsWith("password reset link")) {
+      // The demo's development mailer prints the reset links.
+      if (
+        message.startsWith("development mailer") &&
+        fields?.kind === "password_reset"
+      ) {
         resetLinks.push(String(fields?.link));
       }
     },
@@ -89,8 +93,8 @@ async function main(): Promise<void> {
   }
 }
 
-// The first administrator (through the first-run link) and a few accounts
-// for the list, all through the HTTP API.
+// The first administrator (through the first-run link), a few accounts for
+// the list and a pending invitation, all through the HTTP API.
 async function seed(
   store: Parameters<typeof firstRunInvitation>[0]["store"],
   origin: string,
@@ -140,6 +144,13 @@ async function seed(
       await res.body?.cancel();
     }
   }
+  // One pending invitation, for the panel under the table.
+  const invited = await api(origin, "POST", "/api/users/invite", {
+    email: "hedy@example.com",
+    name: "Hedy Lamarr",
+    role: "member",
+  }, cookie);
+  await invited.body?.cancel();
 }
 
 async function api(
@@ -260,4 +271,7 @@ async function shoot(
   }
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// A declaration, hoisted: main() runs before the module's end is reached.
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
