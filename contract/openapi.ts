@@ -13,7 +13,13 @@ import {
   OPERATIONS,
   type OperationSpec,
 } from "./operations.ts";
-import { errorsOf, type JsonSchema, SCHEMAS, SHAPES } from "./shapes.ts";
+import {
+  type CookieEffect,
+  errorsOf,
+  type JsonSchema,
+  SCHEMAS,
+  SHAPES,
+} from "./shapes.ts";
 
 /** The version of the HTTP API this contract describes. */
 export const API_VERSION = "0.12.0";
@@ -141,23 +147,47 @@ function successResponse(
   spec: OperationSpec,
   shape: (typeof SHAPES)[keyof typeof SHAPES],
 ): Record<string, JsonSchema> {
-  const response: Record<string, unknown> = { description: shape.summary };
-  if (shape.answer !== undefined) {
+  const responses: Record<string, JsonSchema> = {
+    [String(spec.success)]: responseObject(shape),
+  };
+  if (shape.alternative !== undefined) {
+    responses[String(shape.alternative.status)] = responseObject(
+      shape.alternative,
+    );
+  }
+  return responses;
+}
+
+const COOKIE_DESCRIPTIONS: Readonly<Record<CookieEffect, string>> = {
+  set: "The session cookie",
+  cleared: "The session cookie, cleared",
+  pending: "The pending sign-in cookie (`__Host-gatehouse-pending`, 5 minutes)",
+};
+
+function responseObject(
+  success: {
+    readonly summary: string;
+    readonly answer?: string;
+    readonly cookie?: CookieEffect;
+  },
+): JsonSchema {
+  const response: Record<string, unknown> = { description: success.summary };
+  if (success.answer !== undefined) {
     response.content = {
-      [JSON_TYPE]: { schema: { $ref: `#/components/schemas/${shape.answer}` } },
+      [JSON_TYPE]: {
+        schema: { $ref: `#/components/schemas/${success.answer}` },
+      },
     };
   }
-  if (shape.cookie !== undefined) {
+  if (success.cookie !== undefined) {
     response.headers = {
       "Set-Cookie": {
-        description: shape.cookie === "set"
-          ? "The session cookie"
-          : "The session cookie, cleared",
+        description: COOKIE_DESCRIPTIONS[success.cookie],
         schema: { type: "string" },
       },
     };
   }
-  return { [String(spec.success)]: response };
+  return response;
 }
 
 // One response per status, its `code` limited to the operation's codes of

@@ -38,6 +38,18 @@ export interface OperationSpec {
   readonly limiter?: Limiter;
   /** The status of its success. */
   readonly success: number;
+  /**
+   * A sensitive write: it needs a proof of identity (password, second
+   * factor or passkey) younger than the re-authentication window, else 403
+   * `reauthentication_required` (DESIGN.md §8).
+   */
+  readonly fresh?: boolean;
+  /**
+   * Reachable by an account whose role requires a second factor it has not
+   * enrolled yet; every other signed-in operation answers it 403
+   * `second_factor_required` (DESIGN.md §9).
+   */
+  readonly beforeSecondFactor?: boolean;
 }
 
 /**
@@ -72,6 +84,7 @@ export const OPERATIONS = {
     path: "/api/auth/session",
     guard: "session",
     success: 200,
+    beforeSecondFactor: true,
   },
   listUsers: {
     method: "GET",
@@ -135,6 +148,154 @@ export const OPERATIONS = {
     guard: "public",
     limiter: "link",
     success: 204,
+  },
+  changePassword: {
+    method: "POST",
+    path: "/api/auth/password",
+    guard: "session",
+    limiter: "login",
+    success: 204,
+  },
+  reauthenticate: {
+    method: "POST",
+    path: "/api/auth/reauthenticate",
+    guard: "session",
+    limiter: "login",
+    success: 204,
+    beforeSecondFactor: true,
+  },
+  listSessions: {
+    method: "GET",
+    path: "/api/auth/sessions",
+    guard: "session",
+    success: 200,
+    beforeSecondFactor: true,
+  },
+  revokeSession: {
+    method: "DELETE",
+    path: "/api/auth/sessions/:id",
+    guard: "session",
+    success: 204,
+    beforeSecondFactor: true,
+  },
+  revokeOtherSessions: {
+    method: "DELETE",
+    path: "/api/auth/sessions",
+    guard: "session",
+    success: 204,
+    beforeSecondFactor: true,
+  },
+  revokeUserSessions: {
+    method: "DELETE",
+    path: "/api/users/:id/sessions",
+    guard: "privileged",
+    success: 204,
+    fresh: true,
+  },
+  setupTotp: {
+    method: "POST",
+    path: "/api/auth/totp/setup",
+    guard: "session",
+    success: 200,
+    fresh: true,
+    beforeSecondFactor: true,
+  },
+  confirmTotp: {
+    method: "POST",
+    path: "/api/auth/totp/confirm",
+    guard: "session",
+    limiter: "login",
+    success: 200,
+    beforeSecondFactor: true,
+  },
+  disableTotp: {
+    method: "DELETE",
+    path: "/api/auth/totp",
+    guard: "session",
+    success: 204,
+    fresh: true,
+  },
+  regenerateRecoveryCodes: {
+    method: "POST",
+    path: "/api/auth/recovery-codes",
+    guard: "session",
+    success: 200,
+    fresh: true,
+  },
+  verifySecondFactor: {
+    method: "POST",
+    path: "/api/auth/second-factor",
+    guard: "public",
+    limiter: "login",
+    success: 200,
+  },
+  removeUserSecondFactor: {
+    method: "DELETE",
+    path: "/api/users/:id/second-factor",
+    guard: "privileged",
+    success: 204,
+    fresh: true,
+  },
+  passkeyRegistrationOptions: {
+    method: "POST",
+    path: "/api/auth/passkeys/register/options",
+    guard: "session",
+    success: 200,
+    fresh: true,
+    beforeSecondFactor: true,
+  },
+  registerPasskey: {
+    method: "POST",
+    path: "/api/auth/passkeys",
+    guard: "session",
+    success: 201,
+    beforeSecondFactor: true,
+  },
+  listPasskeys: {
+    method: "GET",
+    path: "/api/auth/passkeys",
+    guard: "session",
+    success: 200,
+    beforeSecondFactor: true,
+  },
+  renamePasskey: {
+    method: "PATCH",
+    path: "/api/auth/passkeys/:id",
+    guard: "session",
+    success: 200,
+  },
+  removePasskey: {
+    method: "DELETE",
+    path: "/api/auth/passkeys/:id",
+    guard: "session",
+    success: 204,
+    fresh: true,
+  },
+  passkeyLoginOptions: {
+    method: "POST",
+    path: "/api/auth/passkeys/login/options",
+    guard: "public",
+    success: 200,
+  },
+  loginWithPasskey: {
+    method: "POST",
+    path: "/api/auth/passkeys/login",
+    guard: "public",
+    limiter: "login",
+    success: 200,
+  },
+  listAuditEvents: {
+    method: "GET",
+    path: "/api/audit",
+    guard: "privileged",
+    success: 200,
+  },
+  listActivity: {
+    method: "GET",
+    path: "/api/auth/activity",
+    guard: "session",
+    success: 200,
+    beforeSecondFactor: true,
   },
   describeApi: {
     method: "GET",

@@ -80,6 +80,59 @@ const body = (
 ) => object(properties, { optional, open: true });
 
 /**
+ * The kinds of second factor an account may have, as the password step of a
+ * sign-in names them (DESIGN.md §9).
+ *
+ * @example The methods of an account with TOTP
+ * ```ts
+ * import { SECOND_FACTOR_METHODS } from "@gatehouse/contract";
+ *
+ * console.assert(SECOND_FACTOR_METHODS.includes("recovery_code"));
+ * ```
+ */
+export const SECOND_FACTOR_METHODS = [
+  "totp",
+  "recovery_code",
+  "passkey",
+] as const;
+
+/**
+ * Every type of audit event (DESIGN.md §10).
+ *
+ * @example Filtering the audit log by type
+ * ```ts
+ * import { AUDIT_EVENT_TYPES } from "@gatehouse/contract";
+ *
+ * console.assert(AUDIT_EVENT_TYPES.includes("user.role_changed"));
+ * ```
+ */
+export const AUDIT_EVENT_TYPES = [
+  "login.succeeded",
+  "login.failed",
+  "login.rate_limited",
+  "logout",
+  "session.revoked",
+  "password.changed",
+  "password.reset_requested",
+  "password.reset",
+  "reauthenticated",
+  "user.created",
+  "user.disabled",
+  "user.enabled",
+  "user.role_changed",
+  "user.sessions_revoked",
+  "invitation.created",
+  "invitation.accepted",
+  "invitation.revoked",
+  "second_factor.enabled",
+  "second_factor.disabled",
+  "recovery_codes.regenerated",
+  "recovery_code.used",
+  "passkey.added",
+  "passkey.removed",
+] as const;
+
+/**
  * The named wire shapes (DESIGN.md §4, §8), snake_case as on the wire. The
  * OpenAPI description lists them under `components.schemas`; `$ref`s point
  * there.
@@ -99,7 +152,17 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     role: string,
     capabilities: strings,
     grantable: strings,
-  }, ["capabilities", "grantable"]),
+    second_factor: /* @__PURE__ */ closed({
+      totp: { type: "boolean" },
+      passkeys: { type: "integer", minimum: 0 },
+    }),
+    second_factor_required: { type: "boolean" },
+  }, [
+    "capabilities",
+    "grantable",
+    "second_factor",
+    "second_factor_required",
+  ]),
   User: /* @__PURE__ */ closed({
     id: uuid,
     email: string,
@@ -139,6 +202,74 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
   InvitationList: /* @__PURE__ */ closed({
     invitations: { type: "array", items: /* @__PURE__ */ ref("Invitation") },
   }),
+  Session: /* @__PURE__ */ closed({
+    id: uuid,
+    created_at: time,
+    last_seen_at: time,
+    expires_at: time,
+    idle_expires_at: time,
+    ip: string,
+    user_agent: string,
+    current: { type: "boolean" },
+  }),
+  SessionList: /* @__PURE__ */ closed({
+    sessions: { type: "array", items: /* @__PURE__ */ ref("Session") },
+  }),
+  SecondFactorChallenge: /* @__PURE__ */ closed({
+    second_factor: {
+      type: "array",
+      items: { enum: SECOND_FACTOR_METHODS },
+      minItems: 1,
+      uniqueItems: true,
+    },
+  }),
+  TotpSetup: /* @__PURE__ */ closed({
+    secret: { type: "string", pattern: "^[A-Z2-7]+=*$" },
+    otpauth_url: { type: "string", pattern: "^otpauth://totp/" },
+    qr_svg: { type: "string", pattern: "^<svg" },
+  }),
+  RecoveryCodes: /* @__PURE__ */ closed({
+    recovery_codes: {
+      type: "array",
+      items: string,
+      minItems: 10,
+      maxItems: 10,
+    },
+  }),
+  Passkey: /* @__PURE__ */ closed({
+    id: uuid,
+    name: string,
+    created_at: time,
+    last_used_at: { oneOf: [time, { type: "null" }] },
+  }),
+  PasskeyList: /* @__PURE__ */ closed({
+    passkeys: { type: "array", items: /* @__PURE__ */ ref("Passkey") },
+  }),
+  PasskeyCreationOptions: {
+    type: "object",
+    required: ["challenge", "rp", "user", "pubKeyCredParams"],
+    properties: { challenge: string },
+  },
+  PasskeyRequestOptions: {
+    type: "object",
+    required: ["challenge"],
+    properties: { challenge: string },
+  },
+  AuditEvent: /* @__PURE__ */ closed({
+    id: uuid,
+    type: { enum: AUDIT_EVENT_TYPES },
+    at: time,
+    actor: { oneOf: [/* @__PURE__ */ ref("AuditAccount"), { type: "null" }] },
+    target: { oneOf: [/* @__PURE__ */ ref("AuditAccount"), { type: "null" }] },
+    ip: string,
+    user_agent: string,
+    detail: { type: "object", additionalProperties: string },
+  }),
+  AuditAccount: /* @__PURE__ */ closed({ id: uuid, email: string }),
+  AuditEventPage: /* @__PURE__ */ closed({
+    events: { type: "array", items: /* @__PURE__ */ ref("AuditEvent") },
+    next_cursor: { type: ["string", "null"] },
+  }),
   Error: /* @__PURE__ */ closed({
     error: string,
     code: string,
@@ -168,6 +299,18 @@ export type SchemaName =
   | "InviteAnswer"
   | "Invitation"
   | "InvitationList"
+  | "Session"
+  | "SessionList"
+  | "SecondFactorChallenge"
+  | "TotpSetup"
+  | "RecoveryCodes"
+  | "Passkey"
+  | "PasskeyList"
+  | "PasskeyCreationOptions"
+  | "PasskeyRequestOptions"
+  | "AuditEvent"
+  | "AuditAccount"
+  | "AuditEventPage"
   | "Error"
   | "OpenApiDocument";
 
@@ -188,8 +331,55 @@ export interface OperationShape {
   readonly params?: Readonly<Record<string, JsonSchema>>;
   /** The JSON answer of its success; absent for a success without a body. */
   readonly answer?: SchemaName;
-  /** Whether the success sets the session cookie (`set`) or clears it. */
-  readonly cookie?: "set" | "cleared";
+  /**
+   * Whether the success sets the session cookie (`set`), clears it
+   * (`cleared`), or sets the pending sign-in cookie (`pending`).
+   */
+  readonly cookie?: CookieEffect;
+  /**
+   * A second success, other than `OPERATIONS[name].success` (the password
+   * step of a sign-in that needs a second factor answers 202).
+   */
+  readonly alternative?: AlternativeSuccess;
+}
+
+/**
+ * What a success does to the cookies: sets the session cookie, clears it,
+ * or sets the pending sign-in cookie of the second-factor step.
+ *
+ * @example The password step of a two-step sign-in
+ * ```ts
+ * import type { CookieEffect } from "@gatehouse/contract";
+ *
+ * const effect: CookieEffect = "pending";
+ * ```
+ */
+export type CookieEffect = "set" | "cleared" | "pending";
+
+/**
+ * A success other than an operation's main one.
+ *
+ * @example The 202 of a sign-in that waits for its second factor
+ * ```ts
+ * import type { AlternativeSuccess } from "@gatehouse/contract";
+ *
+ * const waiting: AlternativeSuccess = {
+ *   status: 202,
+ *   summary: "The password is right; the second factor is next",
+ *   answer: "SecondFactorChallenge",
+ *   cookie: "pending",
+ * };
+ * ```
+ */
+export interface AlternativeSuccess {
+  /** Its status. */
+  readonly status: number;
+  /** One line for people. */
+  readonly summary: string;
+  /** Its JSON answer, if any. */
+  readonly answer?: SchemaName;
+  /** What it does to the cookies. */
+  readonly cookie?: CookieEffect;
 }
 
 /**
@@ -213,6 +403,19 @@ export const USER_SORTS = [
   "-email",
 ] as const;
 
+// The proof of identity a re-authentication or a second-factor step takes:
+// exactly one of these fields (the handler says which is missing).
+const PROOF = {
+  password: string,
+  code: { type: "string", maxLength: 64 },
+  recovery_code: { type: "string", maxLength: 64 },
+  passkey: { type: "object" },
+} as const;
+const page = {
+  limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
+  cursor: uuid,
+} as const;
+
 const credentials = /* @__PURE__ */ body({ email: string, password: string });
 const linkSpend = /* @__PURE__ */ body({ token: string, password: string });
 const byId = { id: uuid } as const;
@@ -235,6 +438,13 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     body: credentials,
     answer: "Identity",
     cookie: "set",
+    alternative: {
+      status: 202,
+      summary:
+        "The password is right and the account has a second factor: send it to verifySecondFactor",
+      answer: "SecondFactorChallenge",
+      cookie: "pending",
+    },
   },
   logout: {
     summary: "Sign out (also without a session)",
@@ -349,6 +559,156 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
     body: linkSpend,
   },
+  changePassword: {
+    summary:
+      "Change one's own password: every session ends, a fresh one is issued",
+    errors: [...JSON_BODY, ...NEW_PASSWORD, "password_incorrect"],
+    body: /* @__PURE__ */ body({
+      current_password: string,
+      new_password: string,
+    }),
+    cookie: "set",
+  },
+  reauthenticate: {
+    summary: "Prove who you are again (password, code or passkey)",
+    errors: [
+      ...JSON_BODY,
+      "password_incorrect",
+      "code_invalid",
+      "passkey_invalid",
+      "totp_not_enabled",
+    ],
+    body: /* @__PURE__ */ object(PROOF, {
+      optional: Object.keys(PROOF),
+      open: true,
+    }),
+  },
+  listSessions: {
+    summary: "The caller's live sessions, newest first",
+    errors: [],
+    answer: "SessionList",
+  },
+  revokeSession: {
+    summary: "End one of the caller's sessions (the current one too)",
+    errors: ["session_id_malformed", "session_not_found"],
+    params: byId,
+  },
+  revokeOtherSessions: {
+    summary: "End every session of the caller but this one",
+    errors: [],
+  },
+  revokeUserSessions: {
+    summary: "End every session of an account, without disabling it",
+    errors: ["user_id_malformed", "user_not_found", "role_beyond_reach"],
+    params: byId,
+  },
+  setupTotp: {
+    summary: "Start enrolling an authenticator app (TOTP)",
+    errors: ["second_factor_enabled"],
+    answer: "TotpSetup",
+  },
+  confirmTotp: {
+    summary:
+      "Finish enrolling an authenticator app with a code; answers the recovery codes, once",
+    errors: [...JSON_BODY, "code_invalid", "second_factor_enabled"],
+    body: /* @__PURE__ */ body({ code: PROOF.code }),
+    answer: "RecoveryCodes",
+  },
+  disableTotp: {
+    summary: "Remove the authenticator app and its recovery codes",
+    errors: [],
+  },
+  regenerateRecoveryCodes: {
+    summary: "New recovery codes; the old ones die",
+    errors: ["totp_not_enabled"],
+    answer: "RecoveryCodes",
+  },
+  verifySecondFactor: {
+    summary:
+      "Finish a sign-in that waits for its second factor (pending sign-in cookie)",
+    errors: [...JSON_BODY, "credentials_invalid", "token_invalid"],
+    body: /* @__PURE__ */ object(
+      {
+        code: PROOF.code,
+        recovery_code: PROOF.recovery_code,
+        passkey: PROOF.passkey,
+      },
+      { optional: ["code", "recovery_code", "passkey"], open: true },
+    ),
+    answer: "Identity",
+    cookie: "set",
+  },
+  removeUserSecondFactor: {
+    summary:
+      "Remove every second factor of an account (a lost phone), within reach",
+    errors: ["user_id_malformed", "user_not_found", "role_beyond_reach"],
+    params: byId,
+  },
+  passkeyRegistrationOptions: {
+    summary: "WebAuthn creation options for a new passkey",
+    errors: [],
+    answer: "PasskeyCreationOptions",
+  },
+  registerPasskey: {
+    summary: "Register a passkey from the authenticator's response",
+    errors: [...JSON_BODY, "passkey_invalid", "name_too_long"],
+    body: /* @__PURE__ */ body({ response: { type: "object" }, name: string }, [
+      "name",
+    ]),
+    answer: "Passkey",
+  },
+  listPasskeys: {
+    summary: "The caller's passkeys",
+    errors: [],
+    answer: "PasskeyList",
+  },
+  renamePasskey: {
+    summary: "Rename one of the caller's passkeys",
+    errors: [
+      ...JSON_BODY,
+      "passkey_id_malformed",
+      "passkey_not_found",
+      "name_required",
+      "name_too_long",
+    ],
+    params: byId,
+    body: /* @__PURE__ */ body({ name: string }),
+    answer: "Passkey",
+  },
+  removePasskey: {
+    summary: "Remove one of the caller's passkeys",
+    errors: ["passkey_id_malformed", "passkey_not_found"],
+    params: byId,
+  },
+  passkeyLoginOptions: {
+    summary:
+      "WebAuthn request options: for a sign-in, the pending second factor, or a re-authentication",
+    errors: [],
+    answer: "PasskeyRequestOptions",
+  },
+  loginWithPasskey: {
+    summary: "Sign in with a passkey, no password",
+    errors: [...JSON_BODY, "credentials_invalid", "token_invalid"],
+    body: /* @__PURE__ */ body({ response: { type: "object" } }),
+    answer: "Identity",
+    cookie: "set",
+  },
+  listAuditEvents: {
+    summary: "A page of audit events, newest first",
+    errors: ["body_malformed"],
+    query: {
+      ...page,
+      user_id: uuid,
+      type: { enum: AUDIT_EVENT_TYPES },
+    },
+    answer: "AuditEventPage",
+  },
+  listActivity: {
+    summary: "A page of the caller's own audit events, newest first",
+    errors: ["body_malformed"],
+    query: page,
+    answer: "AuditEventPage",
+  },
   describeApi: {
     summary: "This API's OpenAPI 3.1 description",
     errors: [],
@@ -376,11 +736,20 @@ const SAFE_METHODS: ReadonlySet<Method> = /* @__PURE__ */ new Set(["GET"]);
  * ```
  */
 export function errorsOf(name: OperationName): readonly ErrorCode[] {
-  const spec: { method: Method; guard: string; limiter?: string } =
-    OPERATIONS[name];
+  const spec: {
+    method: Method;
+    guard: string;
+    limiter?: string;
+    fresh?: boolean;
+    beforeSecondFactor?: boolean;
+  } = OPERATIONS[name];
   const codes = new Set<ErrorCode>(SHAPES[name].errors);
   if (spec.guard !== "public") codes.add("session_absent");
   if (spec.guard === "privileged") codes.add("role_insufficient");
+  if (spec.fresh === true) codes.add("reauthentication_required");
+  if (spec.guard !== "public" && spec.beforeSecondFactor !== true) {
+    codes.add("second_factor_required");
+  }
   if (spec.limiter !== undefined) codes.add("login_rate_limited");
   if (!SAFE_METHODS.has(spec.method)) codes.add("request_cross_origin");
   codes.add("internal");

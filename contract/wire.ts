@@ -6,7 +6,11 @@
  * @module
  */
 
-import type { USER_SORTS } from "./shapes.ts";
+import type {
+  AUDIT_EVENT_TYPES,
+  SECOND_FACTOR_METHODS,
+  USER_SORTS,
+} from "./shapes.ts";
 
 /**
  * The JSON body of every error answer: `{error, code, meta?}`.
@@ -156,4 +160,265 @@ export interface InvitationJson {
 export interface InvitationListJson {
   /** The pending invitations, newest first. */
   invitations: InvitationJson[];
+}
+
+/**
+ * A kind of second factor: `totp`, `recovery_code` or `passkey`.
+ *
+ * @example
+ * ```ts
+ * import type { SecondFactorMethod } from "@gatehouse/contract";
+ *
+ * const method: SecondFactorMethod = "totp";
+ * ```
+ */
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+
+/**
+ * The second factors of the caller's own account, in its Identity.
+ *
+ * @example An account with an authenticator app and one passkey
+ * ```ts
+ * import type { SecondFactorStateJson } from "@gatehouse/contract";
+ *
+ * const state: SecondFactorStateJson = { totp: true, passkeys: 1 };
+ * ```
+ */
+export interface SecondFactorStateJson {
+  /** Whether an authenticator app (TOTP) is enabled. */
+  totp: boolean;
+  /** How many passkeys the account has. */
+  passkeys: number;
+}
+
+/**
+ * The 202 answer of a password that was right for an account with a second
+ * factor: the methods it has. The pending sign-in cookie rides with it.
+ *
+ * @example
+ * ```ts
+ * import type { SecondFactorChallengeJson } from "@gatehouse/contract";
+ *
+ * const next: SecondFactorChallengeJson = { second_factor: ["totp", "recovery_code"] };
+ * ```
+ */
+export interface SecondFactorChallengeJson {
+  /** The methods the account has, at least one. */
+  second_factor: SecondFactorMethod[];
+}
+
+/**
+ * A session of the caller on the wire (DESIGN.md §8).
+ *
+ * @example
+ * ```ts
+ * import type { SessionJson } from "@gatehouse/contract";
+ *
+ * const session: SessionJson = {
+ *   id: "0190f0a0-0000-7000-8000-00000000000a",
+ *   created_at: "2026-01-02T03:04:05.000Z",
+ *   last_seen_at: "2026-01-02T04:00:00.000Z",
+ *   expires_at: "2026-01-09T03:04:05.000Z",
+ *   idle_expires_at: "2026-01-03T04:00:00.000Z",
+ *   ip: "198.51.100.7",
+ *   user_agent: "Firefox on Linux",
+ *   current: true,
+ * };
+ * ```
+ */
+export interface SessionJson {
+  /** The session's own public id (never its token), a UUID. */
+  id: string;
+  /** When it started, ISO 8601. */
+  created_at: string;
+  /** When it was last used (recorded at most once a minute), ISO 8601. */
+  last_seen_at: string;
+  /** When it ends whatever happens (the absolute lifetime), ISO 8601. */
+  expires_at: string;
+  /** When it ends if unused until then (the idle timeout), ISO 8601. */
+  idle_expires_at: string;
+  /** The client address it started from; "" when unknown. */
+  ip: string;
+  /** A short label of the browser and system, e.g. "Chrome on Linux"; "" when unknown. */
+  user_agent: string;
+  /** Whether this is the session of the request that asked. */
+  current: boolean;
+}
+
+/**
+ * The caller's sessions on the wire.
+ *
+ * @example
+ * ```ts
+ * import type { SessionListJson } from "@gatehouse/contract";
+ *
+ * const list: SessionListJson = { sessions: [] };
+ * ```
+ */
+export interface SessionListJson {
+  /** Live sessions, newest first. */
+  sessions: SessionJson[];
+}
+
+/**
+ * The start of a TOTP enrolment: the secret three ways.
+ *
+ * @example
+ * ```ts
+ * import type { TotpSetupJson } from "@gatehouse/contract";
+ *
+ * const setup: TotpSetupJson = {
+ *   secret: "JBSWY3DPEHPK3PXP",
+ *   otpauth_url: "otpauth://totp/Gatehouse:ada%40example.com?secret=JBSWY3DPEHPK3PXP",
+ *   qr_svg: "<svg xmlns='http://www.w3.org/2000/svg'></svg>",
+ * };
+ * ```
+ */
+export interface TotpSetupJson {
+  /** The secret in base32, to type into an app. */
+  secret: string;
+  /** The `otpauth://totp/...` URL an app reads from the QR code. */
+  otpauth_url: string;
+  /** The QR code of `otpauth_url`, as an SVG document. */
+  qr_svg: string;
+}
+
+/**
+ * Recovery codes, shown once.
+ *
+ * @example
+ * ```ts
+ * import type { RecoveryCodesJson } from "@gatehouse/contract";
+ *
+ * const codes: RecoveryCodesJson = { recovery_codes: ["abcde-fghij"] };
+ * ```
+ */
+export interface RecoveryCodesJson {
+  /** Ten single-use codes. */
+  recovery_codes: string[];
+}
+
+/**
+ * A passkey of the caller on the wire.
+ *
+ * @example
+ * ```ts
+ * import type { PasskeyJson } from "@gatehouse/contract";
+ *
+ * const passkey: PasskeyJson = {
+ *   id: "0190f0a0-0000-7000-8000-00000000000b",
+ *   name: "Laptop",
+ *   created_at: "2026-01-02T03:04:05.000Z",
+ *   last_used_at: null,
+ * };
+ * ```
+ */
+export interface PasskeyJson {
+  /** Its own id (not the WebAuthn credential id), a UUID. */
+  id: string;
+  /** A name its owner chose. */
+  name: string;
+  /** When it was registered, ISO 8601. */
+  created_at: string;
+  /** When it last signed in, ISO 8601; null before its first use. */
+  last_used_at: string | null;
+}
+
+/**
+ * The caller's passkeys on the wire.
+ *
+ * @example
+ * ```ts
+ * import type { PasskeyListJson } from "@gatehouse/contract";
+ *
+ * const list: PasskeyListJson = { passkeys: [] };
+ * ```
+ */
+export interface PasskeyListJson {
+  /** Oldest first. */
+  passkeys: PasskeyJson[];
+}
+
+/**
+ * A type of audit event.
+ *
+ * @example
+ * ```ts
+ * import type { AuditEventType } from "@gatehouse/contract";
+ *
+ * const type: AuditEventType = "login.failed";
+ * ```
+ */
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/**
+ * An account as an audit event names it.
+ *
+ * @example
+ * ```ts
+ * import type { AuditAccountJson } from "@gatehouse/contract";
+ *
+ * const who: AuditAccountJson = { id: "0190f0a0-0000-7000-8000-000000000001", email: "ada@example.com" };
+ * ```
+ */
+export interface AuditAccountJson {
+  /** The account id. */
+  id: string;
+  /** Its email when the event happened. */
+  email: string;
+}
+
+/**
+ * An audit event on the wire (DESIGN.md §10).
+ *
+ * @example A role change
+ * ```ts
+ * import type { AuditEventJson } from "@gatehouse/contract";
+ *
+ * const event: AuditEventJson = {
+ *   id: "0190f0a0-0000-7000-8000-00000000000c",
+ *   type: "user.role_changed",
+ *   at: "2026-01-02T03:04:05.000Z",
+ *   actor: { id: "0190f0a0-0000-7000-8000-000000000001", email: "ada@example.com" },
+ *   target: { id: "0190f0a0-0000-7000-8000-000000000002", email: "grace@example.com" },
+ *   ip: "198.51.100.7",
+ *   user_agent: "Firefox on Linux",
+ *   detail: { old_role: "member", new_role: "admin" },
+ * };
+ * ```
+ */
+export interface AuditEventJson {
+  /** The event's id, a UUIDv7 (ids sort by time). */
+  id: string;
+  /** What happened. */
+  type: AuditEventType;
+  /** When, ISO 8601. */
+  at: string;
+  /** Who acted; null when no account is known. */
+  actor: AuditAccountJson | null;
+  /** The account acted upon; null when none is known. */
+  target: AuditAccountJson | null;
+  /** The acting client's address; "" when unknown. */
+  ip: string;
+  /** The acting client's browser and system label; "" when unknown. */
+  user_agent: string;
+  /** Non-secret facts (old and new role, an attempted email…). */
+  detail: Record<string, string>;
+}
+
+/**
+ * A page of audit events on the wire.
+ *
+ * @example The last page
+ * ```ts
+ * import type { AuditEventPageJson } from "@gatehouse/contract";
+ *
+ * const page: AuditEventPageJson = { events: [], next_cursor: null };
+ * ```
+ */
+export interface AuditEventPageJson {
+  /** Newest first. */
+  events: AuditEventJson[];
+  /** Pass as `cursor` for the next (older) page; null on the last one. */
+  next_cursor: string | null;
 }

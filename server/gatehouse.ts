@@ -23,6 +23,7 @@ import { argon2Hasher } from "./password.ts";
 import { loginRateLimiter, type TrustedProxy } from "./rate_limit.ts";
 import { Reaper } from "./reaper.ts";
 import { authority } from "./_authority.ts";
+import type { PendingOperation } from "./_pending.ts";
 import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { type Route, routeTable } from "./routes.ts";
 
@@ -196,7 +197,9 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       : { servers: [options.publicUrl] }),
   });
   const describeApi = describeApiHandler(openapi);
-  const handlers: Readonly<Record<OperationName, Handler>> = {
+  const handlers: Readonly<
+    Record<Exclude<OperationName, PendingOperation>, Handler>
+  > = {
     login: auth.login,
     logout: auth.logout,
     fetchSession: auth.fetchSession,

@@ -88,6 +88,18 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   body_too_large: ValidationError,
   login_rate_limited: RateLimitedError,
   internal: ServerError,
+  // DESIGN.md §8–§10 codes: by status until their classes land.
+  session_id_malformed: ValidationError,
+  passkey_id_malformed: ValidationError,
+  code_invalid: ValidationError,
+  passkey_invalid: ValidationError,
+  password_incorrect: ForbiddenError,
+  reauthentication_required: ForbiddenError,
+  second_factor_required: ForbiddenError,
+  session_not_found: UnexpectedResponseError,
+  passkey_not_found: UnexpectedResponseError,
+  second_factor_enabled: UnexpectedResponseError,
+  totp_not_enabled: UnexpectedResponseError,
 };
 
 Deno.test("each server code maps to its class, keeping code, status, meta and message", async (t) => {

@@ -38,6 +38,18 @@ const CONTRACT: Array<[ErrorCode, number]> = [
   ["body_too_large", 413],
   ["login_rate_limited", 429],
   ["internal", 500],
+  // §8–§10
+  ["session_id_malformed", 400],
+  ["passkey_id_malformed", 400],
+  ["code_invalid", 400],
+  ["passkey_invalid", 400],
+  ["password_incorrect", 403],
+  ["reauthentication_required", 403],
+  ["second_factor_required", 403],
+  ["session_not_found", 404],
+  ["passkey_not_found", 404],
+  ["second_factor_enabled", 409],
+  ["totp_not_enabled", 409],
 ];
 
 Deno.test("ERROR_STATUS holds exactly the contract's codes and statuses", () => {
