@@ -34,7 +34,7 @@ export async function insertEvents(
   events: readonly AuditEvent[] | undefined,
 ): Promise<void> {
   const json = eventsJson(events);
-  if (json !== null) await tx`SELECT ${t.insertEvents}(${json}::jsonb)`;
+  if (json !== null) await tx`SELECT ${t.insertEvents}(${json}::text::jsonb)`;
 }
 
 /** Writes events that record no change: one statement. */
@@ -43,7 +43,9 @@ export async function recordEvents(
   events: readonly AuditEvent[],
 ): Promise<void> {
   const json = eventsJson(events);
-  if (json !== null) await t.sql`SELECT ${t.insertEvents}(${json}::jsonb)`;
+  if (json !== null) {
+    await t.sql`SELECT ${t.insertEvents}(${json}::text::jsonb)`;
+  }
 }
 
 /** A page of events, newest first. */

@@ -38,7 +38,7 @@ export async function createLink(
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM l),
-      ${t.insertEvents}(${eventsJson(options.events)}::jsonb)`;
+      ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)`;
 }
 
 /** The live link of `kind` behind `tokenHash`, unspent: one query. */
@@ -171,7 +171,7 @@ export async function revokeInvitation(
           OR role = ANY(${reach}::text[]))
       RETURNING *
     ), e AS (
-      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::jsonb)
+      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::text::jsonb)
       WHERE EXISTS (SELECT 1 FROM d)
     )
     SELECT d.*, (SELECT count(*) FROM e) AS written FROM d`;

@@ -45,7 +45,7 @@ export async function createSession(
       ${session.createdAt}, ${session.expiresAt},
       ${session.expectedGeneration ?? null}::integer,
       ${session.maxSessions ?? null}::integer, ${session.ip ?? ""},
-      ${session.userAgent ?? ""}, ${eventsJson(session.events)}::jsonb)
+      ${session.userAgent ?? ""}, ${eventsJson(session.events)}::text::jsonb)
       AS created`;
   return row?.created === true;
 }
@@ -121,7 +121,7 @@ export async function deleteSession(
     )
     SELECT count(*) AS n,
       CASE WHEN count(*) > 0
-        THEN ${t.insertEvents}(${eventsJson(options.events)}::jsonb) END
+        THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
     FROM d`;
   return Number(row?.n) > 0;
 }
@@ -141,7 +141,7 @@ export async function deleteSessionById(
     )
     SELECT count(*) AS n,
       CASE WHEN count(*) > 0
-        THEN ${t.insertEvents}(${eventsJson(options.events)}::jsonb) END
+        THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
     FROM d`;
   return Number(row?.n) > 0;
 }
@@ -161,7 +161,7 @@ export async function deleteOtherSessions(
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM d) AS n,
-      ${t.insertEvents}(${eventsJson(options.events)}::jsonb)`;
+      ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)`;
   return Number(row?.n);
 }
 
@@ -189,7 +189,7 @@ export async function revokeUserSessions(
     ), d AS (
       DELETE FROM ${t.sessions} WHERE user_id IN (SELECT id FROM u)
     ), e AS (
-      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::jsonb)
+      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::text::jsonb)
       WHERE EXISTS (SELECT 1 FROM u)
     )
     SELECT u.*, (SELECT count(*) FROM e) AS written,
@@ -219,7 +219,7 @@ export async function renewAuthentication(
         AND u.generation = s.generation
       RETURNING 1
     ), e AS (
-      SELECT ${t.insertEvents}(${eventsJson(options.events)}::jsonb)
+      SELECT ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)
       WHERE EXISTS (SELECT 1 FROM r)
     )
     SELECT (SELECT count(*) FROM r) AS n, (SELECT count(*) FROM e) AS written`;
@@ -238,6 +238,6 @@ export async function changePassword(
       ${change.expectedGeneration}::integer, ${change.passwordHash},
       ${session.tokenHash}, ${session.id}::uuid, ${session.createdAt},
       ${session.expiresAt}, ${session.ip}, ${session.userAgent},
-      ${eventsJson(change.events)}::jsonb) AS changed`;
+      ${eventsJson(change.events)}::text::jsonb) AS changed`;
   return row?.changed === true;
 }

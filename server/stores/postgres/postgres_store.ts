@@ -146,7 +146,9 @@ export class PostgresStore implements Store {
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM u),
-          ${this.#t.insertEvents}(${audit.eventsJson(user.events)}::jsonb)`;
+          ${this.#t.insertEvents}(${
+        audit.eventsJson(user.events)
+      }::text::jsonb)`;
     } catch (err) {
       if (isEmailTaken(err)) {
         throw new AuthError("email_taken", { meta: { field: "email" } });
