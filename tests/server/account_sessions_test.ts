@@ -5,11 +5,7 @@
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import {
-  PASSWORD,
-  people,
-  securityApi,
-} from "../fixtures/security.ts";
+import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
 
 const MINUTE = 60_000;
 const FIREFOX_MAC =
