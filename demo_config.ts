@@ -11,3 +11,40 @@ export const ROLES: Readonly<Record<string, RoleDefinition>> = {
   admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] },
   member: {},
 };
+
+/** The session settings the demo reads from its environment. */
+export interface DemoSessionSettings {
+  idleTimeout?: number;
+  reauthenticationWindow?: number;
+}
+
+const DURATION = /^(\d{1,9})\s*(s|m|h|d)?$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * `GATEHOUSE_IDLE_TIMEOUT` and `GATEHOUSE_REAUTH_WINDOW`: a whole number of
+ * seconds, or with a unit (`90s`, `30m`, `24h`, `7d`). Unset or empty: the
+ * library's default (24 h, 30 min). Anything else throws at start.
+ */
+export function sessionSettingsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): DemoSessionSettings {
+  const settings: DemoSessionSettings = {};
+  const read = (name: string): number | undefined => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") return undefined;
+    const match = DURATION.exec(raw);
+    if (match === null) {
+      throw new RangeError(
+        `Invalid ${name}: "${raw}" (use seconds, or a number with s, m, h or d)`,
+      );
+    }
+    return Number(match[1]) *
+      UNIT_MS[(match[2] ?? "s") as keyof typeof UNIT_MS];
+  };
+  const idle = read("GATEHOUSE_IDLE_TIMEOUT");
+  if (idle !== undefined) settings.idleTimeout = idle;
+  const reauth = read("GATEHOUSE_REAUTH_WINDOW");
+  if (reauth !== undefined) settings.reauthenticationWindow = reauth;
+  return settings;
+}

@@ -5,7 +5,8 @@
 // (postgres://… selects Postgres), PUBLIC_URL (the site's origin in links;
 // http://localhost:PORT by default), GATEHOUSE_ADMIN_EMAIL
 // (admin@example.com: who the first-run link is for), GATEHOUSE_ADMIN_NAME
-// (their name; the email's local part by default).
+// (their name; the email's local part by default), GATEHOUSE_IDLE_TIMEOUT
+// (24h) and GATEHOUSE_REAUTH_WINDOW (30m): seconds, or with s, m, h or d.
 //
 // On Deno Deploy (DENO_DEPLOY or DENO_DEPLOYMENT_ID is set) the store is the
 // app's Deno KV database unless DATABASE_URL is set, and the island bundle is
@@ -21,6 +22,7 @@ import {
 import { KvStore } from "@gatehouse/server/kv";
 import { type OpenedStore, openStoreFromEnv } from "@gatehouse/server/open";
 import { createDemoApp } from "./demo/app.ts";
+import { sessionSettingsFromEnv } from "./demo_config.ts";
 import { buildIslands, loadIslands } from "./demo/bundle.ts";
 
 // The reaper's hourly sweep of expired sessions, links and limiter counts.
@@ -61,6 +63,7 @@ app.resolve(
   await createDemoApp({
     store: opened.store,
     islands,
+    ...sessionSettingsFromEnv(env),
     ...(publicUrl === undefined ? {} : { publicUrl }),
   }),
 );

@@ -62,9 +62,13 @@ export type {
 } from "./server/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
 export type {
+  AuditEventJson,
+  AuditEventPageJson,
   InvitationJson,
   InvitationListJson,
   InviteAnswer,
+  SessionJson,
+  SessionListJson,
   UserJson,
   UserListJson,
 } from "@gatehouse/contract";
@@ -80,6 +84,12 @@ export {
   type AdminOptions,
   createAdmin,
 } from "./server/admin.ts";
+export {
+  type Account,
+  type AccountOptions,
+  createAccount,
+} from "./server/account.ts";
+export { toEventJson } from "./server/audit_log.ts";
 export {
   type AccountLinks,
   type AccountLinksConfig,
@@ -132,7 +142,10 @@ export {
   withIdentity,
 } from "./server/identity.ts";
 export {
+  DEFAULT_AUDIT_RETENTION,
+  DEFAULT_IDLE_TIMEOUT,
   DEFAULT_LIMITS,
+  DEFAULT_REAUTHENTICATION_WINDOW,
   DEFAULT_SESSION_TTL,
   type Limits,
 } from "./server/limits.ts";
@@ -167,4 +180,4 @@ export {
   type ReaperOptions,
   type SweepResult,
 } from "./server/reaper.ts";
-export type { Store } from "./server/store.ts";
+export type { AuditEvent, Store } from "./server/store.ts";

@@ -114,12 +114,17 @@ async function bulkKv(
   expiresAt: number,
 ): Promise<void> {
   const k = kvKeys(["gatehouse"]);
-  const value: SessionValue = {
+  const value = (): SessionValue => ({
+    id: crypto.randomUUID(),
     userId: USER.id,
     generation: 0,
     createdAt,
     expiresAt,
-  };
+    lastSeenAt: createdAt,
+    authenticatedAt: createdAt,
+    ip: "",
+    userAgent: "",
+  });
   // A few commits in flight keep SQLite busy without piling up memory.
   // Each carries its own handler so that a failure is never "unhandled".
   const inFlight: Promise<unknown>[] = [];
@@ -128,7 +133,7 @@ async function bulkKv(
     const op = kv.atomic();
     for (let i = 0; i < Math.min(KV_BATCH, count - done); i++) {
       const hash = randomHash();
-      op.set(k.session(hash), value)
+      op.set(k.session(hash), value())
         .set(k.sessionUser(USER.id, hash), expiresAt)
         .set(k.sessionExpiry(expiresAt, hash), USER.id);
     }
@@ -189,10 +194,11 @@ async function bulkPostgres(
   // 32 random bytes, base64url without padding: the shape of a real hash.
   await sql.unsafe(
     `INSERT INTO "${schema}".sessions
-       (token_hash, user_id, generation, created_at, expires_at)
+       (token_hash, id, user_id, generation, created_at, expires_at,
+        last_seen_at, authenticated_at)
      SELECT rtrim(translate(encode(sha256(gen_random_uuid()::text::bytea),
                  'base64'), '+/', '-_'), '='),
-            $1, 0, $2, $3
+            gen_random_uuid(), $1, 0, $2, $3, $2, $2
      FROM generate_series(1, $4)`,
     [USER.id, createdAt, expiresAt, count],
   );

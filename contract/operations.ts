@@ -97,24 +97,28 @@ export const OPERATIONS = {
     path: "/api/users",
     guard: "privileged",
     success: 201,
+    fresh: true,
   },
   setUserDisabled: {
     method: "PATCH",
     path: "/api/users/:id",
     guard: "privileged",
     success: 200,
+    fresh: true,
   },
   setUserRole: {
     method: "PUT",
     path: "/api/users/:id/role",
     guard: "privileged",
     success: 200,
+    fresh: true,
   },
   invite: {
     method: "POST",
     path: "/api/users/invite",
     guard: "privileged",
     success: 200,
+    fresh: true,
   },
   listInvitations: {
     method: "GET",
@@ -127,6 +131,7 @@ export const OPERATIONS = {
     path: "/api/users/invitations/:id",
     guard: "privileged",
     success: 204,
+    fresh: true,
   },
   acceptInvite: {
     method: "POST",

@@ -51,6 +51,10 @@ export interface DemoOptions {
   hasher?: PasswordHasher;
   /** How often a signed-in page re-checks its session, in ms; a minute by default. */
   sessionCheckInterval?: number;
+  /** Idle timeout of a session, ms (`GATEHOUSE_IDLE_TIMEOUT`); 24 h by default. */
+  idleTimeout?: number;
+  /** Re-authentication window, ms (`GATEHOUSE_REAUTH_WINDOW`); 30 min by default. */
+  reauthenticationWindow?: number;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -77,6 +81,12 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     roles: ROLES,
     logger,
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+    ...(options.idleTimeout === undefined
+      ? {}
+      : { idleTimeout: options.idleTimeout }),
+    ...(options.reauthenticationWindow === undefined
+      ? {}
+      : { reauthenticationWindow: options.reauthenticationWindow }),
     // The demo has no mail system: reset links go to the log through the
     // development mailer, wired here on purpose (the library never logs a
     // link). It delivers no invitations, so the administrator sees their

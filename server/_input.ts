@@ -7,13 +7,18 @@
 // form (`fold`). Each reader returns the normalised value or throws the
 // contract's error code.
 
-import { USER_SORTS, type UserSort } from "@gatehouse/contract";
+import {
+  AUDIT_EVENT_TYPES,
+  type AuditEventType,
+  USER_SORTS,
+  type UserSort,
+} from "@gatehouse/contract";
 import { hashToken, isTokenShaped, isUuid } from "./_crypto.ts";
 import { isCommonPassword } from "./_common_passwords.ts";
 import { fold } from "./_fold.ts";
 import { AuthError } from "./errors.ts";
 import type { Limits } from "./limits.ts";
-import type { UserQuery } from "./store.ts";
+import type { AuditQuery, UserQuery } from "./store.ts";
 
 export { fold };
 
@@ -27,6 +32,7 @@ const MAX_ROLE_LENGTH = 100;
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 const SORTS: ReadonlySet<string> = new Set(USER_SORTS);
+const EVENT_TYPES: ReadonlySet<string> = new Set(AUDIT_EVENT_TYPES);
 
 /** An email address as stored (trimmed, NFC) and its folded lookup key. */
 export interface EmailInput {
@@ -166,7 +172,10 @@ export function readRole(raw: string | undefined): string {
 /** A path id that must be a UUID (lower-cased), else `code`. */
 export function readId(
   raw: string | undefined,
-  code: "user_id_malformed" | "invitation_id_malformed",
+  code:
+    | "user_id_malformed"
+    | "invitation_id_malformed"
+    | "session_id_malformed",
 ): string {
   if (raw === undefined || !isUuid(raw)) {
     throw new AuthError(code, { meta: { field: "id" } });
@@ -191,28 +200,7 @@ export function linkTokenHash(raw: string): string | null {
  */
 export function readUserQuery(url: URL, limits: Limits): UserQuery {
   const params = url.searchParams;
-  const query: UserQuery = { limit: DEFAULT_PAGE };
-  const limit = params.get("limit");
-  if (limit !== null) {
-    const value = DIGITS.test(limit) ? Number(limit) : NaN;
-    if (!(value >= 1 && value <= MAX_PAGE)) {
-      throw malformed(
-        "limit",
-        `Query parameter "limit" must be a whole number from 1 to ${MAX_PAGE}`,
-      );
-    }
-    query.limit = value;
-  }
-  const cursor = params.get("cursor");
-  if (cursor !== null) {
-    if (!isUuid(cursor)) {
-      throw malformed(
-        "cursor",
-        'Query parameter "cursor" must be the "next_cursor" of a previous page',
-      );
-    }
-    query.cursor = cursor.toLowerCase();
-  }
+  const query: UserQuery = readPage(params);
   const q = params.get("q");
   if (q !== null) {
     if (!q.isWellFormed() || CONTROL.test(q)) {
@@ -239,6 +227,65 @@ export function readUserQuery(url: URL, limits: Limits): UserQuery {
       );
     }
     query.sort = sort as UserSort;
+  }
+  return query;
+}
+
+/** `limit` (1–100, default 50) and `cursor` (a UUID) of a paged query. */
+function readPage(params: URLSearchParams): { limit: number; cursor?: string } {
+  const query: { limit: number; cursor?: string } = { limit: DEFAULT_PAGE };
+  const limit = params.get("limit");
+  if (limit !== null) {
+    const value = DIGITS.test(limit) ? Number(limit) : NaN;
+    if (!(value >= 1 && value <= MAX_PAGE)) {
+      throw malformed(
+        "limit",
+        `Query parameter "limit" must be a whole number from 1 to ${MAX_PAGE}`,
+      );
+    }
+    query.limit = value;
+  }
+  const cursor = params.get("cursor");
+  if (cursor !== null) {
+    if (!isUuid(cursor)) {
+      throw malformed(
+        "cursor",
+        'Query parameter "cursor" must be the "next_cursor" of a previous page',
+      );
+    }
+    query.cursor = cursor.toLowerCase();
+  }
+  return query;
+}
+
+/**
+ * The page query of `GET /api/audit` (`limit`, `cursor`, `user_id`, `type`)
+ * or, with `own`, of `GET /api/auth/activity` (`limit`, `cursor`; the
+ * account is the caller). A malformed value is `body_malformed` naming it.
+ */
+export function readAuditQuery(url: URL, own?: string): AuditQuery {
+  const params = url.searchParams;
+  const query: AuditQuery = readPage(params);
+  if (own !== undefined) {
+    query.userId = own;
+    return query;
+  }
+  const user = params.get("user_id");
+  if (user !== null) {
+    if (!isUuid(user)) {
+      throw malformed("user_id", 'Query parameter "user_id" must be a UUID');
+    }
+    query.userId = user.toLowerCase();
+  }
+  const type = params.get("type");
+  if (type !== null) {
+    if (!EVENT_TYPES.has(type)) {
+      throw malformed(
+        "type",
+        'Query parameter "type" must be one of the audit event types',
+      );
+    }
+    query.type = type as AuditEventType;
   }
   return query;
 }

@@ -8,12 +8,6 @@ import type { OperationName } from "@gatehouse/contract";
 
 /** The operations without a handler yet. */
 export const PENDING_OPERATIONS = [
-  "changePassword",
-  "reauthenticate",
-  "listSessions",
-  "revokeSession",
-  "revokeOtherSessions",
-  "revokeUserSessions",
   "setupTotp",
   "confirmTotp",
   "disableTotp",
@@ -27,8 +21,6 @@ export const PENDING_OPERATIONS = [
   "removePasskey",
   "passkeyLoginOptions",
   "loginWithPasskey",
-  "listAuditEvents",
-  "listActivity",
 ] as const satisfies readonly OperationName[];
 
 /** An operation without a handler yet. */

@@ -13,6 +13,8 @@
 
 import type { UserJson, UserListJson } from "@gatehouse/contract";
 import { adminRules } from "./_admin_rules.ts";
+import { type AuditTrail, auditTrail } from "./_audit.ts";
+import { clientMeta } from "./_client_meta.ts";
 import { uuidv7 } from "./_crypto.ts";
 import {
   readEmail,
@@ -37,10 +39,11 @@ import {
   revokeInvitationHandler,
 } from "./invitation_admin.ts";
 import { inviteHandler } from "./invitations.ts";
+import { listAuditEventsHandler } from "./audit_log.ts";
 import { defaultLogger } from "./logger.ts";
 import { argon2Hasher } from "./password.ts";
 import type { MailOptions, RoleOptions, SharedOptions } from "./options.ts";
-import type { UserRecord, UserUpdate } from "./store.ts";
+import type { AuditEvent, UserRecord, UserUpdate } from "./store.ts";
 
 /**
  * Options of {@linkcode createAdmin}: the shared settings, who may
@@ -86,6 +89,15 @@ export interface Admin {
    * `invitation_id_malformed` (400) for an id that is not a UUID.
    */
   revokeInvitation: Handler;
+  /**
+   * `DELETE /api/users/{id}/sessions`: 204, every session of that account
+   * ended without disabling it (same reach rules as disable).
+   * `user_not_found` (404),
+   * `role_beyond_reach` (403), `user_id_malformed` (400).
+   */
+  revokeUserSessions: Handler;
+  /** `GET /api/audit?limit&cursor&user_id&type`: 200 `{events, next_cursor}`, newest first. */
+  listAuditEvents: Handler;
   /** The privileged roles, as copied at construction. */
   readonly privileged: readonly string[];
 }
@@ -140,6 +152,9 @@ export function createAdmin(config: AdminOptions): Admin {
   const now = config.now ?? Date.now;
   const maxBytes = limits.maxBodyBytes;
   const answering = answeringErrors(logger);
+  const trail = auditTrail({ store, logger, now, onEvent: config.onEvent });
+  const client = (req: Request, info?: Deno.ServeHandlerInfo) =>
+    clientMeta(req, info, config.trustedProxy);
 
   const listUsers = answering(async function listUsers(req) {
     rules.actor(req);
@@ -154,7 +169,7 @@ export function createAdmin(config: AdminOptions): Admin {
     return respond(body, { headers: NO_STORE });
   });
 
-  const createUser = answering(async function createUser(req) {
+  const createUser = answering(async function createUser(req, _params, info) {
     const actor = rules.actor(req);
     const body = await decode(req, { maxBytes });
     const { email, key } = readEmail(requiredString(body, "email"), limits);
@@ -166,22 +181,35 @@ export function createAdmin(config: AdminOptions): Admin {
     const role = readRole(optionalString(body, "role"));
     await rules.assertKnown(role);
     await rules.assertGrantable(actor, role);
+    const passwordHash = await hasher.hash(password);
     const createdAt = now();
+    const id = uuidv7(createdAt);
+    const events = [
+      trail.event("user.created", {
+        actor,
+        target: { id, email },
+        client: client(req, info),
+        detail: { role },
+      }),
+    ];
     const user = await store.createUser({
-      id: uuidv7(createdAt),
+      id,
       email,
       emailKey: key,
       name,
       role,
-      passwordHash: await hasher.hash(password),
+      passwordHash,
       createdAt,
+      events,
     });
+    trail.committed(events);
     return respond(toUserJson(user), { status: 201, headers: NO_STORE });
   });
 
   const setUserDisabled = answering(async function setUserDisabled(
     req,
     params,
+    info,
   ) {
     const actor = rules.actor(req);
     const id = readId(params?.pathname.groups.id, "user_id_malformed");
@@ -197,11 +225,17 @@ export function createAdmin(config: AdminOptions): Admin {
       keepPrivileged: rules.privileged,
     };
     if (seen !== undefined) update.expectedRole = seen;
-    const user = await store.updateUser(id, update);
+    const events = changeEvents(trail, actor, client(req, info));
+    const user = await store.updateUser(id, { ...update, events: events.make });
+    trail.committed(events.made);
     return respond(toUserJson(user), { headers: NO_STORE });
   });
 
-  const setUserRole = answering(async function setUserRole(req, params) {
+  const setUserRole = answering(async function setUserRole(
+    req,
+    params,
+    info,
+  ) {
     const actor = rules.actor(req);
     const id = readId(params?.pathname.groups.id, "user_id_malformed");
     const body = await decode(req, { maxBytes });
@@ -209,12 +243,39 @@ export function createAdmin(config: AdminOptions): Admin {
     await rules.assertKnown(role);
     if (id === actor.id.toLowerCase()) throw SELF_ROLE;
     await rules.assertGrantable(actor, role);
+    const events = changeEvents(trail, actor, client(req, info));
     const user = await store.updateUser(id, {
       role,
       reachableRoles: await rules.reachable(actor),
       keepPrivileged: rules.privileged,
+      events: events.make,
     });
+    trail.committed(events.made);
     return respond(toUserJson(user), { headers: NO_STORE });
+  });
+
+  const revokeUserSessions = answering(async function revokeUserSessions(
+    req,
+    params,
+    info,
+  ) {
+    const actor = rules.actor(req);
+    const id = readId(params?.pathname.groups.id, "user_id_malformed");
+    const target = await store.userById(id);
+    if (target === null) throw new AuthError("user_not_found");
+    const events = [
+      trail.event("user.sessions_revoked", {
+        actor,
+        target,
+        client: client(req, info),
+      }),
+    ];
+    await store.revokeUserSessions(id, {
+      reachableRoles: await rules.reachable(actor),
+      events,
+    });
+    trail.committed(events);
+    return new Response(null, { status: 204, headers: NO_STORE });
   });
 
   const invite = inviteHandler({
@@ -225,9 +286,11 @@ export function createAdmin(config: AdminOptions): Admin {
     now,
     mailer: config.mailer,
     publicUrl: linkBase(config.publicUrl, config.mailer),
+    trail,
+    client,
   });
 
-  const invitations = { store, rules, answering, now };
+  const invitations = { store, rules, answering, now, trail, client };
   return {
     listUsers,
     createUser,
@@ -236,8 +299,44 @@ export function createAdmin(config: AdminOptions): Admin {
     invite,
     listInvitations: listInvitationsHandler(invitations),
     revokeInvitation: revokeInvitationHandler(invitations),
+    revokeUserSessions,
+    listAuditEvents: listAuditEventsHandler(store, answering),
     privileged: rules.privileged,
   };
+}
+
+// The events of an account change, made by the store from the account
+// before and after it (so `user.role_changed` names the role the commit
+// replaced); `made` holds what the committed attempt made.
+function changeEvents(
+  trail: AuditTrail,
+  actor: { id: string; email: string },
+  client: { ip: string; userAgent: string },
+) {
+  const result = {
+    made: [] as AuditEvent[],
+    make(before: UserRecord, after: UserRecord): AuditEvent[] {
+      const events: AuditEvent[] = [];
+      const parts = { actor, target: before, client };
+      if (before.disabled !== after.disabled) {
+        events.push(
+          trail.event(after.disabled ? "user.disabled" : "user.enabled", {
+            ...parts,
+            detail: { role: after.role },
+          }),
+        );
+      }
+      if (before.role !== after.role) {
+        events.push(trail.event("user.role_changed", {
+          ...parts,
+          detail: { old_role: before.role, new_role: after.role },
+        }));
+      }
+      result.made = events;
+      return events;
+    },
+  };
+  return result;
 }
 
 /** An account as the wire shows it. */

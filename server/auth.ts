@@ -5,8 +5,12 @@
  * @module
  */
 
-import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
+import { type AuditTrail, auditTrail } from "./_audit.ts";
+import { inBackground } from "./_background.ts";
+import { type ClientMeta, clientMeta } from "./_client_meta.ts";
+import { hashToken, isTokenShaped, randomToken, uuidv7 } from "./_crypto.ts";
 import { isSignInPassword, signInKey } from "./_input.ts";
+import { type SessionContext, withSession } from "./_session_context.ts";
 import { identityBuilder } from "./_roles.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
@@ -20,12 +24,23 @@ import {
   respond,
 } from "./http.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
-import { DEFAULT_SESSION_TTL, resolveLimits } from "./limits.ts";
-import { defaultLogger } from "./logger.ts";
-import { argon2Hasher } from "./password.ts";
+import {
+  DEFAULT_IDLE_TIMEOUT,
+  DEFAULT_REAUTHENTICATION_WINDOW,
+  DEFAULT_SESSION_TTL,
+  type Limits,
+  resolveLimits,
+} from "./limits.ts";
+import { defaultLogger, type Logger } from "./logger.ts";
+import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import type { RoleOptions, SharedOptions } from "./options.ts";
 import type { RoleRegistry } from "./roles.ts";
-import type { UserCredentials, UserRecord } from "./store.ts";
+import type {
+  AuditEvent,
+  Store,
+  UserCredentials,
+  UserRecord,
+} from "./store.ts";
 
 /** Options of {@linkcode createAuth}. */
 export interface AuthOptions extends SharedOptions, RoleOptions {
@@ -33,6 +48,16 @@ export interface AuthOptions extends SharedOptions, RoleOptions {
   cookieName?: string;
   /** Session lifetime in ms; bounds the session and the cookie's Max-Age. 7 days by default. */
   sessionTtl?: number;
+  /**
+   * A session unused this long (ms) is dead; 24 hours by default. Use is
+   * recorded at most once per min(60 s, idleTimeout / 10) per session.
+   */
+  idleTimeout?: number;
+  /**
+   * How long (ms) a proof of identity counts as recent for the sensitive
+   * writes (`fresh` operations); 30 minutes by default.
+   */
+  reauthenticationWindow?: number;
 }
 
 /**
@@ -83,13 +108,41 @@ export interface Auth {
   identityOf(user: UserRecord): Promise<Identity>;
 }
 
-/** What the link handlers need of an Auth to start a session themselves. */
+/** What the link and account handlers need of an Auth. */
 export interface SessionIssuer {
-  /** A fresh token's digest and expiry, and the cookie that carries it. */
-  issue(now: number): { tokenHash: string; expiresAt: number; cookie: string };
+  /** A fresh token's digest, public id and expiry, and the cookie that carries it. */
+  issue(now: number): {
+    tokenHash: string;
+    id: string;
+    expiresAt: number;
+    cookie: string;
+  };
   /** The privileged roles and the registry the Auth was built with. */
   privileged: readonly string[];
   capabilities: RoleRegistry | undefined;
+  /** The settings the Auth was built with. */
+  store: Store;
+  hasher: PasswordHasher;
+  limits: Limits;
+  logger: Logger;
+  now: () => number;
+  idleTimeout: number;
+  reauthenticationWindow: number;
+  /** The cookie that clears the session cookie. */
+  clearing: string;
+  /** The client of a request, as sessions and events record it. */
+  client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
+  /** The events of this configuration. */
+  trail: AuditTrail;
+  /**
+   * Whether `password` is the account's current one: the same single
+   * argon2 verification whatever the answer; the credentials it was
+   * verified under, or null.
+   */
+  verifyPassword(
+    email: string,
+    password: string,
+  ): Promise<UserCredentials | null>;
 }
 
 // Module-private: the link handlers find an Auth's issuer here, so the
@@ -147,6 +200,21 @@ export function createAuth(config: AuthOptions): Auth {
   if (!Number.isFinite(ttl) || ttl < 1000) {
     throw new RangeError("Invalid session TTL: use at least 1000 ms");
   }
+  const idleTimeout = config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+  if (!Number.isFinite(idleTimeout) || idleTimeout < 1000) {
+    throw new RangeError("Invalid idle timeout: use at least 1000 ms");
+  }
+  const reauthenticationWindow = config.reauthenticationWindow ??
+    DEFAULT_REAUTHENTICATION_WINDOW;
+  if (
+    !Number.isFinite(reauthenticationWindow) || reauthenticationWindow < 1000
+  ) {
+    throw new RangeError(
+      "Invalid re-authentication window: use at least 1000 ms",
+    );
+  }
+  // Use is written at most this often per session (DESIGN.md §8).
+  const touchInterval = Math.min(60_000, idleTimeout / 10);
   const maxAge = Math.floor(ttl / 1000);
   const privileged = Object.freeze([...(config.privileged ?? [])]);
   if (privileged.includes("")) {
@@ -159,6 +227,10 @@ export function createAuth(config: AuthOptions): Auth {
   const limits = resolveLimits(config.limits);
   const now = config.now ?? Date.now;
   const registry = config.roles ?? config.capabilities;
+  const trustedProxy = config.trustedProxy;
+  const client = (req: Request, info?: Deno.ServeHandlerInfo) =>
+    clientMeta(req, info, trustedProxy);
+  const trail = auditTrail({ store, logger, now, onEvent: config.onEvent });
   const buildIdentity = identityBuilder(registry);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
 
@@ -178,10 +250,11 @@ export function createAuth(config: AuthOptions): Auth {
   // Verifies a sign-in. Every path (unknown or malformed email, wrong or
   // malformed password, disabled account) makes the same single argon2
   // verification before it is refused.
-  async function verify(
-    email: string,
-    password: string,
-  ): Promise<UserCredentials> {
+  async function check(email: string, password: string): Promise<{
+    key: string | null;
+    found: UserCredentials | null;
+    ok: boolean;
+  }> {
     const fallback = await dummy();
     const key = signInKey(email, limits);
     const found = key === null ? null : await store.credentialsByEmail(key);
@@ -189,10 +262,34 @@ export function createAuth(config: AuthOptions): Auth {
       found?.passwordHash ?? fallback,
       password,
     );
-    if (
-      found === null || !matches || found.user.disabled ||
-      !isSignInPassword(password, limits)
-    ) {
+    const ok = found !== null && matches && !found.user.disabled &&
+      isSignInPassword(password, limits);
+    return { key, found, ok };
+  }
+
+  async function verifyPassword(
+    email: string,
+    password: string,
+  ): Promise<UserCredentials | null> {
+    const { found, ok } = await check(email, password);
+    return ok ? found : null;
+  }
+
+  async function verify(
+    email: string,
+    password: string,
+    client?: ClientMeta,
+  ): Promise<UserCredentials> {
+    const { key, found, ok } = await check(email, password);
+    if (!ok || found === null) {
+      if (client !== undefined) {
+        const account = found === null ? null : found.user;
+        trail.refused([trail.event("login.failed", {
+          actor: account,
+          client,
+          detail: { email: key },
+        })]);
+      }
       throw new AuthError("credentials_invalid");
     }
     if (hasher.needsRehash(found.passwordHash)) {
@@ -218,6 +315,7 @@ export function createAuth(config: AuthOptions): Auth {
     const token = randomToken();
     return {
       tokenHash: hashToken(token),
+      id: uuidv7(at),
       expiresAt: at + ttl,
       cookie: serializeCookie(name, token, { maxAge }),
     };
@@ -226,67 +324,142 @@ export function createAuth(config: AuthOptions): Auth {
   // Records a session; with `expectedGeneration`, only while the password
   // verified under it is still the account's (DESIGN.md §5).
   async function recordSession(
-    userId: string,
+    user: UserRecord,
     expectedGeneration?: number,
-  ): Promise<string> {
+    client: ClientMeta = { ip: "", userAgent: "" },
+  ): Promise<{ cookie: string; events: AuditEvent[] }> {
     const createdAt = now();
-    const { tokenHash, expiresAt, cookie } = issue(createdAt);
+    const { tokenHash, id, expiresAt, cookie } = issue(createdAt);
+    const events = expectedGeneration === undefined ? [] : [
+      trail.event("login.succeeded", {
+        actor: user,
+        client,
+        detail: { session_id: id, method: "password" },
+      }),
+    ];
     const created = await store.createSession({
       tokenHash,
-      userId,
+      id,
+      userId: user.id,
       createdAt,
       expiresAt,
+      ip: client.ip,
+      userAgent: client.userAgent,
       maxSessions: limits.maxSessionsPerAccount,
+      events,
       ...(expectedGeneration === undefined ? {} : { expectedGeneration }),
     });
     if (!created) throw new AuthError("credentials_invalid");
-    return cookie;
+    return { cookie, events };
   }
 
-  const startSession = (userId: string) => recordSession(userId);
+  async function startSession(userId: string): Promise<string> {
+    const user = await store.userById(userId);
+    if (user === null) throw new AuthError("credentials_invalid");
+    return (await recordSession(user)).cookie;
+  }
 
-  async function endSession(token: string): Promise<string> {
-    if (isTokenShaped(token)) await store.deleteSession(hashToken(token));
+  async function endSession(
+    token: string,
+    client?: ClientMeta,
+  ): Promise<string> {
+    if (!isTokenShaped(token)) return clearing;
+    const tokenHash = hashToken(token);
+    const found = await store.findSession(tokenHash, now());
+    const events = found === null || client === undefined ? [] : [
+      trail.event("logout", {
+        actor: found.user,
+        client,
+        detail: { session_id: found.id },
+      }),
+    ];
+    if (await store.deleteSession(tokenHash, { events })) {
+      trail.committed(events);
+    }
     return clearing;
   }
 
-  async function sessionIdentity(token: string): Promise<Identity | null> {
+  // Sessions whose last-seen write is in flight on this instance: one
+  // write at a time per session, however many requests it serves.
+  const touching = new Set<string>();
+  const touch = (tokenHash: string, at: number) => {
+    if (touching.has(tokenHash)) return;
+    touching.add(tokenHash);
+    inBackground(
+      store,
+      store.touchSession(tokenHash, at).finally(() =>
+        touching.delete(tokenHash)
+      ),
+      (error) => logger.error("session use not recorded", { error }),
+    );
+  };
+
+  // The hot path: one store read; a use is recorded at most once per touch
+  // interval, after the answer (never awaited), and idle expiry is judged
+  // against the recorded time.
+  async function lookup(
+    token: string,
+  ): Promise<{ identity: Identity; session: SessionContext } | null> {
     if (!isTokenShaped(token)) return null;
     const at = now();
-    const found = await store.findSession(hashToken(token), at);
+    const tokenHash = hashToken(token);
+    const found = await store.findSession(tokenHash, at);
     // The store already checks; checking again here keeps a faulty store
     // from extending a session past its lifetime.
-    if (found === null || found.expiresAt <= at || found.user.disabled) {
+    if (
+      found === null || found.expiresAt <= at || found.user.disabled ||
+      at - found.lastSeenAt >= idleTimeout
+    ) {
       return null;
     }
-    return await buildIdentity(found.user);
+    if (at - found.lastSeenAt >= touchInterval) touch(tokenHash, at);
+    return {
+      identity: await buildIdentity(found.user),
+      session: {
+        tokenHash,
+        id: found.id,
+        authenticatedAt: found.authenticatedAt,
+      },
+    };
   }
 
-  const resolve = (req: Request) => {
+  async function sessionIdentity(token: string): Promise<Identity | null> {
+    return (await lookup(token))?.identity ?? null;
+  }
+
+  const resolve = async (req: Request) => {
     const token = readCookie(req.headers.get("cookie"), name);
-    return token === null ? Promise.resolve(null) : sessionIdentity(token);
+    const found = token === null ? null : await lookup(token);
+    if (found === null) return null;
+    withSession(req, found.session);
+    return found.identity;
   };
   const requireSession = sessionGuard(resolve, logger);
 
   const answering = answeringErrors(logger);
 
-  const login = answering(async function login(req) {
+  const login = answering(async function login(req, _params, info) {
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const email = requiredString(body, "email");
     const password = requiredString(body, "password");
-    const verified = await verify(email, password);
-    const cookie = await recordSession(
-      verified.user.id,
+    const meta = client(req, info);
+    const verified = await verify(email, password, meta);
+    const { cookie, events } = await recordSession(
+      verified.user,
       verified.generation,
+      meta,
     );
+    trail.committed(events);
     return respond(await identityOf(verified.user), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });
   });
 
-  const logout = answering(async function logout(req) {
+  const logout = answering(async function logout(req, _params, info) {
     const token = readCookie(req.headers.get("cookie"), name);
-    const cookie = token === null ? clearing : await endSession(token);
+    const cookie = token === null
+      ? clearing
+      : await endSession(token, client(req, info));
     return new Response(null, {
       status: 204,
       headers: { ...NO_STORE, "set-cookie": cookie },
@@ -316,6 +489,21 @@ export function createAuth(config: AuthOptions): Auth {
     privileged,
     identityOf,
   };
-  issuers.set(auth, { issue, privileged, capabilities: registry });
+  issuers.set(auth, {
+    issue,
+    privileged,
+    capabilities: registry,
+    store,
+    hasher,
+    limits,
+    logger,
+    now,
+    idleTimeout,
+    reauthenticationWindow,
+    clearing,
+    client,
+    trail,
+    verifyPassword,
+  });
   return auth;
 }

@@ -12,15 +12,22 @@ import {
   openApiDocument,
   type OperationName,
 } from "@gatehouse/contract";
+import { type Account, createAccount } from "./account.ts";
 import { type AccountLinks, createAccountLinks } from "./account_links.ts";
+import { auditTrail } from "./_audit.ts";
+import { settled } from "./_background.ts";
+import { clientMeta } from "./_client_meta.ts";
+import { isCountedRefusal } from "./_counted.ts";
 import { type Admin, createAdmin } from "./admin.ts";
 import { type Auth, createAuth } from "./auth.ts";
 import { crossOriginGuard } from "./cross_origin.ts";
+import { freshGuard } from "./guards.ts";
 import type { Handler, Middleware } from "./http.ts";
+import { DEFAULT_REAUTHENTICATION_WINDOW } from "./limits.ts";
 import { defaultLogger } from "./logger.ts";
 import type { MailOptions, SharedOptions } from "./options.ts";
 import { argon2Hasher } from "./password.ts";
-import { loginRateLimiter, type TrustedProxy } from "./rate_limit.ts";
+import { loginRateLimiter } from "./rate_limit.ts";
 import { Reaper } from "./reaper.ts";
 import { authority } from "./_authority.ts";
 import type { PendingOperation } from "./_pending.ts";
@@ -49,8 +56,19 @@ export interface GatehouseOptions extends SharedOptions, MailOptions {
   cookieName?: string;
   /** The rate limiters' threshold and window (10 per 15 minutes by default). */
   rateLimit?: { readonly maxFailures?: number; readonly window?: number };
-  /** A proxy whose client-address header the limiters may believe. */
-  trustedProxy?: TrustedProxy;
+  /**
+   * A session unused this long (ms) is dead, as if expired; 24 hours by
+   * default. `sessionTtl` still bounds it.
+   */
+  idleTimeout?: number;
+  /**
+   * How long (ms) a sign-in or re-authentication counts as recent for the
+   * sensitive writes (the contract's `fresh` operations); 30 minutes by
+   * default. Older: 403 `reauthentication_required`.
+   */
+  reauthenticationWindow?: number;
+  /** How long (ms) the reaper keeps audit events; 90 days by default. */
+  auditRetention?: number;
 }
 
 /** The guards `createGatehouse` built, for routes of your own. */
@@ -81,6 +99,8 @@ export interface Gatehouse {
   readonly auth: Auth;
   /** User administration. */
   readonly admin: Admin;
+  /** One's own password, sessions, re-authentication and activity. */
+  readonly account: Account;
   /** Accepting invitations and password resets. */
   readonly links: AccountLinks;
   /** The guards, for your own routes. */
@@ -98,6 +118,11 @@ export interface Gatehouse {
   readonly openapi: OpenApiDocument;
   /** The roles that may administer users, as derived from `roles`. */
   readonly privileged: readonly string[];
+  /**
+   * Resolves once the writes made after answers so far have landed
+   * (refusal events, last-seen times): for tests and graceful shutdown.
+   */
+  settled(): Promise<void>;
 }
 
 /**
@@ -155,6 +180,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       now: options.now,
       mailer: options.mailer,
       publicUrl: options.publicUrl,
+      trustedProxy: options.trustedProxy,
+      onEvent: options.onEvent,
     }),
   };
   const auth = createAuth({
@@ -162,11 +189,20 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     ...defined({
       sessionTtl: options.sessionTtl,
       cookieName: options.cookieName,
+      idleTimeout: options.idleTimeout,
+      reauthenticationWindow: options.reauthenticationWindow,
     }),
   });
+  const account = createAccount({ auth });
+  const now = options.now ?? Date.now;
+  const trail = auditTrail({ store, logger, now, onEvent: options.onEvent });
   const admin = createAdmin(shared);
   const links = createAccountLinks({ ...shared, auth });
-  const limiter = (namespace: string, counts?: (res: Response) => boolean) =>
+  const limiter = (
+    namespace: string,
+    counts?: (res: Response) => boolean,
+    onRefusal?: (req: Request, info?: Deno.ServeHandlerInfo) => void,
+  ) =>
     loginRateLimiter({
       store,
       logger,
@@ -177,10 +213,21 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
         trustedProxy: options.trustedProxy,
         now: options.now,
         counts,
+        onRefusal,
       }),
     });
+  // Password guesses: failed sign-ins, and a wrong current password of a
+  // signed-in person (password change, re-authentication).
+  const guesses = (res: Response) =>
+    res.status === 401 || res.status === 202 || isCountedRefusal(res);
+  const rateLimited = (req: Request, info?: Deno.ServeHandlerInfo) =>
+    trail.refused([trail.event("login.rate_limited", {
+      actor: null,
+      client: clientMeta(req, info, options.trustedProxy),
+      detail: { path: new URL(req.url).pathname.slice(0, 200) },
+    })]);
   const limiters: GatehouseLimiters = Object.freeze({
-    login: limiter("login"),
+    login: limiter("login", guesses, rateLimited),
     reset: limiter("reset"),
     link: limiter("link", (res) => res.status === 410),
   });
@@ -214,14 +261,28 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     requestPasswordReset: links.requestPasswordReset,
     resetPassword: links.resetPassword,
     describeApi,
+    changePassword: account.changePassword,
+    reauthenticate: account.reauthenticate,
+    listSessions: account.listSessions,
+    revokeSession: account.revokeSession,
+    revokeOtherSessions: account.revokeOtherSessions,
+    revokeUserSessions: admin.revokeUserSessions,
+    listAuditEvents: admin.listAuditEvents,
+    listActivity: account.listActivity,
   };
   const signedIn = auth.requireSession;
   const routes = routeTable(handlers, {
+    fresh: freshGuard(
+      options.reauthenticationWindow ?? DEFAULT_REAUTHENTICATION_WINDOW,
+      now,
+      logger,
+    ),
     crossOrigin: guards.crossOrigin,
     guards: {
       public: undefined,
-      // fetchSession guards itself (it is the session check).
-      session: undefined,
+      // fetchSession guards itself (it is the session check: guarding it
+      // again would read the session twice); the others need the guard.
+      session: (next) => next === auth.fetchSession ? next : signedIn(next),
       privileged: (next) => signedIn(auth.requirePrivilege(next)),
     },
     limiters,
@@ -229,13 +290,21 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   return Object.freeze({
     auth,
     admin,
+    account,
     links,
     guards,
     limiters,
     routes: Object.freeze(routes),
-    reaper: new Reaper(store, { logger, ...defined({ now: options.now }) }),
+    reaper: new Reaper(store, {
+      logger,
+      ...defined({
+        now: options.now,
+        auditRetention: options.auditRetention,
+      }),
+    }),
     openapi,
     privileged,
+    settled: () => settled(store),
   });
 }
 

@@ -12,6 +12,7 @@ import { answerError, answeringErrors, type Middleware } from "./http.ts";
 import { identityFromContext, withIdentity } from "./identity.ts";
 import type { Identity } from "./identity.ts";
 import type { Logger } from "./logger.ts";
+import { sessionFromContext } from "./_session_context.ts";
 
 /** Resolves the identity behind a request's cookie, or null. */
 export type IdentityResolver = (req: Request) => Promise<Identity | null>;
@@ -74,6 +75,28 @@ export function capabilityGuard(
       const identity = identityFromContext(req);
       if (identity === null) return answerError(SESSION_ABSENT, logger);
       if (!identity.capabilities?.includes(capability)) {
+        return answerError(refusal, logger);
+      }
+      return next(req, params, info);
+    };
+}
+
+/**
+ * Behind `requireSession`: admits a session whose holder proved who they
+ * are less than `window` ms ago (sign-in or re-authentication); refuses
+ * with `reauthentication_required` otherwise (DESIGN.md §8).
+ */
+export function freshGuard(
+  window: number,
+  now: () => number,
+  logger: Logger,
+): Middleware {
+  const refusal = new AuthError("reauthentication_required");
+  return (next) =>
+    function freshRequired(req, params, info) {
+      const session = sessionFromContext(req);
+      if (session === null) return answerError(SESSION_ABSENT, logger);
+      if (now() - session.authenticatedAt >= window) {
         return answerError(refusal, logger);
       }
       return next(req, params, info);

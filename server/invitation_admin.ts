@@ -8,6 +8,8 @@
 
 import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
 import type { AdminRules } from "./_admin_rules.ts";
+import type { AuditTrail } from "./_audit.ts";
+import type { ClientMeta } from "./_client_meta.ts";
 import { readId } from "./_input.ts";
 import { type Handler, type Middleware, NO_STORE, respond } from "./http.ts";
 import type { LinkRecord, Store, UserRecord } from "./store.ts";
@@ -19,6 +21,10 @@ export interface InvitationAdminDeps {
   /** The error-answering wrapper (`answeringErrors(logger)`). */
   answering: Middleware;
   now: () => number;
+  /** The events of this configuration. */
+  trail: AuditTrail;
+  /** The client of a request, as events record it. */
+  client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
 }
 
 /** `GET /api/users/invitations`: 200 `{invitations}`, pending only, newest first. */
@@ -52,14 +58,24 @@ export function listInvitationsHandler(deps: InvitationAdminDeps): Handler {
  * have sent.
  */
 export function revokeInvitationHandler(deps: InvitationAdminDeps): Handler {
-  const { store, rules, answering, now } = deps;
-  return answering(async function revokeInvitation(req, params) {
+  const { store, rules, answering, now, trail } = deps;
+  return answering(async function revokeInvitation(req, params, info) {
     const actor = rules.actor(req);
     const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
+    const events = [
+      trail.event("invitation.revoked", {
+        actor,
+        target: null,
+        client: deps.client(req, info),
+        detail: { invitation_id: id },
+      }),
+    ];
     await store.revokeInvitation(id, {
       now: now(),
       reachableRoles: await rules.reachable(actor),
+      events,
     });
+    trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });
   });
 }

@@ -15,6 +15,8 @@
  */
 
 import type { InviteAnswer } from "@gatehouse/contract";
+import type { AuditTrail } from "./_audit.ts";
+import type { ClientMeta } from "./_client_meta.ts";
 import { uuidv7 } from "./_crypto.ts";
 import type { AdminRules } from "./_admin_rules.ts";
 import { readEmail, readName, readRole } from "./_input.ts";
@@ -43,6 +45,10 @@ export interface InviteDeps {
   mailer: Mailer | undefined;
   /** The link base from `linkBase()`: set whenever `mailer` is. */
   publicUrl: string | undefined;
+  /** The events of this configuration. */
+  trail: AuditTrail;
+  /** The client of a request, as events record it. */
+  client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
 }
 
 /** `POST /api/users/invite` `{email, name, role?}`. */
@@ -50,7 +56,8 @@ export function inviteHandler(deps: InviteDeps): Handler {
   const { store, rules, limits, logger, now, publicUrl } = deps;
   const mailer = mailerFor(deps.mailer, "invitation");
   let warned = false;
-  return answeringErrors(logger)(async function invite(req) {
+  const { trail } = deps;
+  return answeringErrors(logger)(async function invite(req, _params, info) {
     const actor = rules.actor(req);
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const { email, key } = readEmail(requiredString(body, "email"), limits);
@@ -72,12 +79,21 @@ export function inviteHandler(deps: InviteDeps): Handler {
       createdAt,
       expiresAt: createdAt + limits.invitationTtl,
     });
+    const events = [
+      trail.event("invitation.created", {
+        actor,
+        target: null,
+        client: deps.client(req, info),
+        detail: { invitation_id: record.id, email, role },
+      }),
+    ];
     // Both branches store a link and read the address: the answer's timing
     // does not tell whether the address had an account.
     const [existing] = await Promise.all([
       store.credentialsByEmail(key),
-      store.createLink(record),
+      store.createLink(record, { events }),
     ]);
+    trail.committed(events);
     if (mailer !== undefined) {
       const link = linkUrl(publicUrl!, "invitation", token);
       await mailer.send(
@@ -142,7 +158,11 @@ function noticeMail(to: string): MailMessage {
 export function acceptInviteHandler(settings: LinkSettings): Handler {
   const { store, auth, logger } = settings;
   const issuer = sessionIssuer(auth);
-  return answeringErrors(logger)(async function acceptInvite(req) {
+  return answeringErrors(logger)(async function acceptInvite(
+    req,
+    _params,
+    info,
+  ) {
     const { tokenHash, link, passwordHash } = await spendableLink(
       req,
       settings,
@@ -155,14 +175,30 @@ export function acceptInviteHandler(settings: LinkSettings): Handler {
       issuer.privileged,
       link.role,
     );
+    const userId = uuidv7(at);
+    const client = issuer.client(req, info);
+    const events = [
+      issuer.trail.event("invitation.accepted", {
+        actor: { id: userId, email: link.email },
+        client,
+        detail: {
+          invitation_id: link.id,
+          invited_by: link.invitedBy === "" ? null : link.invitedBy,
+          role: link.role,
+          session_id: session.id,
+        },
+      }),
+    ];
     const user = await store.acceptInvitation(tokenHash, {
-      userId: uuidv7(at),
+      userId,
       passwordHash,
       now: at,
-      session,
+      session: { ...session, ...client },
+      events,
       ...(granters === undefined ? {} : { granters }),
     });
     if (user === null) throw DEAD_LINK;
+    issuer.trail.committed(events);
     return respond(await auth.identityOf(user), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });

@@ -59,6 +59,15 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 /** Default session lifetime: 7 days, in milliseconds. */
 export const DEFAULT_SESSION_TTL: number = 7 * DAY;
 
+/** Default idle timeout of a session: 24 hours, in milliseconds. */
+export const DEFAULT_IDLE_TIMEOUT: number = DAY;
+
+/** Default re-authentication window: 30 minutes, in milliseconds. */
+export const DEFAULT_REAUTHENTICATION_WINDOW: number = 30 * 60 * 1000;
+
+/** Default time audit events are kept: 90 days, in milliseconds. */
+export const DEFAULT_AUDIT_RETENTION: number = 90 * DAY;
+
 /** Merges caller overrides onto the defaults, refusing nonsense at once. */
 export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
   const limits = { ...DEFAULT_LIMITS, ...overrides };

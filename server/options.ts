@@ -11,7 +11,8 @@ import type { Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
 import type { PasswordHasher } from "./password.ts";
 import type { RoleRegistry } from "./roles.ts";
-import type { Store } from "./store.ts";
+import type { TrustedProxy } from "./rate_limit.ts";
+import type { AuditEvent, Store } from "./store.ts";
 
 /**
  * What every factory takes: the store and its collaborators.
@@ -37,6 +38,16 @@ export interface SharedOptions {
   limits?: Partial<Limits>;
   /** The clock, in ms since the epoch; `Date.now` by default (tests pass their own). */
   now?: () => number;
+  /**
+   * A proxy whose client-address header the limiters, sessions and audit
+   * events may believe.
+   */
+  trustedProxy?: TrustedProxy;
+  /**
+   * Receives each audit event once its commit landed (e.g. to ship it to a
+   * SIEM). A throw or rejection is logged and never changes an answer.
+   */
+  onEvent?: (event: AuditEvent) => void | Promise<void>;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from "./_link_handlers.ts";
 import { decode, requiredString } from "./decode.ts";
 import { answeringErrors, type Handler, NO_STORE } from "./http.ts";
+import { sessionIssuer } from "./auth.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 
 /** Collaborators of the reset request handler. */
@@ -31,7 +32,12 @@ export function requestResetHandler(settings: ResetRequestSettings): Handler {
   const { store, limits, logger, now, publicUrl } = settings;
   const mailer = mailerFor(settings.mailer, "password_reset");
   let warned = false;
-  return answeringErrors(logger)(async function requestPasswordReset(req) {
+  const issuer = sessionIssuer(settings.auth);
+  return answeringErrors(logger)(async function requestPasswordReset(
+    req,
+    _params,
+    info,
+  ) {
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const { email, key } = readEmail(requiredString(body, "email"), limits);
     const found = await store.credentialsByEmail(key);
@@ -53,7 +59,17 @@ export function requestResetHandler(settings: ResetRequestSettings): Handler {
       createdAt,
       expiresAt: createdAt + limits.resetTtl,
     });
-    await store.createLink(record);
+    // Every path writes one event, like one link: the same work.
+    const account = live ? found.user : null;
+    const events = [
+      issuer.trail.event("password.reset_requested", {
+        actor: account,
+        client: issuer.client(req, info),
+        detail: { email: key },
+      }),
+    ];
+    await store.createLink(record, { events });
+    issuer.trail.committed(events);
     // Every path builds the message and queues the send; only a live
     // account's is sent, once this handler has returned, never awaited: the
     // answer must not wait for the mail, nor take longer for a known address.
@@ -94,17 +110,34 @@ function resetMail(to: string, link: string): MailMessage {
 /** `POST /api/auth/password-reset/confirm` `{token, password}`: 204 on success. */
 export function confirmResetHandler(settings: LinkSettings): Handler {
   const { store, logger } = settings;
-  return answeringErrors(logger)(async function resetPassword(req) {
-    const { tokenHash, passwordHash } = await spendableLink(
+  const issuer = sessionIssuer(settings.auth);
+  return answeringErrors(logger)(async function resetPassword(
+    req,
+    _params,
+    info,
+  ) {
+    const { tokenHash, link, passwordHash } = await spendableLink(
       req,
       settings,
       "reset",
     );
+    const account = link.userId === ""
+      ? null
+      : { id: link.userId, email: link.email };
+    const events = [
+      issuer.trail.event("password.reset", {
+        actor: account,
+        client: issuer.client(req, info),
+        detail: { link_id: link.id },
+      }),
+    ];
     const user = await store.confirmReset(tokenHash, {
       passwordHash,
       now: settings.now(),
+      events,
     });
     if (user === null) throw DEAD_LINK;
+    issuer.trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });
   });
 }

@@ -74,6 +74,12 @@ export interface LoginRateLimiterOptions {
   logger?: Logger;
   /** The clock, in ms since the epoch; `Date.now` by default. */
   now?: () => number;
+  /**
+   * Told of each request the limiter refuses (429), after the answer is
+   * made; e.g. to record a `login.rate_limited` audit event. Must not
+   * throw.
+   */
+  onRefusal?: (request: Request, info?: Deno.ServeHandlerInfo) => void;
 }
 
 const DEFAULT_MAX_FAILURES = 10;
@@ -229,7 +235,10 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
         windowMs: window,
         limit: maxFailures,
       });
-      if (!reservation.admitted) return refusal(reservation.resetAt - now());
+      if (!reservation.admitted) {
+        options.onRefusal?.(request, info);
+        return refusal(reservation.resetAt - now());
+      }
       let counted = false;
       try {
         const response = await next(request, params, info);

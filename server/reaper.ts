@@ -6,6 +6,7 @@
  * @module
  */
 
+import { DEFAULT_AUDIT_RETENTION } from "./limits.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import type { Store } from "./store.ts";
 
@@ -23,6 +24,8 @@ export interface ReaperOptions {
   batchSize?: number;
   /** The clock, in ms since the epoch; `Date.now` by default. */
   now?: () => number;
+  /** How long audit events are kept, in ms; 90 days by default. */
+  auditRetention?: number;
 }
 
 /** What one sweep deleted. */
@@ -33,6 +36,8 @@ export interface SweepResult {
   links: number;
   /** Limiter counters whose window ended. */
   counters: number;
+  /** Audit events older than the retention. */
+  events: number;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -92,6 +97,7 @@ export class Reaper {
   readonly #logger: Logger;
   readonly #batchSize: number;
   readonly #now: () => number;
+  readonly #auditRetention: number;
   #running: Promise<SweepResult> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #cron: { abort: AbortController; registered: Promise<void> } | undefined;
@@ -124,6 +130,13 @@ export class Reaper {
     this.#logger = options.logger ?? defaultLogger;
     this.#batchSize = batchSize;
     this.#now = options.now ?? Date.now;
+    const retention = options.auditRetention ?? DEFAULT_AUDIT_RETENTION;
+    if (!Number.isFinite(retention) || retention < 1) {
+      throw new RangeError(
+        `Invalid audit retention: ${retention} (use a positive number of ms)`,
+      );
+    }
+    this.#auditRetention = retention;
   }
 
   /**
@@ -192,6 +205,9 @@ export class Reaper {
       sessions: await this.#drain((n) => store.deleteExpiredSessions(now, n)),
       links: await this.#drain((n) => store.deleteExpiredLinks(now, n)),
       counters: await this.#drain((n) => store.deleteExpiredCounters(now, n)),
+      events: await this.#drain((n) =>
+        store.deleteExpiredEvents(now - this.#auditRetention, n)
+      ),
     };
   }
 

@@ -57,6 +57,11 @@ export interface RouteGuards {
   readonly guards: Readonly<Record<Guard, Middleware | undefined>>;
   /** By limiter: the rate limiter of the operations that name it. */
   readonly limiters: Readonly<Record<Limiter, Middleware>>;
+  /**
+   * Behind the guard of a `fresh` operation: refuses a proof of identity
+   * older than the re-authentication window. Absent: no such check.
+   */
+  readonly fresh?: Middleware;
 }
 
 /**
@@ -76,8 +81,12 @@ export function routeTable(
       path: string;
       guard: Guard;
       limiter?: Limiter;
+      fresh?: boolean;
     } = OPERATIONS[operation];
-    let guarded = wrap.guards[spec.guard]?.(handler) ?? handler;
+    const inner = spec.fresh === true && wrap.fresh !== undefined
+      ? wrap.fresh(handler)
+      : handler;
+    let guarded = wrap.guards[spec.guard]?.(inner) ?? inner;
     if (spec.limiter !== undefined) {
       guarded = wrap.limiters[spec.limiter](guarded);
     }

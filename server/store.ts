@@ -29,9 +29,63 @@
  * @module
  */
 
-import type { UserSort } from "@gatehouse/contract";
+import type { AuditEventType, UserSort } from "@gatehouse/contract";
 
-export type { UserSort };
+export type { AuditEventType, UserSort };
+
+/**
+ * A security event as stored (DESIGN.md §10): written in the same commit as
+ * the change it records, or on its own for a refusal. Never holds a
+ * password, token, code or hash.
+ */
+export interface AuditEvent {
+  /** A UUIDv7 made from `at`, so ids sort by time. */
+  id: string;
+  /** What happened. */
+  type: AuditEventType;
+  /** When, ms. */
+  at: number;
+  /** Who acted; null when no account is known. */
+  actorId: string | null;
+  /** The actor's email when it acted. */
+  actorEmail: string | null;
+  /** The account acted upon; null when none is known. */
+  targetId: string | null;
+  /** The target's email when it was acted upon. */
+  targetEmail: string | null;
+  /** The acting client's address; "" when unknown. */
+  ip: string;
+  /** The acting client's browser label; "" when unknown. */
+  userAgent: string;
+  /** Non-secret facts (old and new role, an attempted email). */
+  detail: Record<string, string | number | boolean | null>;
+}
+
+/** The events a write records in its own commit. */
+export interface WithEvents {
+  /** Written in the same commit as the change, or not at all. */
+  events?: readonly AuditEvent[];
+}
+
+/** A page query over audit events, newest first. */
+export interface AuditQuery {
+  /** At most this many events (1–100). */
+  limit: number;
+  /** The `nextCursor` of the previous page (the id of its last event). */
+  cursor?: string;
+  /** Only events whose actor or target is this account. */
+  userId?: string;
+  /** Only events of this type. */
+  type?: AuditEventType;
+}
+
+/** One page of audit events. */
+export interface AuditPage {
+  /** Newest first. */
+  events: AuditEvent[];
+  /** Cursor of the next (older) page, or null on the last one. */
+  nextCursor: string | null;
+}
 
 /** An account as stored. Credential material stays inside the store layer. */
 export interface UserRecord {
@@ -50,7 +104,7 @@ export interface UserRecord {
 }
 
 /** What a store needs to create an account. */
-export interface NewUser {
+export interface NewUser extends WithEvents {
   /** A UUID chosen by the caller. */
   id: string;
   /** Trimmed, NFC-normalised email, as shown. */
@@ -136,15 +190,28 @@ export interface UserUpdate {
    * Absent: no such rule.
    */
   keepPrivileged?: readonly string[];
+  /**
+   * The events of the change, made from the account before and after it
+   * and written in its commit (an event such as `user.role_changed` names
+   * the role the commit replaced, which only the store reads atomically).
+   * Not called when a rule refuses the change.
+   */
+  events?: (before: UserRecord, after: UserRecord) => readonly AuditEvent[];
 }
 
 /**
  * A new session; the store records the account's current generation with
  * it.
  */
-export interface NewSession {
+export interface NewSession extends WithEvents {
   /** SHA-256 digest of the cookie token, base64url. */
   tokenHash: string;
+  /** The session's public UUID (never derived from the token); a UUIDv7 is made when absent. */
+  id?: string;
+  /** The client address it starts from; "" by default. */
+  ip?: string;
+  /** A short label of the client's browser and system; "" by default. */
+  userAgent?: string;
   /** The account. */
   userId: string;
   /** Creation time, ms. */
@@ -170,8 +237,75 @@ export interface NewSession {
 export interface SessionLookup {
   /** The enabled account behind the session. */
   user: UserRecord;
+  /** The session's public id. */
+  id: string;
+  /** When the session started, ms. */
+  createdAt: number;
   /** When the session expires, ms. */
   expiresAt: number;
+  /**
+   * When its use was last recorded, ms: at most one write per interval
+   * ({@linkcode Store.touchSession}); idle expiry is judged against it.
+   */
+  lastSeenAt: number;
+  /** When its holder last proved who they are (sign-in or re-authentication), ms. */
+  authenticatedAt: number;
+}
+
+/** A session as the list of an account's sessions shows it. */
+export interface SessionRecord {
+  /** The session's public id. */
+  id: string;
+  /** When it started, ms. */
+  createdAt: number;
+  /** When it expires, ms. */
+  expiresAt: number;
+  /** When its use was last recorded, ms. */
+  lastSeenAt: number;
+  /** When its holder last proved who they are, ms. */
+  authenticatedAt: number;
+  /** The client address it started from. */
+  ip: string;
+  /** The browser label it started with. */
+  userAgent: string;
+}
+
+/** What ending every session of an account needs. */
+export interface SessionsRevocation extends WithEvents {
+  /**
+   * `role_beyond_reach` unless the account's role is one of these (the
+   * empty role always is). Absent: every account is within reach.
+   */
+  reachableRoles?: readonly string[];
+}
+
+/** What renewing a session's proof of identity writes. */
+export interface AuthenticationRenewal extends WithEvents {
+  /** Now, ms: the new `authenticatedAt`. */
+  now: number;
+}
+
+/**
+ * A password change: the new hash, bound to the credential the current
+ * password was verified under, and the fresh session that replaces every
+ * other, in one commit.
+ */
+export interface PasswordChange extends WithEvents {
+  /** The account. */
+  userId: string;
+  /** The generation the current password was verified under. */
+  expectedGeneration: number;
+  /** Hash of the new password. */
+  passwordHash: string;
+  /** The fresh session; its generation is the new one. */
+  session: {
+    tokenHash: string;
+    id: string;
+    createdAt: number;
+    expiresAt: number;
+    ip: string;
+    userAgent: string;
+  };
 }
 
 /** The two kinds of single-use link. */
@@ -213,7 +347,7 @@ export interface LinkRecord {
 }
 
 /** What accepting an invitation writes, and the authority it needs. */
-export interface InvitationAcceptance {
+export interface InvitationAcceptance extends WithEvents {
   /** Id for the new account. */
   userId: string;
   /** Hash of the password the invited person chose. */
@@ -221,7 +355,13 @@ export interface InvitationAcceptance {
   /** Now, ms: the link must expire after this instant. */
   now: number;
   /** The new account's first session, recorded in the same commit. */
-  session: { tokenHash: string; expiresAt: number };
+  session: {
+    tokenHash: string;
+    expiresAt: number;
+    id?: string;
+    ip?: string;
+    userAgent?: string;
+  };
   /**
    * The roles whose holders may grant the invited role: the inviter's
    * stored role must be one of them. Absent: any role (the inviter must
@@ -231,7 +371,7 @@ export interface InvitationAcceptance {
 }
 
 /** What revoking an invitation needs. */
-export interface InvitationRevocation {
+export interface InvitationRevocation extends WithEvents {
   /** Now, ms: an expired invitation is no longer pending. */
   now: number;
   /**
@@ -242,7 +382,7 @@ export interface InvitationRevocation {
 }
 
 /** What confirming a password reset writes. */
-export interface ResetConfirmation {
+export interface ResetConfirmation extends WithEvents {
   /** Hash of the new password. */
   passwordHash: string;
   /** Now, ms. */
@@ -341,13 +481,70 @@ export interface Store {
    * session was revoked (disable, password reset) since it was issued.
    */
   findSession(tokenHash: string, now: number): Promise<SessionLookup | null>;
-  /** Deletes one session; deleting an absent one is not an error. */
-  deleteSession(tokenHash: string): Promise<void>;
+  /**
+   * Records a use of the session at `at` (sets `lastSeenAt` if later).
+   * Never brings a deleted session back. Gatehouse calls it at most once
+   * per touch interval per session, off the answer's critical path.
+   */
+  touchSession(tokenHash: string, at: number): Promise<void>;
+  /**
+   * The account's live sessions (unexpired at `now`, not revoked), newest
+   * first: an indexed read.
+   */
+  listSessions(userId: string, now: number): Promise<SessionRecord[]>;
+  /**
+   * Deletes one session; deleting an absent one is not an error. The events
+   * are written only when a session was deleted. Returns whether one was.
+   */
+  deleteSession(tokenHash: string, options?: WithEvents): Promise<boolean>;
+  /**
+   * Deletes the session `sessionId` of account `userId` (another account's
+   * is left alone); returns whether one was deleted. Events as above.
+   */
+  deleteSessionById(
+    userId: string,
+    sessionId: string,
+    options?: WithEvents,
+  ): Promise<boolean>;
+  /**
+   * Deletes every session of the account but the one behind
+   * `keepTokenHash`; returns how many. The events are written with the
+   * deletion (in its first commit when a store needs several).
+   */
+  deleteOtherSessions(
+    userId: string,
+    keepTokenHash: string,
+    options?: WithEvents,
+  ): Promise<number>;
+  /**
+   * Ends every session of an account in one step, without disabling it: the
+   * account's generation moves (which also kills its outstanding reset
+   * links). `user_not_found`, `role_beyond_reach` as for `updateUser`.
+   */
+  revokeUserSessions(
+    userId: string,
+    revocation: SessionsRevocation,
+  ): Promise<UserRecord>;
+  /**
+   * Sets the session's `authenticatedAt` to `renewal.now` if it is live
+   * (account enabled, generation current, unexpired); returns whether.
+   */
+  renewAuthentication(
+    tokenHash: string,
+    renewal: AuthenticationRenewal,
+  ): Promise<boolean>;
+  /**
+   * Replaces the password hash and moves the generation (every session and
+   * reset link of the account dies) and records the fresh session, in one
+   * commit, only if the account is enabled and still at
+   * `expectedGeneration`; returns whether it did.
+   */
+  changePassword(change: PasswordChange): Promise<boolean>;
   /** Deletes up to `limit` sessions expired by `now`; returns how many. */
   deleteExpiredSessions(now: number, limit: number): Promise<number>;
 
-  /** Stores a single-use link. */
-  createLink(link: LinkRecord): Promise<void>;
+  /** Stores a single-use link (and its events, in the same commit). */
+  createLink(link: LinkRecord, options?: WithEvents): Promise<void>;
   /**
    * The link of `kind` behind `tokenHash` if it is unspent and unexpired at
    * `now`, without spending it: one cheap read, so a dead link is refused
@@ -412,4 +609,14 @@ export interface Store {
   readCounter(key: string, now: number): Promise<Counter | null>;
   /** Deletes up to `limit` counters whose window ended by `now`. */
   deleteExpiredCounters(now: number, limit: number): Promise<number>;
+
+  /** Writes events that record no change (refusals such as `login.failed`). */
+  recordEvents(events: readonly AuditEvent[]): Promise<void>;
+  /**
+   * A page of audit events, newest first (by id), optionally of one
+   * account (as actor or target) and one type: indexed reads.
+   */
+  listAuditEvents(query: AuditQuery): Promise<AuditPage>;
+  /** Deletes up to `limit` events older than `before` (ms); returns how many. */
+  deleteExpiredEvents(before: number, limit: number): Promise<number>;
 }

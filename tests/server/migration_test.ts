@@ -61,7 +61,7 @@ async function assertMigrated(store: Store): Promise<void> {
   assertEquals(accepted, null);
 }
 
-Deno.test("KvStore.migrate() moves a schema-1 database to schema 2", async () => {
+Deno.test("KvStore.migrate() moves a schema-1 database to schema 3", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const p = ["gatehouse"];
@@ -100,7 +100,14 @@ Deno.test("KvStore.migrate() moves a schema-1 database to schema 2", async () =>
     assertEquals((await op.commit()).ok, true);
     const store = new KvStore(kv);
     await Promise.all([store.migrate(), new KvStore(kv).migrate()]);
-    assertEquals((await kv.get([...p, "schema"])).value, 2);
+    assertEquals((await kv.get([...p, "schema"])).value, 3);
+    // Schema 3: the old session has a public id and its times.
+    const old =
+      (await kv.get<Record<string, unknown>>([...p, "session", SESSION!]))
+        .value;
+    assertEquals(typeof old?.id, "string");
+    assertEquals(old?.lastSeenAt, NOW);
+    assertEquals(old?.authenticatedAt, NOW);
     await assertMigrated(store);
     // The old lower-cased index entry of the decomposed address is gone.
     assertEquals(

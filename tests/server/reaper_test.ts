@@ -86,6 +86,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       sessions: 3,
       links: 1,
       counters: 1,
+      events: 0,
     });
 
     // Gone, not merely expired: a clock before their expiry finds nothing.
@@ -116,6 +117,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       sessions: 0,
       links: 0,
       counters: 0,
+      events: 0,
     });
   } finally {
     close();

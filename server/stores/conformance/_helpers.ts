@@ -56,6 +56,7 @@ export function addUser(
     role: fields.role ?? "",
     passwordHash: fields.passwordHash ?? hash("initial"),
     createdAt: fields.createdAt ?? Date.now(),
+    ...(fields.events === undefined ? {} : { events: fields.events }),
   });
 }
 

@@ -1,6 +1,7 @@
 // Conformance cases for what hangs off accounts: sessions and their
 // revocation, and single-use links, including their bounded expiry sweeps.
 
+import { isUuid } from "../../_crypto.ts";
 import assert from "node:assert/strict";
 import type { UserRecord } from "../../store.ts";
 import {
@@ -23,8 +24,17 @@ const sessions: Case[] = [
     const ada = await addUser(s, { email: "ada@example.com", role: "admin" });
     const now = Date.now();
     const token = await addSession(s, ada.id, now, now + HOUR);
-    const live = { user: ada, expiresAt: now + HOUR };
-    assert.deepEqual(await s.findSession(token, now), live);
+    const found = await s.findSession(token, now);
+    assert.ok(found !== null && isUuid(found.id), "a session has a UUID");
+    const live = {
+      user: ada,
+      id: found.id,
+      createdAt: now,
+      expiresAt: now + HOUR,
+      lastSeenAt: now,
+      authenticatedAt: now,
+    };
+    assert.deepEqual(found, live);
     assert.deepEqual(await s.findSession(token, now + HOUR - 1), live);
     assert.equal(await s.findSession(token, now + HOUR), null);
     assert.equal(await s.findSession(tokenHash(), now), null);
@@ -129,10 +139,10 @@ const links: Case[] = [
       generation: 0,
     });
     // The account's first session was recorded in the same commit.
-    assert.deepEqual(await store.findSession(first.session.tokenHash, now), {
-      user: expected,
-      expiresAt: now + HOUR,
-    });
+    const session = await store.findSession(first.session.tokenHash, now);
+    assert.deepEqual(session?.user, expected);
+    assert.equal(session?.expiresAt, now + HOUR);
+    assert.equal(session?.authenticatedAt, now);
     const again = await store.acceptInvitation(token, acceptance(now));
     assert.equal(again, null);
     assert.equal(await remainingLinks(store), 0);

@@ -3,6 +3,8 @@
 
 import type { Store } from "../../store.ts";
 import { ACCOUNT_CASES } from "./_accounts.ts";
+import { AUDIT_CASES } from "./_audit.ts";
+import { SESSION_CASES } from "./_sessions.ts";
 import { AUTHORITY_CASES } from "./_authority.ts";
 import { COUNTER_CASES } from "./_counters.ts";
 import { INVITATION_CASES } from "./_invitations.ts";
@@ -83,6 +85,8 @@ export function storeConformance(
     ...AUTHORITY_CASES,
     ...INVITATION_CASES,
     ...COUNTER_CASES,
+    ...SESSION_CASES,
+    ...AUDIT_CASES,
   ];
   for (const [title, check] of cases) {
     Deno.test({

@@ -2,6 +2,7 @@
 // in one commit, under the inviter's authority or, for the first-run link,
 // while no account exists), listing the pending ones and revoking one.
 
+import { uuidv7 } from "../../_crypto.ts";
 import { AuthError } from "../../errors.ts";
 import type {
   InvitationAcceptance,
@@ -18,6 +19,7 @@ import {
   type UserValue,
 } from "./_keys.ts";
 import { spendLink } from "./_links.ts";
+import { addEvents } from "./_audit.ts";
 
 // Deno KV reads at most 10 keys per getMany.
 const READ_BATCH = 10;
@@ -70,10 +72,15 @@ export function acceptInvitation(
       generation: 0,
     };
     const first: SessionValue = {
+      id: session.id ?? uuidv7(now),
       userId: value.id,
       generation: 0,
       createdAt: now,
       expiresAt: session.expiresAt,
+      lastSeenAt: now,
+      authenticatedAt: now,
+      ip: session.ip ?? "",
+      userAgent: session.userAgent ?? "",
     };
     const life = ttl(session.expiresAt, now);
     spend.check(taken, authority)
@@ -85,6 +92,7 @@ export function acceptInvitation(
       .set(k.sessionUser(value.id, session.tokenHash), session.expiresAt, life)
       .set(k.sessionExpiry(session.expiresAt, session.tokenHash), value.id);
     countEnabled(spend, k, value.role, 1n);
+    addEvents(spend, k, acceptance.events);
     return { op: spend, result: toRecord(value) };
   });
 }
@@ -162,6 +170,6 @@ export function revokeInvitation(
       });
     }
     const op = spendLink(kv.atomic().check(link!), k, invitation);
-    return { op, result: invitation };
+    return { op: addEvents(op, k, revocation.events), result: invitation };
   });
 }

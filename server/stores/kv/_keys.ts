@@ -15,6 +15,10 @@
 //   link/{token hash}                  -> LinkRecord
 //   link_invitation/{link id}          -> token hash  (pending invitations)
 //   link_expiry/{expiresAt}/{hash}     -> link id of an invitation, else null (reaper)
+//   audit/{event id}                   -> AuditEvent  (ids are UUIDv7: time order)
+//   audit_user/{user id}/{event id}    -> null        (actor or target)
+//   audit_type/{type}/{event id}       -> null
+//   audit_user_type/{user id}/{type}/{event id} -> null
 //   counter/{key}                      -> Counter
 //   counter_expiry/{resetAt}/{key}     -> null        (reaper)
 //   schema                             -> number
@@ -23,9 +27,12 @@
 // limit of 10 checks per commit: a decision reads one counter per privileged
 // role instead of every account. `accounts` is what the first-run
 // invitation checks (every account creation writes it); `session_seq` is
-// what orders the sign-ins of one account, so its session cap holds.
+// what orders the sign-ins of one account, so its session cap holds. An
+// audit event is written with the change it records, in the same commit;
+// its index entries let each filter of the audit log be one reverse range
+// read, and the reaper walks `audit/` from its oldest id.
 
-import type { Counter, LinkRecord } from "../../store.ts";
+import type { AuditEvent, Counter, LinkRecord } from "../../store.ts";
 
 /** An account as KvStore keeps it. */
 export interface UserValue {
@@ -44,13 +51,19 @@ export interface UserValue {
 
 /** A session as KvStore keeps it. */
 export interface SessionValue {
+  /** The public id. */
+  id: string;
   userId: string;
   generation: number;
   createdAt: number;
   expiresAt: number;
+  lastSeenAt: number;
+  authenticatedAt: number;
+  ip: string;
+  userAgent: string;
 }
 
-export type { Counter, LinkRecord };
+export type { AuditEvent, Counter, LinkRecord };
 
 /** Builds the keys of one store under `prefix`. */
 export function kvKeys(prefix: Deno.KvKey) {
@@ -106,6 +119,39 @@ export function kvKeys(prefix: Deno.KvKey) {
       hash,
     ],
     linkExpiries: (): Deno.KvKey => [...prefix, "link_expiry"],
+    audit: (id: string): Deno.KvKey => [...prefix, "audit", id],
+    audits: (): Deno.KvKey => [...prefix, "audit"],
+    auditUser: (userId: string, id: string): Deno.KvKey => [
+      ...prefix,
+      "audit_user",
+      userId,
+      id,
+    ],
+    auditsOfUser: (userId: string): Deno.KvKey => [
+      ...prefix,
+      "audit_user",
+      userId,
+    ],
+    auditType: (type: string, id: string): Deno.KvKey => [
+      ...prefix,
+      "audit_type",
+      type,
+      id,
+    ],
+    auditsOfType: (type: string): Deno.KvKey => [...prefix, "audit_type", type],
+    auditUserType: (userId: string, type: string, id: string): Deno.KvKey => [
+      ...prefix,
+      "audit_user_type",
+      userId,
+      type,
+      id,
+    ],
+    auditsOfUserType: (userId: string, type: string): Deno.KvKey => [
+      ...prefix,
+      "audit_user_type",
+      userId,
+      type,
+    ],
     counter: (key: string): Deno.KvKey => [...prefix, "counter", key],
     counterExpiry: (at: number, key: string): Deno.KvKey => [
       ...prefix,

@@ -8,7 +8,9 @@ import type {
   LinkRecord,
   ResetConfirmation,
   UserRecord,
+  WithEvents,
 } from "../../store.ts";
+import { addEvents } from "./_audit.ts";
 import { toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";
 import { type KvKeys, ttl, type UserValue } from "./_keys.ts";
@@ -23,6 +25,7 @@ export async function createLink(
   kv: Deno.Kv,
   k: KvKeys,
   link: LinkRecord,
+  options: WithEvents = {},
 ): Promise<void> {
   const life = ttl(link.expiresAt, link.createdAt);
   const invitation = link.kind === "invitation";
@@ -33,7 +36,8 @@ export async function createLink(
       invitation ? link.id : null,
     );
   if (invitation) op.set(k.invitation(link.id), link.tokenHash, life);
-  await commit(op);
+  const result = await commit(addEvents(op, k, options.events));
+  if (!result.ok) throw new Error("Cannot store link");
 }
 
 /** The live link of `kind` behind `tokenHash`, unspent: one read. */
@@ -100,6 +104,7 @@ export async function confirmReset(
       generation: account.generation + 1,
     };
     spend.check(entry!).set(k.user(next.id), next);
+    addEvents(spend, k, confirmation.events);
     return { op: spend, result: toRecord(next) };
   });
   if (user !== null) await deleteSessionsOf(kv, k, user.id);

@@ -13,15 +13,22 @@
 //   first-run link, they work only on a store without accounts: re-invite)
 //   and their entry in the pending-invitation index;
 // - reset links issued before die: they recorded no generation.
+//
+// Version 3 (issues 14, 17):
+// - sessions carry a public id, the client address and browser label they
+//   started from (unknown, "", for old ones), `lastSeenAt` and
+//   `authenticatedAt` (their creation time for old ones);
+// - the audit keys (`audit`, `audit_user`, `audit_type`, `audit_user_type`)
+//   start empty.
 
 import { uuidv7 } from "../../_crypto.ts";
 import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
 import type { LinkRecord } from "../../store.ts";
 import { commit, retry } from "./_atomic.ts";
-import type { KvKeys, UserValue } from "./_keys.ts";
+import type { KvKeys, SessionValue, UserValue } from "./_keys.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Brings a version-1 database to version 2. */
 export async function migrateToV2(kv: Deno.Kv, k: KvKeys): Promise<void> {
@@ -89,6 +96,31 @@ async function migrateLinks(kv: Deno.Kv, k: KvKeys): Promise<void> {
       op.set(listed.key, upgraded)
         .set(k.linkExpiry(upgraded.expiresAt, hash), upgraded.id)
         .set(k.invitation(upgraded.id), hash);
+      return { op, result: undefined };
+    });
+  }
+}
+
+/** Brings a version-2 database to version 3: sessions gain their new fields. */
+export async function migrateToV3(kv: Deno.Kv, k: KvKeys): Promise<void> {
+  const prefix = k.session("").slice(0, -1);
+  for await (const listed of kv.list<Partial<SessionValue>>({ prefix })) {
+    await retry(async () => {
+      const entry = await kv.get<Partial<SessionValue>>(listed.key);
+      const old = entry.value;
+      if (old === null || old.id !== undefined) {
+        return { op: null, result: undefined };
+      }
+      const createdAt = old.createdAt ?? 0;
+      const value = {
+        ...old,
+        id: uuidv7(createdAt),
+        lastSeenAt: createdAt,
+        authenticatedAt: createdAt,
+        ip: "",
+        userAgent: "",
+      };
+      const op = kv.atomic().check(entry).set(listed.key, value);
       return { op, result: undefined };
     });
   }

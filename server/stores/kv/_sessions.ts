@@ -1,10 +1,17 @@
 // Sessions in KvStore: each is three records (the session, its entry under
-// its account for revocation, its entry in the expiry index for the reaper),
-// written and deleted together.
+// its account for revocation, listing and the cap, its entry in the expiry
+// index for the reaper), written and deleted together.
 
-import type { NewSession, SessionLookup } from "../../store.ts";
+import { uuidv7 } from "../../_crypto.ts";
+import type {
+  NewSession,
+  SessionLookup,
+  SessionRecord,
+  WithEvents,
+} from "../../store.ts";
 import { toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";
+import { addEvents } from "./_audit.ts";
 import {
   type KvKeys,
   type SessionValue,
@@ -49,13 +56,18 @@ export function createSession(
       return { op: null, result: false };
     }
     const value: SessionValue = {
+      id: session.id ?? uuidv7(createdAt),
       userId,
       generation: account.generation,
       createdAt,
       expiresAt,
+      lastSeenAt: createdAt,
+      authenticatedAt: createdAt,
+      ip: session.ip ?? "",
+      userAgent: session.userAgent ?? "",
     };
     const life = ttl(expiresAt, createdAt);
-    const op = kv.atomic().check(entry, seq)
+    const op = addEvents(kv.atomic(), k, session.events).check(entry, seq)
       .set(k.sessionSeq(userId), (seq.value ?? 0) + 1)
       .set(k.session(tokenHash), value, life)
       .set(k.sessionUser(userId, tokenHash), expiresAt, life)
@@ -109,23 +121,210 @@ export async function findSession(
   ) {
     return null;
   }
-  return { user: toRecord(account), expiresAt: value.expiresAt };
+  return {
+    user: toRecord(account),
+    id: value.id,
+    createdAt: value.createdAt,
+    expiresAt: value.expiresAt,
+    lastSeenAt: value.lastSeenAt,
+    authenticatedAt: value.authenticatedAt,
+  };
 }
 
-/** Deletes one session. */
-export async function deleteSession(
+/**
+ * Sets `lastSeenAt` if later. The commit checks the session record, so a
+ * session deleted meanwhile stays deleted; a touch that loses a race is
+ * dropped (the next request touches again).
+ */
+export async function touchSession(
   kv: Deno.Kv,
   k: KvKeys,
   tokenHash: string,
+  at: number,
 ): Promise<void> {
   const entry = await kv.get<SessionValue>(k.session(tokenHash));
-  if (entry.value === null) return;
+  const value = entry.value;
+  if (value === null || value.lastSeenAt >= at) return;
   await commit(
-    kv.atomic()
-      .delete(k.session(tokenHash))
-      .delete(k.sessionUser(entry.value.userId, tokenHash))
-      .delete(k.sessionExpiry(entry.value.expiresAt, tokenHash)),
+    kv.atomic().check(entry).set(
+      k.session(tokenHash),
+      { ...value, lastSeenAt: at },
+      ttl(value.expiresAt, at),
+    ),
   );
+}
+
+// Deno KV reads at most 10 keys per getMany.
+const READ_BATCH = 10;
+
+/** The session records of an account, each with its token hash. */
+async function sessionsOf(
+  kv: Deno.Kv,
+  k: KvKeys,
+  userId: string,
+): Promise<Array<Deno.KvEntry<SessionValue>>> {
+  const keys: Deno.KvKey[] = [];
+  for await (
+    const entry of kv.list<number>({ prefix: k.sessionsOfUser(userId) })
+  ) {
+    keys.push(k.session(entry.key[entry.key.length - 1] as string));
+  }
+  const found: Array<Deno.KvEntry<SessionValue>> = [];
+  for (let i = 0; i < keys.length; i += READ_BATCH) {
+    for (
+      const entry of await kv.getMany<SessionValue[]>(
+        keys.slice(i, i + READ_BATCH),
+      )
+    ) {
+      if (entry.value !== null) found.push(entry as Deno.KvEntry<SessionValue>);
+    }
+  }
+  return found;
+}
+
+const hashOf = (entry: Deno.KvEntry<SessionValue>) =>
+  entry.key[entry.key.length - 1] as string;
+
+/** The account's live sessions, newest first. */
+export async function listSessions(
+  kv: Deno.Kv,
+  k: KvKeys,
+  userId: string,
+  now: number,
+): Promise<SessionRecord[]> {
+  const [user, sessions] = await Promise.all([
+    kv.get<UserValue>(k.user(userId)),
+    sessionsOf(kv, k, userId),
+  ]);
+  const account = user.value;
+  if (account === null || account.disabled) return [];
+  return sessions.map((entry) => entry.value)
+    .filter((s) => s.expiresAt > now && s.generation === account.generation)
+    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+    .map((s) => ({
+      id: s.id,
+      createdAt: s.createdAt,
+      expiresAt: s.expiresAt,
+      lastSeenAt: s.lastSeenAt,
+      authenticatedAt: s.authenticatedAt,
+      ip: s.ip,
+      userAgent: s.userAgent,
+    }));
+}
+
+// Adds the deletion of a session's three records to `op`.
+function dropSession(
+  op: Deno.AtomicOperation,
+  k: KvKeys,
+  hash: string,
+  value: { userId: string; expiresAt: number },
+): Deno.AtomicOperation {
+  return op.delete(k.session(hash))
+    .delete(k.sessionUser(value.userId, hash))
+    .delete(k.sessionExpiry(value.expiresAt, hash));
+}
+
+/** Deletes one session (and writes its events); whether one was deleted. */
+export function deleteSession(
+  kv: Deno.Kv,
+  k: KvKeys,
+  tokenHash: string,
+  options: WithEvents = {},
+): Promise<boolean> {
+  return retry(async () => {
+    const entry = await kv.get<SessionValue>(k.session(tokenHash));
+    if (entry.value === null) return { op: null, result: false };
+    const op = dropSession(kv.atomic().check(entry), k, tokenHash, entry.value);
+    return { op: addEvents(op, k, options.events), result: true };
+  });
+}
+
+/** Deletes the session `sessionId` of `userId`; whether one was deleted. */
+export function deleteSessionById(
+  kv: Deno.Kv,
+  k: KvKeys,
+  userId: string,
+  sessionId: string,
+  options: WithEvents = {},
+): Promise<boolean> {
+  return retry(async () => {
+    const entry = (await sessionsOf(kv, k, userId)).find((s) =>
+      s.value.id === sessionId
+    );
+    if (entry === undefined) return { op: null, result: false };
+    const op = dropSession(
+      kv.atomic().check(entry),
+      k,
+      hashOf(entry),
+      entry.value,
+    );
+    return { op: addEvents(op, k, options.events), result: true };
+  });
+}
+
+/**
+ * Deletes every session of `userId` but `keepTokenHash`, with the events in
+ * the first commit. The account's sessions fit one commit under the cap;
+ * more (from before the cap) take a commit per batch.
+ */
+export async function deleteOtherSessions(
+  kv: Deno.Kv,
+  k: KvKeys,
+  userId: string,
+  keepTokenHash: string,
+  options: WithEvents = {},
+): Promise<number> {
+  const others = (await sessionsOf(kv, k, userId)).filter((s) =>
+    hashOf(s) !== keepTokenHash
+  );
+  let events = options.events;
+  for (let i = 0; i === 0 || i < others.length; i += SESSION_BATCH) {
+    const op = addEvents(kv.atomic(), k, events);
+    for (const entry of others.slice(i, i + SESSION_BATCH)) {
+      dropSession(op, k, hashOf(entry), entry.value);
+    }
+    await commit(op);
+    events = undefined;
+  }
+  return others.length;
+}
+
+/**
+ * Sets the session's `authenticatedAt` if it is live; the commit checks the
+ * session and its account, so a revocation in flight wins.
+ */
+export function renewAuthentication(
+  kv: Deno.Kv,
+  k: KvKeys,
+  tokenHash: string,
+  now: number,
+  options: WithEvents = {},
+): Promise<boolean> {
+  return retry(async () => {
+    const entry = await kv.get<SessionValue>(k.session(tokenHash));
+    const value = entry.value;
+    if (value === null || value.expiresAt <= now) {
+      return { op: null, result: false };
+    }
+    const user = await kv.get<UserValue>(k.user(value.userId));
+    const account = user.value;
+    if (
+      account === null || account.disabled ||
+      account.generation !== value.generation
+    ) {
+      return { op: null, result: false };
+    }
+    const op = kv.atomic().check(entry, user).set(
+      k.session(tokenHash),
+      {
+        ...value,
+        authenticatedAt: now,
+        lastSeenAt: Math.max(value.lastSeenAt, now),
+      },
+      ttl(value.expiresAt, now),
+    );
+    return { op: addEvents(op, k, options.events), result: true };
+  });
 }
 
 /** Deletes up to `limit` sessions expired by `now`. */
@@ -164,6 +363,7 @@ export async function deleteSessionsOf(
   kv: Deno.Kv,
   k: KvKeys,
   userId: string,
+  keepTokenHash?: string,
 ): Promise<void> {
   let batch: Array<[string, number]> = [];
   const flush = async () => {
@@ -178,7 +378,9 @@ export async function deleteSessionsOf(
   for await (
     const entry of kv.list<number>({ prefix: k.sessionsOfUser(userId) })
   ) {
-    batch.push([entry.key[entry.key.length - 1] as string, entry.value]);
+    const hash = entry.key[entry.key.length - 1] as string;
+    if (hash === keepTokenHash) continue;
+    batch.push([hash, entry.value]);
     if (batch.length === SESSION_BATCH) await flush();
   }
   if (batch.length > 0) await flush();

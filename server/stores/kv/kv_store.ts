@@ -5,6 +5,10 @@
 import { AuthError } from "../../errors.ts";
 import type {
   AttemptWindow,
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
+  AuthenticationRenewal,
   Counter,
   InvitationAcceptance,
   InvitationRevocation,
@@ -12,23 +16,29 @@ import type {
   LinkRecord,
   NewSession,
   NewUser,
+  PasswordChange,
   Reservation,
   ResetConfirmation,
   SessionLookup,
+  SessionRecord,
+  SessionsRevocation,
   Store,
   UserCredentials,
   UserPage,
   UserQuery,
   UserRecord,
   UserUpdate,
+  WithEvents,
 } from "../../store.ts";
 import { countEnabled, moveCounts, toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";
+import * as security from "./_account_security.ts";
+import * as audit from "./_audit.ts";
 import * as counters from "./_counters.ts";
 import * as invitations from "./_invitations.ts";
 import { countOf, type KvKeys, kvKeys, type UserValue } from "./_keys.ts";
 import * as links from "./_links.ts";
-import { migrateToV2, SCHEMA_VERSION } from "./_migrate.ts";
+import { migrateToV2, migrateToV3, SCHEMA_VERSION } from "./_migrate.ts";
 import * as sessions from "./_sessions.ts";
 import { pageOf } from "../_user_listing.ts";
 import { userUpdateDecision } from "../_user_rules.ts";
@@ -76,7 +86,7 @@ export class KvStore implements Store {
 
   /**
    * Brings the database to this version's schema (recorded under
-   * `schema`); refuses a database from a newer version. Version 1 data is
+   * `schema`); refuses a database from a newer version. Older data is
    * upgraded in place (see `_migrate.ts`).
    */
   async migrate(): Promise<void> {
@@ -88,7 +98,8 @@ export class KvStore implements Store {
       );
     }
     if (current.value === SCHEMA_VERSION) return;
-    if (current.value !== null) await migrateToV2(this.#kv, this.#keys);
+    if (current.value === 1) await migrateToV2(this.#kv, this.#keys);
+    if (current.value !== null) await migrateToV3(this.#kv, this.#keys);
     await commit(
       this.#kv.atomic().check(current).set(key, SCHEMA_VERSION)
         .set(this.#keys.decoyAccount(), decoyAccount()),
@@ -98,7 +109,8 @@ export class KvStore implements Store {
   /** Creates an account; `email_taken` when the address is in use. */
   createUser(user: NewUser): Promise<UserRecord> {
     const k = this.#keys;
-    const value: UserValue = { ...user, disabled: false, generation: 0 };
+    const { events, ...fields } = user;
+    const value: UserValue = { ...fields, disabled: false, generation: 0 };
     return retry(async () => {
       const emailKey = k.userEmail(user.emailKey);
       const taken = await this.#kv.get(emailKey);
@@ -111,7 +123,7 @@ export class KvStore implements Store {
         .set(emailKey, user.id)
         .set(k.accounts(), true);
       countEnabled(op, k, user.role, 1n);
-      return { op, result: toRecord(value) };
+      return { op: audit.addEvents(op, k, events), result: toRecord(value) };
     });
   }
 
@@ -203,6 +215,11 @@ export class KvStore implements Store {
         next,
       );
       moveCounts(op, k, current, next);
+      audit.addEvents(
+        op,
+        k,
+        update.events?.(toRecord(current), toRecord(next)),
+      );
       return { op, result: toRecord(next) };
     });
     if (revoked) await sessions.deleteSessionsOf(this.#kv, k, id);
@@ -242,9 +259,89 @@ export class KvStore implements Store {
     return await sessions.findSession(this.#kv, this.#keys, tokenHash, now);
   }
 
-  /** Deletes one session. */
-  async deleteSession(tokenHash: string): Promise<void> {
-    return await sessions.deleteSession(this.#kv, this.#keys, tokenHash);
+  /** Records a use of the session at `at`. */
+  async touchSession(tokenHash: string, at: number): Promise<void> {
+    await sessions.touchSession(this.#kv, this.#keys, tokenHash, at);
+  }
+
+  /** The account's live sessions, newest first. */
+  async listSessions(userId: string, now: number): Promise<SessionRecord[]> {
+    return await sessions.listSessions(this.#kv, this.#keys, userId, now);
+  }
+
+  /** Deletes one session; whether one was deleted. */
+  async deleteSession(
+    tokenHash: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return await sessions.deleteSession(
+      this.#kv,
+      this.#keys,
+      tokenHash,
+      options,
+    );
+  }
+
+  /** Deletes one of the account's sessions by its public id. */
+  async deleteSessionById(
+    userId: string,
+    sessionId: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return await sessions.deleteSessionById(
+      this.#kv,
+      this.#keys,
+      userId,
+      sessionId,
+      options,
+    );
+  }
+
+  /** Deletes every session of the account but one. */
+  async deleteOtherSessions(
+    userId: string,
+    keepTokenHash: string,
+    options?: WithEvents,
+  ): Promise<number> {
+    return await sessions.deleteOtherSessions(
+      this.#kv,
+      this.#keys,
+      userId,
+      keepTokenHash,
+      options,
+    );
+  }
+
+  /** Ends every session of an account in one commit (its generation moves). */
+  async revokeUserSessions(
+    userId: string,
+    revocation: SessionsRevocation,
+  ): Promise<UserRecord> {
+    return await security.revokeUserSessions(
+      this.#kv,
+      this.#keys,
+      userId,
+      revocation,
+    );
+  }
+
+  /** Renews the session's proof of identity if it is live. */
+  async renewAuthentication(
+    tokenHash: string,
+    renewal: AuthenticationRenewal,
+  ): Promise<boolean> {
+    return await sessions.renewAuthentication(
+      this.#kv,
+      this.#keys,
+      tokenHash,
+      renewal.now,
+      renewal,
+    );
+  }
+
+  /** Changes the password and records the fresh session in one commit. */
+  async changePassword(change: PasswordChange): Promise<boolean> {
+    return await security.changePassword(this.#kv, this.#keys, change);
   }
 
   /** Deletes up to `limit` sessions expired by `now`. */
@@ -258,8 +355,8 @@ export class KvStore implements Store {
   }
 
   /** Stores a single-use link. */
-  async createLink(link: LinkRecord): Promise<void> {
-    return await links.createLink(this.#kv, this.#keys, link);
+  async createLink(link: LinkRecord, options?: WithEvents): Promise<void> {
+    return await links.createLink(this.#kv, this.#keys, link, options);
   }
 
   /** The live link of `kind` behind `tokenHash`, without spending it. */
@@ -336,6 +433,26 @@ export class KvStore implements Store {
       this.#kv,
       this.#keys,
       now,
+      limit,
+    );
+  }
+
+  /** Writes events that record no change. */
+  async recordEvents(events: readonly AuditEvent[]): Promise<void> {
+    await audit.recordEvents(this.#kv, this.#keys, events);
+  }
+
+  /** A page of audit events, newest first. */
+  async listAuditEvents(query: AuditQuery): Promise<AuditPage> {
+    return await audit.listAuditEvents(this.#kv, this.#keys, query);
+  }
+
+  /** Deletes up to `limit` events older than `before`. */
+  async deleteExpiredEvents(before: number, limit: number): Promise<number> {
+    return await audit.deleteExpiredEvents(
+      this.#kv,
+      this.#keys,
+      before,
       limit,
     );
   }

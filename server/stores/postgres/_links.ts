@@ -5,7 +5,7 @@
 // pending invitations, and the reaper's sweep.
 
 import type postgres from "postgres";
-import { isUuid } from "../../_crypto.ts";
+import { isUuid, uuidv7 } from "../../_crypto.ts";
 import { AuthError } from "../../errors.ts";
 import { fold } from "../../_fold.ts";
 import type {
@@ -15,19 +15,30 @@ import type {
   LinkRecord,
   ResetConfirmation,
   UserRecord,
+  WithEvents,
 } from "../../store.ts";
+import { eventsJson, insertEvents } from "./_audit.ts";
 import { type PgTables, toUser, type Tx } from "./_tables.ts";
 
 /** Stores a single-use link. */
-export async function createLink(t: PgTables, link: LinkRecord): Promise<void> {
+export async function createLink(
+  t: PgTables,
+  link: LinkRecord,
+  options: WithEvents = {},
+): Promise<void> {
   await t.sql`
-    INSERT INTO ${t.links}
-      (token_hash, id, kind, email, email_key, name, role, user_id,
-        invited_by, generation, created_at, expires_at)
-    VALUES (${link.tokenHash}, ${link.id}, ${link.kind}, ${link.email},
-      ${link.emailKey}, ${link.name}, ${link.role}, ${link.userId || null},
-      ${link.invitedBy || null}, ${link.generation}, ${link.createdAt},
-      ${link.expiresAt})`;
+    WITH l AS (
+      INSERT INTO ${t.links}
+        (token_hash, id, kind, email, email_key, name, role, user_id,
+          invited_by, generation, created_at, expires_at)
+      VALUES (${link.tokenHash}, ${link.id}, ${link.kind}, ${link.email},
+        ${link.emailKey}, ${link.name}, ${link.role}, ${link.userId || null},
+        ${link.invitedBy || null}, ${link.generation}, ${link.createdAt},
+        ${link.expiresAt})
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM l),
+      ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)`;
 }
 
 /** The live link of `kind` behind `tokenHash`, unspent: one query. */
@@ -90,9 +101,12 @@ export async function acceptInvitation(
     if (created.count === 0) return null;
     await tx`
       INSERT INTO ${t.sessions}
-        (token_hash, user_id, generation, created_at, expires_at)
-      VALUES (${session.tokenHash}, ${acceptance.userId}, 0, ${now},
-        ${session.expiresAt})`;
+        (token_hash, id, user_id, generation, created_at, expires_at,
+          last_seen_at, authenticated_at, ip, user_agent)
+      VALUES (${session.tokenHash}, ${session.id ?? uuidv7(now)}::uuid,
+        ${acceptance.userId}, 0, ${now}, ${session.expiresAt}, ${now}, ${now},
+        ${session.ip ?? ""}, ${session.userAgent ?? ""})`;
+    await insertEvents(tx, t, acceptance.events);
     return {
       id: acceptance.userId,
       email: link.email,
@@ -150,11 +164,17 @@ export async function revokeInvitation(
     ? null
     : [...revocation.reachableRoles];
   const [row] = await t.sql`
-    DELETE FROM ${t.links}
-    WHERE id = ${id} AND kind = 'invitation' AND expires_at > ${now}
-      AND (role = '' OR ${reach}::text[] IS NULL
-        OR role = ANY(${reach}::text[]))
-    RETURNING *`;
+    WITH d AS (
+      DELETE FROM ${t.links}
+      WHERE id = ${id} AND kind = 'invitation' AND expires_at > ${now}
+        AND (role = '' OR ${reach}::text[] IS NULL
+          OR role = ANY(${reach}::text[]))
+      RETURNING *
+    ), e AS (
+      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::text::jsonb)
+      WHERE EXISTS (SELECT 1 FROM d)
+    )
+    SELECT d.*, (SELECT count(*) FROM e) AS written FROM d`;
   if (row !== undefined) return toLink(row);
   const [pending] = await t.sql`
     SELECT role FROM ${t.links}
@@ -187,6 +207,7 @@ export async function confirmReset(
       RETURNING id, email, name, role, disabled, created_at`;
     if (row === undefined) return null;
     await tx`DELETE FROM ${t.sessions} WHERE user_id = ${row.id}`;
+    await insertEvents(tx, t, confirmation.events);
     return toUser(row);
   });
 }

@@ -190,6 +190,120 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 3,
+    name: "session ids, client and use times; the audit trail",
+    statements: [
+      // Old sessions: a fresh public id, no known client, last seen and
+      // authenticated when they started.
+      `ALTER TABLE {schema}.sessions ADD COLUMN id uuid,
+        ADD COLUMN ip text NOT NULL DEFAULT '',
+        ADD COLUMN user_agent text NOT NULL DEFAULT '',
+        ADD COLUMN last_seen_at bigint,
+        ADD COLUMN authenticated_at bigint`,
+      `UPDATE {schema}.sessions SET id = gen_random_uuid(),
+        last_seen_at = created_at, authenticated_at = created_at`,
+      `ALTER TABLE {schema}.sessions ALTER COLUMN id SET NOT NULL,
+        ALTER COLUMN last_seen_at SET NOT NULL,
+        ALTER COLUMN authenticated_at SET NOT NULL`,
+      `CREATE UNIQUE INDEX sessions_id ON {schema}.sessions (id)`,
+      // The list of an account's sessions, newest first.
+      `CREATE INDEX sessions_user_created
+        ON {schema}.sessions (user_id, created_at DESC)`,
+      `DROP INDEX {schema}.sessions_user_id`,
+      // Ids are UUIDv7, so id order is time order: every page is an index
+      // range read, newest first, under any of the three filters.
+      `CREATE TABLE {schema}.audit_events (
+        id uuid PRIMARY KEY,
+        type text NOT NULL,
+        at bigint NOT NULL,
+        actor_id uuid,
+        actor_email text,
+        target_id uuid,
+        target_email text,
+        ip text NOT NULL,
+        user_agent text NOT NULL,
+        detail jsonb NOT NULL
+      )`,
+      `CREATE INDEX audit_events_actor ON {schema}.audit_events (actor_id, id)
+        WHERE actor_id IS NOT NULL`,
+      `CREATE INDEX audit_events_target
+        ON {schema}.audit_events (target_id, id) WHERE target_id IS NOT NULL`,
+      `CREATE INDEX audit_events_type ON {schema}.audit_events (type, id)`,
+      `CREATE INDEX audit_events_at ON {schema}.audit_events (at)`,
+      // Events arrive as one JSON array, written by the statement or
+      // function of the change they record.
+      `CREATE FUNCTION {schema}.insert_events(p_events jsonb) RETURNS void
+      LANGUAGE sql VOLATILE AS $$
+        INSERT INTO {schema}.audit_events (id, type, at, actor_id, actor_email,
+          target_id, target_email, ip, user_agent, detail)
+        SELECT e.id, e.type, e.at, e.actor_id, e.actor_email, e.target_id,
+          e.target_email, e.ip, e.user_agent, e.detail
+        FROM jsonb_to_recordset(coalesce(p_events, '[]'::jsonb)) AS e(
+          id uuid, type text, at bigint, actor_id uuid, actor_email text,
+          target_id uuid, target_email text, ip text, user_agent text,
+          detail jsonb)
+      $$`,
+      // create_session of migration 2, with the session's id, client and
+      // events (server/stores/postgres/_sessions.ts).
+      `CREATE FUNCTION {schema}.create_session_v3(p_token text, p_id uuid,
+        p_user uuid, p_created bigint, p_expires bigint, p_expected integer,
+        p_max integer, p_ip text, p_user_agent text, p_events jsonb)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+      BEGIN
+        SELECT generation INTO g FROM {schema}.users
+        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
+        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected) THEN
+          RETURN false;
+        END IF;
+        IF p_max IS NOT NULL THEN
+          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
+            SELECT token_hash FROM {schema}.sessions
+            WHERE user_id = p_user AND expires_at > p_created
+              AND generation = g
+            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
+            OFFSET p_max - 1));
+        END IF;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
+          p_created, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
+      // A password change: the new hash and generation (every session and
+      // reset link dies), the fresh session and the events, in one call,
+      // only while the account is enabled and at the expected generation.
+      `CREATE FUNCTION {schema}.change_password(p_user uuid,
+        p_expected integer, p_hash text, p_token text, p_id uuid,
+        p_created bigint, p_expires bigint, p_ip text, p_user_agent text,
+        p_events jsonb)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+      BEGIN
+        UPDATE {schema}.users SET password_hash = p_hash,
+          generation = generation + 1
+        WHERE id = p_user AND NOT disabled AND generation = p_expected
+        RETURNING generation INTO g;
+        IF NOT FOUND THEN
+          RETURN false;
+        END IF;
+        DELETE FROM {schema}.sessions WHERE user_id = p_user;
+        DELETE FROM {schema}.links WHERE kind = 'reset' AND user_id = p_user;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
+          p_created, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

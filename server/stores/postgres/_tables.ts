@@ -18,8 +18,13 @@ export interface PgTables {
   sessions: Table;
   links: Table;
   counters: Table;
-  /** The `create_session` function of the schema (migration 2). */
+  auditEvents: Table;
+  /** The `create_session_v3` function of the schema (migration 3). */
   createSession: Table;
+  /** The `change_password` function of the schema (migration 3). */
+  changePassword: Table;
+  /** The `insert_events` function of the schema (migration 3). */
+  insertEvents: Table;
   /**
    * Advisory lock of account changes (role, disabled): they queue, so the
    * last-privileged count is race-free.
@@ -41,7 +46,10 @@ export function pgTables(sql: Sql, schema: string): PgTables {
     sessions: sql(`${schema}.sessions`),
     links: sql(`${schema}.links`),
     counters: sql(`${schema}.counters`),
-    createSession: sql(`${schema}.create_session`),
+    auditEvents: sql(`${schema}.audit_events`),
+    createSession: sql(`${schema}.create_session_v3`),
+    changePassword: sql(`${schema}.change_password`),
+    insertEvents: sql(`${schema}.insert_events`),
     rulesLock: `gatehouse.account_rules:${schema}`,
     async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
       for (let attempt = 1;; attempt++) {

@@ -9,6 +9,10 @@ import { AuthError } from "../../errors.ts";
 import { fold } from "../../_fold.ts";
 import type {
   AttemptWindow,
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
+  AuthenticationRenewal,
   Counter,
   InvitationAcceptance,
   InvitationRevocation,
@@ -16,20 +20,25 @@ import type {
   LinkRecord,
   NewSession,
   NewUser,
+  PasswordChange,
   Reservation,
   ResetConfirmation,
   SessionLookup,
+  SessionRecord,
+  SessionsRevocation,
   Store,
   UserCredentials,
   UserPage,
   UserQuery,
   UserRecord,
   UserUpdate,
+  WithEvents,
 } from "../../store.ts";
 import * as counters from "./_counters.ts";
 import * as links from "./_links.ts";
 import { runMigrations } from "./_migrations.ts";
-import { createSession } from "./_sessions.ts";
+import * as audit from "./_audit.ts";
+import * as sessions from "./_sessions.ts";
 import { listUsersPage } from "./_user_listing.ts";
 import {
   codeOf,
@@ -127,12 +136,19 @@ export class PostgresStore implements Store {
   async createUser(user: NewUser): Promise<UserRecord> {
     try {
       await this.#sql`
-        INSERT INTO ${this.#t.users}
-          (id, email, email_key, name, name_key, role, password_hash,
-            created_at)
-        VALUES (${user.id}, ${user.email}, ${user.emailKey}, ${user.name},
-          ${fold(user.name)}, ${user.role}, ${user.passwordHash},
-          ${user.createdAt})`;
+        WITH u AS (
+          INSERT INTO ${this.#t.users}
+            (id, email, email_key, name, name_key, role, password_hash,
+              created_at)
+          VALUES (${user.id}, ${user.email}, ${user.emailKey}, ${user.name},
+            ${fold(user.name)}, ${user.role}, ${user.passwordHash},
+            ${user.createdAt})
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM u),
+          ${this.#t.insertEvents}(${
+        audit.eventsJson(user.events)
+      }::text::jsonb)`;
     } catch (err) {
       if (isEmailTaken(err)) {
         throw new AuthError("email_taken", { meta: { field: "email" } });
@@ -227,6 +243,8 @@ export class PostgresStore implements Store {
         : 0;
       const { changes } = userUpdateDecision(subject, update, () => enabled);
       const next = { ...subject, ...changes };
+      const after = { ...current, role: next.role, disabled: next.disabled };
+      await audit.insertEvents(tx, t, update.events?.(current, after));
       if (
         next.role === current.role && next.disabled === current.disabled &&
         next.generation === subject.generation
@@ -263,7 +281,7 @@ export class PostgresStore implements Store {
    * generation; ends the oldest beyond `maxSessions`.
    */
   async createSession(session: NewSession): Promise<boolean> {
-    return await createSession(this.#t, session);
+    return await sessions.createSession(this.#t, session);
   }
 
   /**
@@ -274,21 +292,79 @@ export class PostgresStore implements Store {
     tokenHash: string,
     now: number,
   ): Promise<SessionLookup | null> {
-    const [row] = await this.#sql`
-      SELECT u.id, u.email, u.name, u.role, u.disabled, u.created_at,
-        s.expires_at
-      FROM ${this.#t.sessions} s JOIN ${this.#t.users} u ON u.id = s.user_id
-      WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}
-        AND NOT u.disabled AND u.generation = s.generation`;
-    return row === undefined
-      ? null
-      : { user: toUser(row), expiresAt: Number(row.expires_at) };
+    return await sessions.findSession(this.#t, tokenHash, now);
   }
 
-  /** Deletes one session. */
-  async deleteSession(tokenHash: string): Promise<void> {
-    await this.#sql`
-      DELETE FROM ${this.#t.sessions} WHERE token_hash = ${tokenHash}`;
+  /** Records a use of the session at `at`. */
+  async touchSession(tokenHash: string, at: number): Promise<void> {
+    await sessions.touchSession(this.#t, tokenHash, at);
+  }
+
+  /** The account's live sessions, newest first. */
+  async listSessions(userId: string, now: number): Promise<SessionRecord[]> {
+    return await sessions.listSessions(this.#t, userId, now);
+  }
+
+  /** Deletes one session; whether one was deleted. */
+  async deleteSession(
+    tokenHash: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return await sessions.deleteSession(this.#t, tokenHash, options);
+  }
+
+  /** Deletes one of the account's sessions by its public id. */
+  async deleteSessionById(
+    userId: string,
+    sessionId: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return await sessions.deleteSessionById(
+      this.#t,
+      userId,
+      sessionId,
+      options,
+    );
+  }
+
+  /** Deletes every session of the account but one. */
+  async deleteOtherSessions(
+    userId: string,
+    keepTokenHash: string,
+    options?: WithEvents,
+  ): Promise<number> {
+    return await sessions.deleteOtherSessions(
+      this.#t,
+      userId,
+      keepTokenHash,
+      options,
+    );
+  }
+
+  /** Ends every session of an account in one statement (its generation moves). */
+  async revokeUserSessions(
+    userId: string,
+    revocation: SessionsRevocation,
+  ): Promise<UserRecord> {
+    return await sessions.revokeUserSessions(this.#t, userId, revocation);
+  }
+
+  /** Renews the session's proof of identity if it is live. */
+  async renewAuthentication(
+    tokenHash: string,
+    renewal: AuthenticationRenewal,
+  ): Promise<boolean> {
+    return await sessions.renewAuthentication(
+      this.#t,
+      tokenHash,
+      renewal.now,
+      renewal,
+    );
+  }
+
+  /** Changes the password and records the fresh session in one call. */
+  async changePassword(change: PasswordChange): Promise<boolean> {
+    return await sessions.changePassword(this.#t, change);
   }
 
   /** Deletes up to `limit` sessions expired by `now`. */
@@ -298,8 +374,8 @@ export class PostgresStore implements Store {
   }
 
   /** Stores a single-use link. */
-  async createLink(link: LinkRecord): Promise<void> {
-    await links.createLink(this.#t, link);
+  async createLink(link: LinkRecord, options?: WithEvents): Promise<void> {
+    await links.createLink(this.#t, link, options);
   }
 
   /** The live link of `kind` behind `tokenHash`, without spending it. */
@@ -368,6 +444,21 @@ export class PostgresStore implements Store {
   async deleteExpiredCounters(now: number, limit: number): Promise<number> {
     const columns = { key: "key", expiry: "reset_at" };
     return await deleteExpired(this.#t, this.#t.counters, columns, now, limit);
+  }
+
+  /** Writes events that record no change. */
+  async recordEvents(events: readonly AuditEvent[]): Promise<void> {
+    await audit.recordEvents(this.#t, events);
+  }
+
+  /** A page of audit events, newest first. */
+  async listAuditEvents(query: AuditQuery): Promise<AuditPage> {
+    return await audit.listAuditEvents(this.#t, query);
+  }
+
+  /** Deletes up to `limit` events older than `before`. */
+  async deleteExpiredEvents(before: number, limit: number): Promise<number> {
+    return await audit.deleteExpiredEvents(this.#t, before, limit);
   }
 }
 

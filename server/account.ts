@@ -1,0 +1,268 @@
+/**
+ * `createAccount`: what a signed-in person does to their own account
+ * (DESIGN.md §8, §10): change the password, prove who they are again
+ * ("sudo mode"), list and end their sessions, read their own activity.
+ * Mount each behind `auth.requireSession`, as `createGatehouse`'s routes do.
+ *
+ * @module
+ */
+
+import type { SessionJson, SessionListJson } from "@gatehouse/contract";
+import type { ClientMeta } from "./_client_meta.ts";
+import { countingPasswordGuesses } from "./_counted.ts";
+import { readId, readNewPassword } from "./_input.ts";
+import { sessionFromContext } from "./_session_context.ts";
+import { type Auth, sessionIssuer } from "./auth.ts";
+import { decode, type JsonObject, requiredString } from "./decode.ts";
+import { AuthError } from "./errors.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
+import { type Identity, identityFromContext } from "./identity.ts";
+import { listActivityHandler } from "./audit_log.ts";
+import type { SessionRecord } from "./store.ts";
+
+/** Options of {@linkcode createAccount}. */
+export interface AccountOptions {
+  /** The authentication service whose sessions these are. */
+  auth: Auth;
+}
+
+/** The handlers of one's own account, named as their operations. */
+export interface Account {
+  /** `POST /api/auth/password` `{current_password, new_password}`: 204 + `Set-Cookie` of a fresh session. */
+  changePassword: Handler;
+  /** `POST /api/auth/reauthenticate` `{password}`: 204. */
+  reauthenticate: Handler;
+  /** `GET /api/auth/sessions`: 200 `{sessions}`, newest first. */
+  listSessions: Handler;
+  /** `DELETE /api/auth/sessions/{id}`: 204 (the current one also clears the cookie). */
+  revokeSession: Handler;
+  /** `DELETE /api/auth/sessions`: 204, every other session ended. */
+  revokeOtherSessions: Handler;
+  /** `GET /api/auth/activity?limit&cursor`: 200 `{events, next_cursor}`. */
+  listActivity: Handler;
+}
+
+const SESSION_ABSENT = new AuthError("session_absent");
+const SESSION_NOT_FOUND = new AuthError("session_not_found");
+
+/** A proof of identity a re-authentication takes. */
+type Proof = { kind: "password"; password: string };
+
+/**
+ * The proof in a re-authentication body. Only the password is verified
+ * here; a second factor (`code`, `recovery_code`, `passkey`) is refused as
+ * invalid until this account has one to check it against (the second-factor
+ * work extends this one function).
+ */
+function proofOf(body: JsonObject): Proof {
+  if (body.password !== undefined) {
+    return { kind: "password", password: requiredString(body, "password") };
+  }
+  if (body.code !== undefined || body.recovery_code !== undefined) {
+    throw new AuthError("code_invalid", {
+      meta: { field: body.code !== undefined ? "code" : "recovery_code" },
+    });
+  }
+  if (body.passkey !== undefined) {
+    throw new AuthError("passkey_invalid", { meta: { field: "passkey" } });
+  }
+  return { kind: "password", password: requiredString(body, "password") };
+}
+
+/**
+ * Builds the handlers of one's own account.
+ *
+ * @param options The auth service (its store, clock and settings are used).
+ * @returns The six handlers.
+ *
+ * @example Mounting one's own sessions
+ * ```ts
+ * import { createAccount, createAuth } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const auth = createAuth({ store });
+ * const account = createAccount({ auth });
+ * const listSessions = auth.requireSession(account.listSessions);
+ * const res = await listSessions(new Request("http://localhost/api/auth/sessions"));
+ * console.assert(res.status === 401);
+ * kv.close();
+ * ```
+ */
+export function createAccount(options: AccountOptions): Account {
+  const issuer = sessionIssuer(options.auth);
+  const { store, hasher, limits, logger, now, trail } = issuer;
+  const answering = answeringErrors(logger);
+  const guessing = countingPasswordGuesses(logger);
+
+  function caller(req: Request) {
+    const identity = identityFromContext(req);
+    const session = sessionFromContext(req);
+    if (identity === null || session === null) throw SESSION_ABSENT;
+    return { identity, session };
+  }
+
+  const changePassword = guessing(async function changePassword(
+    req,
+    _params,
+    info,
+  ) {
+    const { identity } = caller(req);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const current = requiredString(body, "current_password");
+    const next = await readNewPassword(
+      requiredString(body, "new_password"),
+      limits,
+      "new_password",
+    );
+    const verified = await issuer.verifyPassword(identity.email, current);
+    if (verified === null || verified.user.id !== identity.id) {
+      throw new AuthError("password_incorrect", {
+        meta: { field: "current_password" },
+      });
+    }
+    const client = issuer.client(req, info);
+    const at = now();
+    const { cookie, ...fresh } = issuer.issue(at);
+    const events = [
+      trail.event("password.changed", {
+        actor: identity,
+        client,
+        detail: { session_id: fresh.id },
+      }),
+    ];
+    const changed = await store.changePassword({
+      userId: identity.id,
+      expectedGeneration: verified.generation,
+      passwordHash: await hasher.hash(next),
+      session: { ...fresh, createdAt: at, ...client },
+      events,
+    });
+    // The account changed since the password was verified (another change,
+    // a reset, a disable): this session is dead too.
+    if (!changed) throw SESSION_ABSENT;
+    trail.committed(events);
+    return new Response(null, {
+      status: 204,
+      headers: { ...NO_STORE, "set-cookie": cookie },
+    });
+  });
+
+  const reauthenticate = guessing(async function reauthenticate(
+    req,
+    _params,
+    info,
+  ) {
+    const { identity, session } = caller(req);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const proof = proofOf(body);
+    const verified = await issuer.verifyPassword(
+      identity.email,
+      proof.password,
+    );
+    if (verified === null || verified.user.id !== identity.id) {
+      throw new AuthError("password_incorrect", {
+        meta: { field: "password" },
+      });
+    }
+    const events = [
+      trail.event("reauthenticated", {
+        actor: identity,
+        client: issuer.client(req, info),
+        detail: { session_id: session.id, method: proof.kind },
+      }),
+    ];
+    const renewed = await store.renewAuthentication(session.tokenHash, {
+      now: now(),
+      events,
+    });
+    if (!renewed) throw SESSION_ABSENT;
+    trail.committed(events);
+    return new Response(null, { status: 204, headers: NO_STORE });
+  });
+
+  const listSessions = answering(async function listSessions(req) {
+    const { identity, session } = caller(req);
+    const at = now();
+    const sessions = (await store.listSessions(identity.id, at))
+      .filter((s) => at - s.lastSeenAt < issuer.idleTimeout)
+      .map((s) => toSessionJson(s, session.id, issuer.idleTimeout));
+    const body: SessionListJson = { sessions };
+    return respond(body, { headers: NO_STORE });
+  });
+
+  // One event per action, naming the session(s) ended.
+  const revoked = (
+    identity: Identity,
+    client: ClientMeta,
+    detail: Record<string, string>,
+  ) => [trail.event("session.revoked", { actor: identity, client, detail })];
+
+  const revokeSession = answering(async function revokeSession(
+    req,
+    params,
+    info,
+  ) {
+    const { identity, session } = caller(req);
+    const id = readId(params?.pathname.groups.id, "session_id_malformed");
+    const events = revoked(identity, issuer.client(req, info), {
+      session_id: id,
+      current: String(id === session.id),
+    });
+    if (!(await store.deleteSessionById(identity.id, id, { events }))) {
+      throw SESSION_NOT_FOUND;
+    }
+    trail.committed(events);
+    const headers: Record<string, string> = { ...NO_STORE };
+    if (id === session.id) headers["set-cookie"] = issuer.clearing;
+    return new Response(null, { status: 204, headers });
+  });
+
+  const revokeOtherSessions = answering(async function revokeOtherSessions(
+    req,
+    _params,
+    info,
+  ) {
+    const { identity, session } = caller(req);
+    const events = revoked(identity, issuer.client(req, info), {
+      scope: "others",
+      kept_session_id: session.id,
+    });
+    await store.deleteOtherSessions(identity.id, session.tokenHash, {
+      events,
+    });
+    trail.committed(events);
+    return new Response(null, { status: 204, headers: NO_STORE });
+  });
+
+  return {
+    changePassword,
+    reauthenticate,
+    listSessions,
+    revokeSession,
+    revokeOtherSessions,
+    listActivity: listActivityHandler(store, answering),
+  };
+}
+
+function toSessionJson(
+  session: SessionRecord,
+  currentId: string,
+  idleTimeout: number,
+): SessionJson {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: session.id,
+    created_at: iso(session.createdAt),
+    last_seen_at: iso(session.lastSeenAt),
+    expires_at: iso(session.expiresAt),
+    idle_expires_at: iso(
+      Math.min(session.expiresAt, session.lastSeenAt + idleTimeout),
+    ),
+    ip: session.ip,
+    user_agent: session.userAgent,
+    current: session.id === currentId,
+  };
+}

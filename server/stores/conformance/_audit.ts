@@ -1,0 +1,218 @@
+// Conformance cases of the audit trail (DESIGN.md §10): an event is written
+// in the commit of its change or not at all; pages are newest first and
+// filter by account (actor or target) and type; the reaper's deletion.
+
+import assert from "node:assert/strict";
+import type { AuditEvent, Store } from "../../store.ts";
+import {
+  addUser,
+  type Case,
+  hash,
+  HOUR,
+  nextId,
+  refused,
+  tokenHash,
+} from "./_helpers.ts";
+
+function event(
+  type: AuditEvent["type"],
+  fields: Partial<AuditEvent> = {},
+): AuditEvent {
+  return {
+    id: nextId(),
+    type,
+    at: Date.now(),
+    actorId: null,
+    actorEmail: null,
+    targetId: null,
+    targetEmail: null,
+    ip: "192.0.2.1",
+    userAgent: "Chrome on Linux",
+    detail: { note: "x", n: 1, yes: true, none: null },
+    ...fields,
+  };
+}
+
+async function all(store: Store): Promise<AuditEvent[]> {
+  return (await store.listAuditEvents({ limit: 100 })).events;
+}
+
+/** The audit cases. */
+export const AUDIT_CASES: readonly Case[] = [
+  [
+    "an event is written with its change, and not when the change is refused",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const created = event("user.created");
+      await addUser(s, { email: "bob@example.com", events: [created] });
+      assert.deepEqual(await all(s), [created]);
+      await refused(
+        addUser(s, {
+          email: "BOB@example.com",
+          emailKey: "bob@example.com",
+          events: [event("user.created")],
+        }),
+        "email_taken",
+      );
+      await refused(
+        s.updateUser(ada.id, {
+          disabled: true,
+          expectedRole: "admin",
+          events: () => [event("user.disabled")],
+        }),
+        "role_changed",
+      );
+      const now = Date.now();
+      assert.equal(
+        await s.createSession({
+          tokenHash: tokenHash(),
+          userId: nextId(),
+          createdAt: now,
+          expiresAt: now + HOUR,
+          events: [event("login.succeeded")],
+        }),
+        false,
+      );
+      assert.equal(
+        await s.deleteSession(tokenHash(), { events: [event("logout")] }),
+        false,
+      );
+      assert.deepEqual((await all(s)).map((e) => e.id), [created.id]);
+    },
+  ],
+  [
+    "updateUser() makes its events from the account before and after",
+    async (s) => {
+      const ada = await addUser(s, {
+        email: "ada@example.com",
+        role: "member",
+      });
+      await addUser(s, { email: "root@example.com", role: "admin" });
+      await s.updateUser(ada.id, {
+        role: "admin",
+        events: (before, after) => [
+          event("user.role_changed", {
+            detail: { old_role: before.role, new_role: after.role },
+          }),
+        ],
+      });
+      assert.deepEqual((await all(s))[0]?.detail, {
+        old_role: "member",
+        new_role: "admin",
+      });
+    },
+  ],
+  [
+    "listAuditEvents() pages newest first and filters by account and type",
+    async (s) => {
+      const ada = nextId();
+      const bob = nextId();
+      const written: AuditEvent[] = [];
+      for (let i = 0; i < 7; i++) {
+        written.push(event(i % 2 === 0 ? "login.succeeded" : "login.failed", {
+          actorId: i < 4 ? ada : null,
+          targetId: i >= 3 ? bob : ada,
+        }));
+      }
+      await s.recordEvents(written);
+      const newest = [...written].reverse();
+      const first = await s.listAuditEvents({ limit: 3 });
+      assert.deepEqual(first.events, newest.slice(0, 3));
+      const second = await s.listAuditEvents({
+        limit: 3,
+        cursor: first.nextCursor!,
+      });
+      assert.deepEqual(second.events, newest.slice(3, 6));
+      const last = await s.listAuditEvents({
+        limit: 3,
+        cursor: second.nextCursor!,
+      });
+      assert.deepEqual([last.events, last.nextCursor], [newest.slice(6), null]);
+      const ofAda = await s.listAuditEvents({ limit: 100, userId: ada });
+      assert.deepEqual(
+        ofAda.events.map((e) => e.id),
+        newest.filter((e) => e.actorId === ada || e.targetId === ada).map((e) =>
+          e.id
+        ),
+      );
+      const bobFailed = await s.listAuditEvents({
+        limit: 100,
+        userId: bob,
+        type: "login.failed",
+      });
+      assert.deepEqual(
+        bobFailed.events.map((e) => e.id),
+        newest.filter((e) => e.targetId === bob && e.type === "login.failed")
+          .map((e) => e.id),
+      );
+      const succeeded = await s.listAuditEvents({
+        limit: 2,
+        type: "login.succeeded",
+      });
+      assert.equal(succeeded.events.length, 2);
+      assert.ok(succeeded.events.every((e) => e.type === "login.succeeded"));
+      assert.deepEqual(
+        (await s.listAuditEvents({ limit: 10, userId: nextId() })).events,
+        [],
+      );
+    },
+  ],
+  [
+    "deleteExpiredEvents() deletes events older than the cut, oldest first",
+    async (s) => {
+      const now = Date.now();
+      const old = [
+        event("logout", { at: now - 3 * HOUR }),
+        event("logout", { at: now - 2 * HOUR }),
+      ];
+      const kept = event("logout", { at: now });
+      await s.recordEvents([...old, kept]);
+      assert.equal(await s.deleteExpiredEvents(now - HOUR, 1), 1);
+      assert.equal(await s.deleteExpiredEvents(now - HOUR, 10), 1);
+      assert.equal(await s.deleteExpiredEvents(now - HOUR, 10), 0);
+      assert.deepEqual(await all(s), [kept]);
+      assert.deepEqual(
+        (await s.listAuditEvents({ limit: 10, type: "logout" })).events,
+        [kept],
+      );
+    },
+  ],
+  ["a password change writes its events in its commit", async (s) => {
+    const ada = await addUser(s, { email: "ada@example.com" });
+    const now = Date.now();
+    const changed = event("password.changed", {
+      actorId: ada.id,
+      targetId: ada.id,
+    });
+    const session = {
+      tokenHash: tokenHash(),
+      id: nextId(),
+      createdAt: now,
+      expiresAt: now + HOUR,
+      ip: "",
+      userAgent: "",
+    };
+    assert.equal(
+      await s.changePassword({
+        userId: ada.id,
+        expectedGeneration: 7,
+        passwordHash: hash("x"),
+        session,
+        events: [changed],
+      }),
+      false,
+    );
+    assert.deepEqual(await all(s), []);
+    assert.equal(
+      await s.changePassword({
+        userId: ada.id,
+        expectedGeneration: 0,
+        passwordHash: hash("x"),
+        session,
+        events: [changed],
+      }),
+      true,
+    );
+    assert.deepEqual(await all(s), [changed]);
+  }],
+];

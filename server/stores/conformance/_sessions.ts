@@ -1,0 +1,216 @@
+// Conformance cases of sessions (DESIGN.md §8): public ids and client
+// fields, last-seen and re-authentication times, listing newest first,
+// ending one (own only), all but one, or all at once (the generation), and
+// a password change bound to its credential.
+
+import assert from "node:assert/strict";
+import { isUuid } from "../../_crypto.ts";
+import type { Store } from "../../store.ts";
+import {
+  addSession,
+  addUser,
+  type Case,
+  hash,
+  HOUR,
+  live,
+  MINUTE,
+  nextId,
+  refused,
+  tokenHash,
+} from "./_helpers.ts";
+
+async function sessionOf(
+  store: Store,
+  userId: string,
+  createdAt: number,
+  fields: { ip?: string; userAgent?: string } = {},
+): Promise<string> {
+  const token = tokenHash();
+  const created = await store.createSession({
+    tokenHash: token,
+    id: nextId(),
+    userId,
+    createdAt,
+    expiresAt: createdAt + HOUR,
+    ...fields,
+  });
+  assert.equal(created, true);
+  return token;
+}
+
+/** The session cases. */
+export const SESSION_CASES: readonly Case[] = [
+  [
+    "listSessions() lists live sessions newest first, with their client",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      const now = Date.now();
+      await sessionOf(s, ada.id, now - 2 * HOUR); // expired
+      await sessionOf(s, ada.id, now - MINUTE, {
+        ip: "192.0.2.1",
+        userAgent: "Firefox on Linux",
+      });
+      await sessionOf(s, ada.id, now, {
+        ip: "192.0.2.2",
+        userAgent: "Chrome on macOS",
+      });
+      await sessionOf(s, bob.id, now);
+      const list = await s.listSessions(ada.id, now);
+      assert.deepEqual(list.map((x) => [x.ip, x.userAgent]), [
+        ["192.0.2.2", "Chrome on macOS"],
+        ["192.0.2.1", "Firefox on Linux"],
+      ]);
+      assert.ok(list.every((x) => isUuid(x.id)));
+      assert.equal(list[1]!.lastSeenAt, now - MINUTE);
+      assert.equal(list[1]!.authenticatedAt, now - MINUTE);
+      assert.deepEqual(await s.listSessions(nextId(), now), []);
+    },
+  ],
+  [
+    "touchSession() moves lastSeenAt forward only, and never revives a session",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const token = await sessionOf(s, ada.id, now);
+      await s.touchSession(token, now + MINUTE);
+      await s.touchSession(token, now + 30_000);
+      assert.equal((await s.findSession(token, now))?.lastSeenAt, now + MINUTE);
+      await s.deleteSession(token);
+      await s.touchSession(token, now + 2 * MINUTE);
+      assert.equal(await live(s, token, now), false);
+      assert.deepEqual(await s.listSessions(ada.id, now), []);
+    },
+  ],
+  ["deleteSessionById() ends only the account's own session", async (s) => {
+    const ada = await addUser(s, { email: "ada@example.com" });
+    const bob = await addUser(s, { email: "bob@example.com" });
+    const now = Date.now();
+    const token = await sessionOf(s, ada.id, now);
+    const id = (await s.findSession(token, now))!.id;
+    assert.equal(await s.deleteSessionById(bob.id, id), false);
+    assert.equal(await live(s, token, now), true);
+    assert.equal(await s.deleteSessionById(ada.id, id), true);
+    assert.equal(await live(s, token, now), false);
+    assert.equal(await s.deleteSessionById(ada.id, id), false);
+  }],
+  [
+    "deleteOtherSessions() keeps one session of the account and no other",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      const now = Date.now();
+      const tokens = [];
+      for (let i = 0; i < 12; i++) tokens.push(await sessionOf(s, ada.id, now));
+      const keep = tokens.pop()!;
+      const bobs = await sessionOf(s, bob.id, now);
+      assert.equal(await s.deleteOtherSessions(ada.id, keep), 11);
+      for (const token of tokens) {
+        assert.equal(
+          await live(s, token, now),
+          false,
+        );
+      }
+      assert.equal(await live(s, keep, now), true);
+      assert.equal(await live(s, bobs, now), true);
+    },
+  ],
+  [
+    "revokeUserSessions() ends every session at once under the reach rule",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com", role: "admin" });
+      const now = Date.now();
+      const tokens = [];
+      for (let i = 0; i < 5; i++) tokens.push(await addSession(s, ada.id, now));
+      await refused(
+        s.revokeUserSessions(ada.id, { reachableRoles: ["member"] }),
+        "role_beyond_reach",
+      );
+      assert.equal(await live(s, tokens[0]!, now), true);
+      await refused(s.revokeUserSessions(nextId(), {}), "user_not_found");
+      const user = await s.revokeUserSessions(ada.id, {
+        reachableRoles: ["admin"],
+      });
+      assert.equal(user.disabled, false);
+      for (const token of tokens) {
+        assert.equal(
+          await live(s, token, now),
+          false,
+        );
+      }
+      // The account still signs in.
+      const credentials = await s.credentialsByEmail("ada@example.com");
+      assert.equal(
+        await s.createSession({
+          tokenHash: tokenHash(),
+          userId: ada.id,
+          createdAt: now,
+          expiresAt: now + HOUR,
+          expectedGeneration: credentials!.generation,
+        }),
+        true,
+      );
+    },
+  ],
+  ["renewAuthentication() renews a live session only", async (s) => {
+    const ada = await addUser(s, { email: "ada@example.com" });
+    const now = Date.now();
+    const token = await sessionOf(s, ada.id, now);
+    assert.equal(
+      await s.renewAuthentication(token, { now: now + MINUTE }),
+      true,
+    );
+    assert.equal(
+      (await s.findSession(token, now))?.authenticatedAt,
+      now + MINUTE,
+    );
+    assert.equal(await s.renewAuthentication(tokenHash(), { now }), false);
+    await s.revokeUserSessions(ada.id, {});
+    assert.equal(
+      await s.renewAuthentication(token, { now: now + MINUTE }),
+      false,
+    );
+  }],
+  [
+    "changePassword() replaces the hash and every session, bound to its generation",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const old = await addSession(s, ada.id, now);
+      const { generation } = (await s.credentialsByEmail("ada@example.com"))!;
+      const fresh = {
+        tokenHash: tokenHash(),
+        id: nextId(),
+        createdAt: now,
+        expiresAt: now + HOUR,
+        ip: "",
+        userAgent: "",
+      };
+      const change = {
+        userId: ada.id,
+        expectedGeneration: generation,
+        passwordHash: hash("new"),
+        session: fresh,
+      };
+      assert.equal(await s.changePassword(change), true);
+      assert.equal(await live(s, old, now), false);
+      assert.equal(await live(s, fresh.tokenHash, now), true);
+      assert.equal(
+        (await s.credentialsByEmail("ada@example.com"))?.passwordHash,
+        hash("new"),
+      );
+      // The same change again was verified under the old generation.
+      const again = {
+        ...change,
+        passwordHash: hash("other"),
+        session: { ...fresh, tokenHash: tokenHash(), id: nextId() },
+      };
+      assert.equal(await s.changePassword(again), false);
+      assert.equal(
+        (await s.credentialsByEmail("ada@example.com"))?.passwordHash,
+        hash("new"),
+      );
+      assert.equal(await live(s, again.session.tokenHash, now), false);
+    },
+  ],
+];
