@@ -30,8 +30,10 @@
  */
 
 import type { UserSort } from "@gatehouse/contract";
+import type { AccountFactors, FactorStore } from "./store_factors.ts";
 
 export type { UserSort };
+export type * from "./store_factors.ts";
 
 /** An account as stored. Credential material stays inside the store layer. */
 export interface UserRecord {
@@ -82,6 +84,8 @@ export interface UserCredentials {
    * sign-in does not. Pass it as {@linkcode NewSession.expectedGeneration}.
    */
   generation: number;
+  /** Its second factors: whether the sign-in needs a second step. */
+  factors: AccountFactors;
 }
 
 /** A page query over accounts, in creation order unless `sort` says otherwise. */
@@ -296,7 +300,7 @@ export interface Reservation extends Counter {
  * kv.close();
  * ```
  */
-export interface Store {
+export interface Store extends FactorStore {
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
   migrate(): Promise<void>;
 
