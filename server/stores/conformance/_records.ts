@@ -14,6 +14,7 @@ import {
   HOUR,
   MINUTE,
   nextId,
+  NO_FACTORS,
   remainingLinks,
   tokenHash,
 } from "./_helpers.ts";
@@ -127,6 +128,7 @@ const links: Case[] = [
       user: expected,
       passwordHash: hash("chosen"),
       generation: 0,
+      factors: NO_FACTORS,
     });
     // The account's first session was recorded in the same commit.
     assert.deepEqual(await store.findSession(first.session.tokenHash, now), {

@@ -5,6 +5,9 @@ import type { Store } from "../../store.ts";
 import { ACCOUNT_CASES } from "./_accounts.ts";
 import { AUTHORITY_CASES } from "./_authority.ts";
 import { COUNTER_CASES } from "./_counters.ts";
+import { TOTP_CASES } from "./_factors.ts";
+import { PASSKEY_CASES } from "./_passkeys.ts";
+import { PENDING_CASES } from "./_pending.ts";
 import { INVITATION_CASES } from "./_invitations.ts";
 import { RECORD_CASES } from "./_records.ts";
 
@@ -37,7 +40,9 @@ export interface StoreConformanceOptions {
  * per account, single-use links and their authority (reset links and
  * generations, invitations and their inviter, the first-run link), pending
  * invitations and their revocation, limiter reservations, bounded expiry
- * sweeps, and concurrent writers. Each case opens its own store and closes
+ * sweeps, concurrent writers, and second factors (TOTP steps and recovery
+ * codes spent once, pending sign-ins and WebAuthn challenges, passkeys and
+ * their cap and counters, the factor version). Each case opens its own store and closes
  * it after.
  *
  * @param name Prefix of every test name, e.g. `"PostgresStore"`.
@@ -83,6 +88,9 @@ export function storeConformance(
     ...AUTHORITY_CASES,
     ...INVITATION_CASES,
     ...COUNTER_CASES,
+    ...TOTP_CASES,
+    ...PENDING_CASES,
+    ...PASSKEY_CASES,
   ];
   for (const [title, check] of cases) {
     Deno.test({
