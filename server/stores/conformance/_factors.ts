@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import type { Store } from "../../store.ts";
-import { addUser, type Case, MINUTE, refused } from "./_helpers.ts";
+import { addUser, type Case, MINUTE, NO_FACTORS, refused } from "./_helpers.ts";
 
 const SECRET = "JBSWY3DPEHPK3PXP";
 const STEP = 59_000_000;
@@ -78,9 +78,8 @@ const totp: Case[] = [
         recoveryCodesLeft: 10,
       });
       assert.deepEqual(await s.accountFactors(id), {
+        ...NO_FACTORS,
         totpEnabled: true,
-        passkeyCount: 0,
-        factorVersion: 0,
       });
       const credentials = await s.credentialsByEmail("ada@example.com");
       assert.equal(credentials?.factors.totpEnabled, true);
@@ -179,8 +178,7 @@ const totp: Case[] = [
       assert.equal(await s.useRecoveryCode(id, CODES[3]!), null);
       assert.equal(await s.useTotpStep(id, STEP + 10), false);
       assert.deepEqual(await s.accountFactors(id), {
-        totpEnabled: false,
-        passkeyCount: 0,
+        ...NO_FACTORS,
         factorVersion: 1,
       });
       assert.equal(await s.disableTotp(id), false);
@@ -194,11 +192,7 @@ const totp: Case[] = [
     assert.equal(await s.accountFactors(crypto.randomUUID()), null);
     assert.equal(await s.accountFactors("not-a-uuid"), null);
     const ada = await addUser(s, { email: "ada@example.com" });
-    assert.deepEqual(await s.accountFactors(ada.id), {
-      totpEnabled: false,
-      passkeyCount: 0,
-      factorVersion: 0,
-    });
+    assert.deepEqual(await s.accountFactors(ada.id), NO_FACTORS);
     const credentials = await s.credentialsByEmail("ada@example.com");
     assert.deepEqual(credentials?.factors, await s.accountFactors(ada.id));
   }],

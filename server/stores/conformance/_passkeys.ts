@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import type { Store } from "../../store.ts";
 import type { NewPasskey } from "../../store_factors.ts";
 import { withTotp } from "./_factors.ts";
-import { addUser, type Case, nextId, refused, tokenHash } from "./_helpers.ts";
+import {
+  addUser,
+  type Case,
+  nextId,
+  NO_FACTORS,
+  refused,
+  tokenHash,
+} from "./_helpers.ts";
 
 let clock = Date.now();
 
@@ -120,8 +127,7 @@ const passkeys: Case[] = [
       assert.equal(await s.removePasskey(ada.id, passkey.id), true);
       assert.equal(await s.removePasskey(ada.id, passkey.id), false);
       assert.deepEqual(await s.accountFactors(ada.id), {
-        totpEnabled: false,
-        passkeyCount: 0,
+        ...NO_FACTORS,
         factorVersion: 1,
       });
       assert.equal(await s.passkeyByCredentialId(passkey.credentialId), null);
@@ -198,8 +204,7 @@ const passkeys: Case[] = [
       assert.notEqual(await s.totp(ada), null);
       await s.removeUserSecondFactor(ada, { reachableRoles: ["admin"] });
       assert.deepEqual(await s.accountFactors(ada), {
-        totpEnabled: false,
-        passkeyCount: 0,
+        ...NO_FACTORS,
         factorVersion: 1,
       });
       assert.equal(await s.totp(ada), null);

@@ -67,3 +67,15 @@ export function withFactors(
 ): UserValue {
   return { ...user, ...factorsOf(user), ...factors };
 }
+
+/**
+ * The account after a factor removal: `factors` replaced and the factor
+ * version moved, which kills every pending sign-in bound to the old one.
+ */
+export function afterRemoval(
+  user: UserValue,
+  factors: Partial<Omit<AccountFactors, "factorVersion">>,
+): UserValue {
+  const { factorVersion } = factorsOf(user);
+  return withFactors(user, { ...factors, factorVersion: factorVersion + 1 });
+}

@@ -12,7 +12,12 @@ import type {
   SecondFactorRemoval,
 } from "../../store_factors.ts";
 import { retry } from "./_atomic.ts";
-import { type FactorKeys, factorsOf, withFactors } from "./_factor_keys.ts";
+import {
+  afterRemoval,
+  type FactorKeys,
+  factorsOf,
+  withFactors,
+} from "./_factor_keys.ts";
 import type { UserValue } from "./_keys.ts";
 import { userUpdateDecision } from "../_user_rules.ts";
 
@@ -152,15 +157,11 @@ export function removePasskey(
     if (user.value === null || passkey === null || passkey.userId !== userId) {
       return { op: null, result: false };
     }
-    const factors = factorsOf(user.value);
-    const op = kv.atomic().check(user, entry)
-      .set(
-        k.user(userId),
-        withFactors(user.value, {
-          passkeyCount: Math.max(0, factors.passkeyCount - 1),
-          factorVersion: factors.factorVersion + 1,
-        }),
-      );
+    const { passkeyCount } = factorsOf(user.value);
+    const op = kv.atomic().check(user, entry).set(
+      k.user(userId),
+      afterRemoval(user.value, { passkeyCount: Math.max(0, passkeyCount - 1) }),
+    );
     deletePasskey(op, k, passkey);
     return { op, result: true };
   });
@@ -195,11 +196,7 @@ export function removeUserSecondFactor(
     const op = kv.atomic().check(user)
       .set(
         k.user(userId),
-        withFactors(user.value, {
-          totpEnabled: false,
-          passkeyCount: 0,
-          factorVersion: factorsOf(user.value).factorVersion + 1,
-        }),
+        afterRemoval(user.value, { totpEnabled: false, passkeyCount: 0 }),
       )
       .delete(k.totp(userId))
       .delete(k.totpEnrolment(userId));

@@ -12,6 +12,7 @@ import type {
 } from "../../store_factors.ts";
 import { retry } from "./_atomic.ts";
 import {
+  afterRemoval,
   type FactorKeys,
   factorsOf,
   type TotpValue,
@@ -128,15 +129,8 @@ export function disableTotp(
     if (user.value === null || entry.value === null) {
       return { op: null, result: false };
     }
-    const factors = factorsOf(user.value);
     const op = kv.atomic().check(user, entry)
-      .set(
-        k.user(userId),
-        withFactors(user.value, {
-          totpEnabled: false,
-          factorVersion: factors.factorVersion + 1,
-        }),
-      )
+      .set(k.user(userId), afterRemoval(user.value, { totpEnabled: false }))
       .delete(k.totp(userId));
     return { op, result: true };
   });
