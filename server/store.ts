@@ -30,8 +30,10 @@
  */
 
 import type { AuditEventType, UserSort } from "@gatehouse/contract";
+import type { AccountFactors, FactorStore } from "./store_factors.ts";
 
 export type { AuditEventType, UserSort };
+export type * from "./store_factors.ts";
 
 /**
  * A security event as stored (DESIGN.md §10): written in the same commit as
@@ -136,6 +138,8 @@ export interface UserCredentials {
    * sign-in does not. Pass it as {@linkcode NewSession.expectedGeneration}.
    */
   generation: number;
+  /** Its second factors: whether the sign-in needs a second step. */
+  factors: AccountFactors;
 }
 
 /** A page query over accounts, in creation order unless `sort` says otherwise. */
@@ -436,7 +440,7 @@ export interface Reservation extends Counter {
  * kv.close();
  * ```
  */
-export interface Store {
+export interface Store extends FactorStore {
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
   migrate(): Promise<void>;
 

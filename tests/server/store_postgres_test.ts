@@ -6,7 +6,10 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { uuidv7 } from "../../server/_crypto.ts";
 import { storeConformance } from "../../server/stores/conformance/mod.ts";
-import { LATEST_VERSION } from "../../server/stores/postgres/_migrations.ts";
+import {
+  LATEST_VERSION,
+  MIGRATIONS,
+} from "../../server/stores/postgres/_migrations.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import {
   DATABASE_URL,
@@ -33,7 +36,7 @@ Deno.test({
       );
       assert.deepEqual(
         rows.map((row) => row.version),
-        Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
+        MIGRATIONS.map((migration) => migration.version),
       );
       assert.equal(await stores[1]!.hasUsers(), false);
     } finally {

@@ -12,6 +12,7 @@ import {
   type Case,
   hash,
   nextId,
+  NO_FACTORS,
   refused,
 } from "./_helpers.ts";
 import { compareUsers } from "../_user_listing.ts";
@@ -97,6 +98,7 @@ const accounts: Case[] = [
         user: ada,
         passwordHash: hash("ada"),
         generation: 0,
+        factors: NO_FACTORS,
       });
       // Callers fold; a store compares keys as they are.
       assert.equal(await store.credentialsByEmail("Ada@Example.com"), null);

@@ -15,6 +15,7 @@ import {
   HOUR,
   MINUTE,
   nextId,
+  NO_FACTORS,
   remainingLinks,
   tokenHash,
 } from "./_helpers.ts";
@@ -137,6 +138,7 @@ const links: Case[] = [
       user: expected,
       passwordHash: hash("chosen"),
       generation: 0,
+      factors: NO_FACTORS,
     });
     // The account's first session was recorded in the same commit.
     const session = await store.findSession(first.session.tokenHash, now);

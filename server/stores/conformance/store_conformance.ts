@@ -7,6 +7,9 @@ import { AUDIT_CASES } from "./_audit.ts";
 import { SESSION_CASES } from "./_sessions.ts";
 import { AUTHORITY_CASES } from "./_authority.ts";
 import { COUNTER_CASES } from "./_counters.ts";
+import { TOTP_CASES } from "./_factors.ts";
+import { PASSKEY_CASES } from "./_passkeys.ts";
+import { PENDING_CASES } from "./_pending.ts";
 import { INVITATION_CASES } from "./_invitations.ts";
 import { RECORD_CASES } from "./_records.ts";
 
@@ -39,7 +42,9 @@ export interface StoreConformanceOptions {
  * per account, single-use links and their authority (reset links and
  * generations, invitations and their inviter, the first-run link), pending
  * invitations and their revocation, limiter reservations, bounded expiry
- * sweeps, and concurrent writers. Each case opens its own store and closes
+ * sweeps, concurrent writers, and second factors (TOTP steps and recovery
+ * codes spent once, pending sign-ins and WebAuthn challenges, passkeys and
+ * their cap and counters, the factor version). Each case opens its own store and closes
  * it after.
  *
  * @param name Prefix of every test name, e.g. `"PostgresStore"`.
@@ -87,6 +92,9 @@ export function storeConformance(
     ...COUNTER_CASES,
     ...SESSION_CASES,
     ...AUDIT_CASES,
+    ...TOTP_CASES,
+    ...PENDING_CASES,
+    ...PASSKEY_CASES,
   ];
   for (const [title, check] of cases) {
     Deno.test({

@@ -47,6 +47,10 @@ export interface UserValue {
   passwordHash: string;
   /** Bumped on disable and password reset; older sessions are dead. */
   generation: number;
+  /** Second factors (./_factor_keys.ts); absent on older records. */
+  totpEnabled?: boolean;
+  passkeyCount?: number;
+  factorVersion?: number;
 }
 
 /** A session as KvStore keeps it. */

@@ -41,6 +41,25 @@ import * as links from "./_links.ts";
 import { migrateToV2, migrateToV3, SCHEMA_VERSION } from "./_migrate.ts";
 import * as sessions from "./_sessions.ts";
 import { pageOf } from "../_user_listing.ts";
+import type {
+  AccountFactors,
+  ChallengeRecord,
+  ChallengeUse,
+  NewPasskey,
+  NewPendingSignIn,
+  PasskeyRecord,
+  PasskeyUse,
+  PendingFailure,
+  PendingSignIn,
+  SecondFactorRemoval,
+  TotpConfirmation,
+  TotpEnrolment,
+  TotpRecord,
+} from "../../store_factors.ts";
+import * as challenges from "./_challenges.ts";
+import { type FactorKeys, factorKeys, factorsOf } from "./_factor_keys.ts";
+import * as passkeys from "./_passkeys.ts";
+import * as totp from "./_totp.ts";
 import { userUpdateDecision } from "../_user_rules.ts";
 
 const MAX_PRIVILEGED_ROLES = 9;
@@ -72,6 +91,7 @@ export interface KvStoreOptions {
 export class KvStore implements Store {
   readonly #kv: Deno.Kv;
   readonly #keys: KvKeys;
+  readonly #f: FactorKeys;
 
   /**
    * Wraps an open `Deno.Kv`.
@@ -82,6 +102,7 @@ export class KvStore implements Store {
   constructor(kv: Deno.Kv, options: KvStoreOptions = {}) {
     this.#kv = kv;
     this.#keys = kvKeys(options.prefix ?? ["gatehouse"]);
+    this.#f = factorKeys(options.prefix ?? ["gatehouse"]);
   }
 
   /**
@@ -150,6 +171,7 @@ export class KvStore implements Store {
       user: toRecord(user.value),
       passwordHash: user.value.passwordHash,
       generation: user.value.generation,
+      factors: factorsOf(user.value),
     };
   }
 
@@ -455,6 +477,157 @@ export class KvStore implements Store {
       before,
       limit,
     );
+  }
+
+  /** The account's second factors, or null. */
+  accountFactors(userId: string): Promise<AccountFactors | null> {
+    return totp.accountFactors(this.#kv, this.#f, userId);
+  }
+
+  /** Keeps a TOTP enrolment while TOTP is off. */
+  startTotpEnrolment(enrolment: TotpEnrolment): Promise<void> {
+    return totp.startTotpEnrolment(this.#kv, this.#f, enrolment);
+  }
+
+  /** The account's live TOTP enrolment, or null. */
+  totpEnrolment(userId: string, now: number): Promise<TotpEnrolment | null> {
+    return totp.totpEnrolment(this.#kv, this.#f, userId, now);
+  }
+
+  /** Enables TOTP from its live enrolment, with codes and the used step. */
+  confirmTotp(
+    userId: string,
+    confirmation: TotpConfirmation,
+  ): Promise<boolean> {
+    return totp.confirmTotp(this.#kv, this.#f, userId, confirmation);
+  }
+
+  /** The enabled TOTP of the account, or null. */
+  totp(userId: string): Promise<TotpRecord | null> {
+    return totp.totp(this.#kv, this.#f, userId);
+  }
+
+  /** Removes TOTP and its codes, moving the factor version. */
+  disableTotp(userId: string): Promise<boolean> {
+    return totp.disableTotp(this.#kv, this.#f, userId);
+  }
+
+  /** Replaces every recovery code. */
+  replaceRecoveryCodes(
+    userId: string,
+    hashes: readonly string[],
+  ): Promise<boolean> {
+    return totp.replaceRecoveryCodes(this.#kv, this.#f, userId, hashes);
+  }
+
+  /** Accepts a time step once, if later than the last accepted one. */
+  useTotpStep(userId: string, step: number): Promise<boolean> {
+    return totp.useTotpStep(this.#kv, this.#f, userId, step);
+  }
+
+  /** Spends one recovery code; the codes left, or null. */
+  useRecoveryCode(userId: string, codeHash: string): Promise<number | null> {
+    return totp.useRecoveryCode(this.#kv, this.#f, userId, codeHash);
+  }
+
+  /** Records a pending sign-in. */
+  createPendingSignIn(pending: NewPendingSignIn): Promise<void> {
+    return challenges.createPendingSignIn(this.#kv, this.#f, pending);
+  }
+
+  /** The live pending sign-in, or null. */
+  findPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null> {
+    return challenges.findPendingSignIn(this.#kv, this.#f, tokenHash, now);
+  }
+
+  /** Counts a wrong code; the last one allowed ends the pending sign-in. */
+  failPendingSignIn(
+    tokenHash: string,
+    now: number,
+    maxFailures: number,
+  ): Promise<PendingFailure | null> {
+    return challenges.failPendingSignIn(
+      this.#kv,
+      this.#f,
+      tokenHash,
+      now,
+      maxFailures,
+    );
+  }
+
+  /** Ends a live pending sign-in and returns it. */
+  spendPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null> {
+    return challenges.spendPendingSignIn(this.#kv, this.#f, tokenHash, now);
+  }
+
+  /** Keeps a WebAuthn challenge. */
+  createChallenge(challenge: ChallengeRecord): Promise<void> {
+    return challenges.createChallenge(this.#kv, this.#f, challenge);
+  }
+
+  /** Spends the live challenge issued for `use`. */
+  spendChallenge(
+    tokenHash: string,
+    use: ChallengeUse,
+    now: number,
+  ): Promise<ChallengeRecord | null> {
+    return challenges.spendChallenge(this.#kv, this.#f, tokenHash, use, now);
+  }
+
+  /** Registers a passkey within the cap; null at the cap. */
+  addPasskey(
+    passkey: NewPasskey,
+    maxPasskeys: number,
+  ): Promise<PasskeyRecord | null> {
+    return passkeys.addPasskey(this.#kv, this.#f, passkey, maxPasskeys);
+  }
+
+  /** The account's passkeys, oldest first. */
+  listPasskeys(userId: string): Promise<PasskeyRecord[]> {
+    return passkeys.listPasskeys(this.#kv, this.#f, userId);
+  }
+
+  /** The passkey of a credential id, or null. */
+  passkeyByCredentialId(credentialId: string): Promise<PasskeyRecord | null> {
+    return passkeys.passkeyByCredentialId(this.#kv, this.#f, credentialId);
+  }
+
+  /** Renames the account's passkey. */
+  renamePasskey(
+    userId: string,
+    id: string,
+    name: string,
+  ): Promise<PasskeyRecord | null> {
+    return passkeys.renamePasskey(this.#kv, this.#f, userId, id, name);
+  }
+
+  /** Removes the account's passkey, moving the factor version. */
+  removePasskey(userId: string, id: string): Promise<boolean> {
+    return passkeys.removePasskey(this.#kv, this.#f, userId, id);
+  }
+
+  /** Records a sign-in with a passkey if its counter grew. */
+  usePasskey(id: string, use: PasskeyUse): Promise<boolean> {
+    return passkeys.usePasskey(this.#kv, this.#f, id, use);
+  }
+
+  /** Removes every second factor of an account under the reach rule. */
+  removeUserSecondFactor(
+    userId: string,
+    removal: SecondFactorRemoval,
+  ): Promise<void> {
+    return passkeys.removeUserSecondFactor(this.#kv, this.#f, userId, removal);
+  }
+
+  /** Deletes expired pending sign-ins, challenges and enrolments. */
+  deleteExpiredFactorRecords(now: number, limit: number): Promise<number> {
+    return challenges.deleteExpiredFactorRecords(this.#kv, this.#f, now, limit);
   }
 }
 

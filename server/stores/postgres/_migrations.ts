@@ -304,6 +304,122 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 4,
+    name: "second factors: TOTP, recovery codes, pending sign-ins, passkeys",
+    statements: [
+      // Moved by every factor removal: pending sign-ins bound to an older
+      // one are dead.
+      `ALTER TABLE {schema}.users
+        ADD COLUMN factor_version integer NOT NULL DEFAULT 0`,
+      // A row exists while TOTP is enabled; recovery codes are SHA-256
+      // digests, spent by removing them from the array (the row lock makes
+      // concurrent spends queue, each seeing the array the one before left).
+      `CREATE TABLE {schema}.totp (
+        user_id uuid PRIMARY KEY
+          REFERENCES {schema}.users (id) ON DELETE CASCADE,
+        secret text NOT NULL,
+        last_step bigint NOT NULL,
+        recovery_codes text[] NOT NULL
+      )`,
+      `CREATE TABLE {schema}.totp_enrolments (
+        user_id uuid PRIMARY KEY
+          REFERENCES {schema}.users (id) ON DELETE CASCADE,
+        secret text NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      )`,
+      `CREATE INDEX totp_enrolments_expires_at
+        ON {schema}.totp_enrolments (expires_at)`,
+      `CREATE TABLE {schema}.pending_sign_ins (
+        token_hash text PRIMARY KEY,
+        user_id uuid NOT NULL
+          REFERENCES {schema}.users (id) ON DELETE CASCADE,
+        generation integer NOT NULL,
+        factor_version integer NOT NULL,
+        failures integer NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      )`,
+      `CREATE INDEX pending_sign_ins_expires_at
+        ON {schema}.pending_sign_ins (expires_at)`,
+      `CREATE TABLE {schema}.webauthn_challenges (
+        token_hash text PRIMARY KEY,
+        challenge text NOT NULL,
+        use text NOT NULL CHECK (use IN
+          ('register', 'login', 'second_factor', 'reauthenticate')),
+        user_id uuid REFERENCES {schema}.users (id) ON DELETE CASCADE,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      )`,
+      `CREATE INDEX webauthn_challenges_expires_at
+        ON {schema}.webauthn_challenges (expires_at)`,
+      `CREATE TABLE {schema}.passkeys (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL
+          REFERENCES {schema}.users (id) ON DELETE CASCADE,
+        credential_id text NOT NULL,
+        public_key text NOT NULL,
+        counter bigint NOT NULL,
+        transports text[] NOT NULL,
+        name text NOT NULL,
+        created_at bigint NOT NULL,
+        last_used_at bigint
+      )`,
+      `CREATE UNIQUE INDEX passkeys_credential_id
+        ON {schema}.passkeys (credential_id)`,
+      `CREATE INDEX passkeys_user_id ON {schema}.passkeys (user_id)`,
+      // Registering a passkey within the account's cap (see _passkeys.ts):
+      // the account's row is locked first, so registrations of one account
+      // run one after another, each counting (a VOLATILE function reads
+      // afresh at each statement) the ones before it. Answers 'added',
+      // 'full' or 'no_user'; a reused credential id raises 23505.
+      `CREATE FUNCTION {schema}.add_passkey(p_id uuid, p_user uuid,
+        p_credential text, p_key text, p_counter bigint, p_transports text[],
+        p_name text, p_created bigint, p_max integer)
+        RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        PERFORM 1 FROM {schema}.users
+        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
+        IF NOT FOUND THEN
+          RETURN 'no_user';
+        END IF;
+        IF (SELECT count(*) FROM {schema}.passkeys WHERE user_id = p_user)
+          >= p_max THEN
+          RETURN 'full';
+        END IF;
+        INSERT INTO {schema}.passkeys (id, user_id, credential_id,
+          public_key, counter, transports, name, created_at)
+        VALUES (p_id, p_user, p_credential, p_key, p_counter, p_transports,
+          p_name, p_created);
+        RETURN 'added';
+      END $$`,
+      // An administrator's removal of every second factor, under the reach
+      // rule, with the account's row locked first so a registration in
+      // flight is waited for and then removed too. Answers the account's
+      // role (NULL without the account); removes only within reach.
+      `CREATE FUNCTION {schema}.remove_second_factors(p_user uuid,
+        p_reach text[]) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        r text;
+      BEGIN
+        SELECT role INTO r FROM {schema}.users
+        WHERE id = p_user FOR NO KEY UPDATE;
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
+        IF p_reach IS NOT NULL AND r <> '' AND NOT (r = ANY(p_reach)) THEN
+          RETURN r;
+        END IF;
+        DELETE FROM {schema}.totp WHERE user_id = p_user;
+        DELETE FROM {schema}.totp_enrolments WHERE user_id = p_user;
+        DELETE FROM {schema}.passkeys WHERE user_id = p_user;
+        UPDATE {schema}.users SET factor_version = factor_version + 1
+        WHERE id = p_user;
+        RETURN r;
+      END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

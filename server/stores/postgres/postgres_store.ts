@@ -34,7 +34,31 @@ import type {
   UserUpdate,
   WithEvents,
 } from "../../store.ts";
+import type {
+  AccountFactors,
+  ChallengeRecord,
+  ChallengeUse,
+  NewPasskey,
+  NewPendingSignIn,
+  PasskeyRecord,
+  PasskeyUse,
+  PendingFailure,
+  PendingSignIn,
+  SecondFactorRemoval,
+  TotpConfirmation,
+  TotpEnrolment,
+  TotpRecord,
+} from "../../store_factors.ts";
+import * as challenges from "./_challenges.ts";
 import * as counters from "./_counters.ts";
+import {
+  factorColumns,
+  type FactorTables,
+  factorTables,
+  toFactors,
+} from "./_factor_tables.ts";
+import * as passkeys from "./_passkeys.ts";
+import * as totp from "./_totp.ts";
 import * as links from "./_links.ts";
 import { runMigrations } from "./_migrations.ts";
 import * as audit from "./_audit.ts";
@@ -98,6 +122,7 @@ export class PostgresStore implements Store {
   readonly #sql: postgres.Sql;
   readonly #schema: string;
   readonly #t: PgTables;
+  readonly #f: FactorTables;
 
   /**
    * Wraps a postgres.js client.
@@ -125,6 +150,7 @@ export class PostgresStore implements Store {
     this.#sql = sql;
     this.#schema = schema;
     this.#t = pgTables(sql, schema);
+    this.#f = factorTables(sql, schema);
   }
 
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
@@ -182,17 +208,19 @@ export class PostgresStore implements Store {
   async credentialsByEmail(emailKey: string): Promise<UserCredentials | null> {
     const [row] = await this.#sql`
       SELECT * FROM (
-        SELECT id, email, name, role, disabled, created_at, password_hash,
-          generation, true AS found
-        FROM ${this.#t.users} WHERE email_key = ${emailKey}
+        SELECT u.id, u.email, u.name, u.role, u.disabled, u.created_at,
+          u.password_hash, u.generation, ${factorColumns(this.#f)},
+          true AS found
+        FROM ${this.#t.users} u WHERE u.email_key = ${emailKey}
         UNION ALL
         SELECT ${DECOY.id}::uuid, ${DECOY.email}, ${DECOY.name}, '', true,
-          0::bigint, ${DECOY.passwordHash}, 0, false
+          0::bigint, ${DECOY.passwordHash}, 0, false, 0::bigint, 0, false
       ) AS found ORDER BY found DESC LIMIT 1`;
     return row?.found !== true ? null : {
       user: toUser(row),
       passwordHash: row.password_hash,
       generation: row.generation,
+      factors: toFactors(row),
     };
   }
 
@@ -459,6 +487,151 @@ export class PostgresStore implements Store {
   /** Deletes up to `limit` events older than `before`. */
   async deleteExpiredEvents(before: number, limit: number): Promise<number> {
     return await audit.deleteExpiredEvents(this.#t, before, limit);
+  }
+
+  /** The account's second factors, or null. */
+  accountFactors(userId: string): Promise<AccountFactors | null> {
+    return totp.accountFactors(this.#f, userId);
+  }
+
+  /** Keeps a TOTP enrolment while TOTP is off. */
+  startTotpEnrolment(enrolment: TotpEnrolment): Promise<void> {
+    return totp.startTotpEnrolment(this.#f, enrolment);
+  }
+
+  /** The account's live TOTP enrolment, or null. */
+  totpEnrolment(userId: string, now: number): Promise<TotpEnrolment | null> {
+    return totp.totpEnrolment(this.#f, userId, now);
+  }
+
+  /** Enables TOTP from its live enrolment, with codes and the used step. */
+  confirmTotp(
+    userId: string,
+    confirmation: TotpConfirmation,
+  ): Promise<boolean> {
+    return totp.confirmTotp(this.#f, userId, confirmation);
+  }
+
+  /** The enabled TOTP of the account, or null. */
+  totp(userId: string): Promise<TotpRecord | null> {
+    return totp.totp(this.#f, userId);
+  }
+
+  /** Removes TOTP and its codes, moving the factor version. */
+  disableTotp(userId: string): Promise<boolean> {
+    return totp.disableTotp(this.#f, userId);
+  }
+
+  /** Replaces every recovery code. */
+  replaceRecoveryCodes(
+    userId: string,
+    hashes: readonly string[],
+  ): Promise<boolean> {
+    return totp.replaceRecoveryCodes(this.#f, userId, hashes);
+  }
+
+  /** Accepts a time step once, if later than the last accepted one. */
+  useTotpStep(userId: string, step: number): Promise<boolean> {
+    return totp.useTotpStep(this.#f, userId, step);
+  }
+
+  /** Spends one recovery code; the codes left, or null. */
+  useRecoveryCode(userId: string, codeHash: string): Promise<number | null> {
+    return totp.useRecoveryCode(this.#f, userId, codeHash);
+  }
+
+  /** Records a pending sign-in. */
+  createPendingSignIn(pending: NewPendingSignIn): Promise<void> {
+    return challenges.createPendingSignIn(this.#f, pending);
+  }
+
+  /** The live pending sign-in, or null. */
+  findPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null> {
+    return challenges.findPendingSignIn(this.#f, tokenHash, now);
+  }
+
+  /** Counts a wrong code; the last one allowed ends the pending sign-in. */
+  failPendingSignIn(
+    tokenHash: string,
+    now: number,
+    maxFailures: number,
+  ): Promise<PendingFailure | null> {
+    return challenges.failPendingSignIn(this.#f, tokenHash, now, maxFailures);
+  }
+
+  /** Ends a live pending sign-in and returns it. */
+  spendPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null> {
+    return challenges.spendPendingSignIn(this.#f, tokenHash, now);
+  }
+
+  /** Keeps a WebAuthn challenge. */
+  createChallenge(challenge: ChallengeRecord): Promise<void> {
+    return challenges.createChallenge(this.#f, challenge);
+  }
+
+  /** Spends the live challenge issued for `use`. */
+  spendChallenge(
+    tokenHash: string,
+    use: ChallengeUse,
+    now: number,
+  ): Promise<ChallengeRecord | null> {
+    return challenges.spendChallenge(this.#f, tokenHash, use, now);
+  }
+
+  /** Registers a passkey within the cap; null at the cap. */
+  addPasskey(
+    passkey: NewPasskey,
+    maxPasskeys: number,
+  ): Promise<PasskeyRecord | null> {
+    return passkeys.addPasskey(this.#f, passkey, maxPasskeys);
+  }
+
+  /** The account's passkeys, oldest first. */
+  listPasskeys(userId: string): Promise<PasskeyRecord[]> {
+    return passkeys.listPasskeys(this.#f, userId);
+  }
+
+  /** The passkey of a credential id, or null. */
+  passkeyByCredentialId(credentialId: string): Promise<PasskeyRecord | null> {
+    return passkeys.passkeyByCredentialId(this.#f, credentialId);
+  }
+
+  /** Renames the account's passkey. */
+  renamePasskey(
+    userId: string,
+    id: string,
+    name: string,
+  ): Promise<PasskeyRecord | null> {
+    return passkeys.renamePasskey(this.#f, userId, id, name);
+  }
+
+  /** Removes the account's passkey, moving the factor version. */
+  removePasskey(userId: string, id: string): Promise<boolean> {
+    return passkeys.removePasskey(this.#f, userId, id);
+  }
+
+  /** Records a sign-in with a passkey if its counter grew. */
+  usePasskey(id: string, use: PasskeyUse): Promise<boolean> {
+    return passkeys.usePasskey(this.#f, id, use);
+  }
+
+  /** Removes every second factor of an account under the reach rule. */
+  removeUserSecondFactor(
+    userId: string,
+    removal: SecondFactorRemoval,
+  ): Promise<void> {
+    return passkeys.removeUserSecondFactor(this.#f, userId, removal);
+  }
+
+  /** Deletes expired pending sign-ins, challenges and enrolments. */
+  deleteExpiredFactorRecords(now: number, limit: number): Promise<number> {
+    return challenges.deleteExpiredFactorRecords(this.#f, now, limit);
   }
 }
 

@@ -1,0 +1,347 @@
+/**
+ * The `FactorStore` interface: what a store keeps of second factors (TOTP
+ * with its recovery codes, passkeys), pending second-factor sign-ins and
+ * WebAuthn challenges (DESIGN.md §9). `Store` extends it, so every store
+ * implements it and the conformance suite checks it.
+ *
+ * Rules every store keeps, beyond those of `Store`:
+ * - Secrets that a user types or a browser holds never reach a store in
+ *   clear: recovery codes, pending sign-in tokens and challenge cookies
+ *   arrive as SHA-256 digests. The TOTP secret is kept as it is, since
+ *   verifying a code needs it.
+ * - Every account has a `factorVersion`; removing a factor (disabling
+ *   TOTP, removing a passkey, an administrator's removal) moves it, and a
+ *   pending sign-in bound to an older one is dead.
+ * - Everything single use is spent with an atomic check: a time step is
+ *   accepted once per account, ever (only if later than the last accepted
+ *   one); a recovery code, a pending sign-in and a challenge are spent
+ *   once, also under hundreds of concurrent attempts.
+ *
+ * @module
+ */
+
+/** What a sign-in needs to know of an account's second factors. */
+export interface AccountFactors {
+  /** TOTP is enabled (and with it, recovery codes). */
+  totpEnabled: boolean;
+  /** How many passkeys the account has. */
+  passkeyCount: number;
+  /** Moved by every factor removal; pending sign-ins are bound to it. */
+  factorVersion: number;
+}
+
+/** A TOTP enrolment waiting for its first code. */
+export interface TotpEnrolment {
+  /** The account. */
+  userId: string;
+  /** The new secret, base32. */
+  secret: string;
+  /** When the enrolment started, ms. */
+  createdAt: number;
+  /** When it dies unconfirmed, ms. */
+  expiresAt: number;
+}
+
+/** The enabled TOTP of an account, read to verify a code. */
+export interface TotpRecord {
+  /** The secret, base32. */
+  secret: string;
+  /** The last accepted time step (the enrolment's at first). */
+  lastStep: number;
+  /** How many unused recovery codes are left. */
+  recoveryCodesLeft: number;
+}
+
+/** What confirming a TOTP enrolment writes. */
+export interface TotpConfirmation {
+  /** The secret the code was verified against: the pending enrolment's. */
+  secret: string;
+  /** The time step of the confirming code: it counts as used. */
+  step: number;
+  /** SHA-256 digests (base64url) of the new recovery codes. */
+  recoveryCodeHashes: readonly string[];
+  /** Now, ms: the enrolment must still be live. */
+  now: number;
+}
+
+/** A sign-in whose password was right, waiting for its second factor. */
+export interface PendingSignIn {
+  /** SHA-256 digest of the pending cookie's token, base64url. */
+  tokenHash: string;
+  /** The account. */
+  userId: string;
+  /** The account's generation when the password was verified. */
+  generation: number;
+  /** The account's factor version then. */
+  factorVersion: number;
+  /** Wrong codes so far. */
+  failures: number;
+  /** Creation time, ms. */
+  createdAt: number;
+  /** Expiry time, ms. */
+  expiresAt: number;
+}
+
+/** What a pending sign-in is created from. */
+export type NewPendingSignIn = Omit<PendingSignIn, "failures">;
+
+/** The answer to a wrong code on a pending sign-in. */
+export interface PendingFailure {
+  /** Wrong codes counted, this one included. */
+  failures: number;
+  /** The pending sign-in was ended by this one (it reached the limit). */
+  ended: boolean;
+}
+
+/** The uses a WebAuthn challenge is issued for. */
+export type ChallengeUse =
+  | "register"
+  | "login"
+  | "second_factor"
+  | "reauthenticate";
+
+/** A WebAuthn challenge kept server-side until its answer comes back. */
+export interface ChallengeRecord {
+  /** SHA-256 digest of the token that names it (a cookie), base64url. */
+  tokenHash: string;
+  /** The challenge sent to the browser, base64url. */
+  challenge: string;
+  /** What it was issued for; spending it for another use fails. */
+  use: ChallengeUse;
+  /** The account it was issued to, or "" (passwordless sign-in). */
+  userId: string;
+  /** Creation time, ms. */
+  createdAt: number;
+  /** Expiry time, ms. */
+  expiresAt: number;
+}
+
+/** A passkey as stored. */
+export interface PasskeyRecord {
+  /** A UUID, its public name. */
+  id: string;
+  /** The account. */
+  userId: string;
+  /** The WebAuthn credential id, base64url; unique in the store. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The signature counter last seen (0: the authenticator does not count). */
+  counter: number;
+  /** Transports the authenticator named at registration. */
+  transports: string[];
+  /** The name its owner gave it. */
+  name: string;
+  /** Registration time, ms. */
+  createdAt: number;
+  /** Last sign-in with it, ms, or null. */
+  lastUsedAt: number | null;
+}
+
+/** What registering a passkey writes. */
+export type NewPasskey = Omit<PasskeyRecord, "lastUsedAt">;
+
+/** What spending a passkey's assertion writes. */
+export interface PasskeyUse {
+  /** The counter of the assertion. */
+  counter: number;
+  /** Now, ms. */
+  now: number;
+}
+
+/** What an administrator's removal of every second factor needs. */
+export interface SecondFactorRemoval {
+  /**
+   * `role_beyond_reach` unless the account's stored role is one of these
+   * (the empty role always is). Absent: every account is within reach.
+   */
+  reachableRoles?: readonly string[];
+}
+
+/**
+ * Second factors, pending second-factor sign-ins and WebAuthn challenges;
+ * part of every `Store`.
+ *
+ * Methods throw `AuthError` for the contract's refusals
+ * (`user_not_found`, `second_factor_enabled`, `role_beyond_reach`,
+ * `passkey_invalid`); "not there" answers are `null` or `false`.
+ *
+ * @example Enrolling TOTP on the embedded store
+ * ```ts
+ * import type { FactorStore } from "@gatehouse/server/store";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const factors: FactorStore = store;
+ * const user = await store.createUser({
+ *   id: crypto.randomUUID(),
+ *   email: "ada@example.com",
+ *   emailKey: "ada@example.com",
+ *   name: "Ada",
+ *   role: "",
+ *   passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+ *   createdAt: Date.now(),
+ * });
+ * const now = Date.now();
+ * const secret = "JBSWY3DPEHPK3PXP";
+ * await factors.startTotpEnrolment({
+ *   userId: user.id,
+ *   secret,
+ *   createdAt: now,
+ *   expiresAt: now + 600_000,
+ * });
+ * const step = Math.floor(now / 30_000);
+ * await factors.confirmTotp(user.id, {
+ *   secret,
+ *   step,
+ *   recoveryCodeHashes: ["a", "b"],
+ *   now,
+ * });
+ * console.assert((await factors.accountFactors(user.id))?.totpEnabled);
+ * // The enrolment's step counts as used; the next one is accepted once.
+ * console.assert(!(await factors.useTotpStep(user.id, step)));
+ * console.assert(await factors.useTotpStep(user.id, step + 1));
+ * kv.close();
+ * ```
+ */
+export interface FactorStore {
+  /** The account's second factors, or null when there is no account. */
+  accountFactors(userId: string): Promise<AccountFactors | null>;
+
+  /**
+   * Keeps a TOTP enrolment until it is confirmed or expires, replacing any
+   * earlier one of the account. `second_factor_enabled` when TOTP is on,
+   * `user_not_found` without the account.
+   */
+  startTotpEnrolment(enrolment: TotpEnrolment): Promise<void>;
+  /** The account's live enrolment at `now`, or null. */
+  totpEnrolment(userId: string, now: number): Promise<TotpEnrolment | null>;
+  /**
+   * Enables TOTP from the live enrolment whose secret is
+   * `confirmation.secret`, stores the recovery codes and marks the step as
+   * used, at once. False when there is no such live enrolment (expired,
+   * replaced, already confirmed); `second_factor_enabled` when TOTP is on.
+   */
+  confirmTotp(userId: string, confirmation: TotpConfirmation): Promise<boolean>;
+  /** The enabled TOTP of the account, or null. */
+  totp(userId: string): Promise<TotpRecord | null>;
+  /**
+   * Removes TOTP and its recovery codes and moves the factor version.
+   * False when TOTP was not on.
+   */
+  disableTotp(userId: string): Promise<boolean>;
+  /**
+   * Replaces every recovery code (the old ones die at once). False when
+   * TOTP is not on.
+   */
+  replaceRecoveryCodes(
+    userId: string,
+    hashes: readonly string[],
+  ): Promise<boolean>;
+  /**
+   * Accepts a time step for the account only if TOTP is on and `step` is
+   * later than the last accepted one, and records it: of concurrent calls
+   * with one step, one wins.
+   */
+  useTotpStep(userId: string, step: number): Promise<boolean>;
+  /**
+   * Spends one recovery code by its digest: the codes left after it, or
+   * null when it is not one of the account's unused codes. Of concurrent
+   * calls with one code, one wins.
+   */
+  useRecoveryCode(userId: string, codeHash: string): Promise<number | null>;
+
+  /** Records a pending sign-in (no failures yet). */
+  createPendingSignIn(pending: NewPendingSignIn): Promise<void>;
+  /**
+   * The pending sign-in behind `tokenHash`, or null when there is none, it
+   * expired by `now`, or its account is gone, disabled, or has a generation
+   * or factor version other than the one it was bound to.
+   */
+  findPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null>;
+  /**
+   * Counts a wrong code on a live pending sign-in; the `maxFailures`-th
+   * ends it. Null when it is not live (see {@linkcode findPendingSignIn}).
+   * Exact under concurrency: no count is lost, none is counted past the end.
+   */
+  failPendingSignIn(
+    tokenHash: string,
+    now: number,
+    maxFailures: number,
+  ): Promise<PendingFailure | null>;
+  /**
+   * Ends a live pending sign-in and returns it: of concurrent calls, one
+   * gets it, the others null (also null when it is not live).
+   */
+  spendPendingSignIn(
+    tokenHash: string,
+    now: number,
+  ): Promise<PendingSignIn | null>;
+
+  /** Keeps a WebAuthn challenge until it is spent or expires. */
+  createChallenge(challenge: ChallengeRecord): Promise<void>;
+  /**
+   * Spends the live challenge behind `tokenHash` issued for `use`: of
+   * concurrent calls, one gets it. Null when it is unknown, spent, expired
+   * at `now`, or issued for another use (which is then left as it is).
+   */
+  spendChallenge(
+    tokenHash: string,
+    use: ChallengeUse,
+    now: number,
+  ): Promise<ChallengeRecord | null>;
+
+  /**
+   * Registers a passkey for an enabled account that has fewer than
+   * `maxPasskeys`: the record, or null at the cap. `user_not_found` when
+   * the account is gone or disabled, `passkey_invalid` when the credential
+   * is registered already (to any account).
+   */
+  addPasskey(
+    passkey: NewPasskey,
+    maxPasskeys: number,
+  ): Promise<PasskeyRecord | null>;
+  /** The account's passkeys, oldest first. */
+  listPasskeys(userId: string): Promise<PasskeyRecord[]>;
+  /** The passkey of this credential id, whoever owns it, or null. */
+  passkeyByCredentialId(credentialId: string): Promise<PasskeyRecord | null>;
+  /** Renames the account's passkey `id`; null when it has no such passkey. */
+  renamePasskey(
+    userId: string,
+    id: string,
+    name: string,
+  ): Promise<PasskeyRecord | null>;
+  /**
+   * Removes the account's passkey `id` and moves the factor version. False
+   * when it has no such passkey.
+   */
+  removePasskey(userId: string, id: string): Promise<boolean>;
+  /**
+   * Records a sign-in with passkey `id`: sets its counter and last use,
+   * only if the passkey still exists and the counter grew (or both the
+   * stored and the new counter are 0: an authenticator that does not
+   * count). False otherwise (a replayed or cloned authenticator).
+   */
+  usePasskey(id: string, use: PasskeyUse): Promise<boolean>;
+
+  /**
+   * Removes every second factor of an account (TOTP, recovery codes, a
+   * pending enrolment, passkeys) and moves the factor version, under the
+   * reach rule, at once. `user_not_found`, `role_beyond_reach`.
+   */
+  removeUserSecondFactor(
+    userId: string,
+    removal: SecondFactorRemoval,
+  ): Promise<void>;
+
+  /**
+   * Deletes up to `limit` pending sign-ins, challenges and TOTP enrolments
+   * expired by `now`; returns how many.
+   */
+  deleteExpiredFactorRecords(now: number, limit: number): Promise<number>;
+}

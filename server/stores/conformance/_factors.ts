@@ -1,0 +1,218 @@
+// Conformance cases for TOTP and recovery codes: the pending enrolment and
+// its confirmation, replay of time steps, single-use recovery codes under
+// concurrency, removal and the factor version.
+
+import assert from "node:assert/strict";
+import type { Store } from "../../store.ts";
+import { addUser, type Case, MINUTE, NO_FACTORS, refused } from "./_helpers.ts";
+
+const SECRET = "JBSWY3DPEHPK3PXP";
+const STEP = 59_000_000;
+const CODES = Array.from({ length: 10 }, (_, i) => `code-hash-${i}`);
+
+/** An account with TOTP enabled at STEP, and its id. */
+export async function withTotp(
+  store: Store,
+  email = "ada@example.com",
+): Promise<string> {
+  const user = await addUser(store, { email });
+  const now = Date.now();
+  await store.startTotpEnrolment({
+    userId: user.id,
+    secret: SECRET,
+    createdAt: now,
+    expiresAt: now + 10 * MINUTE,
+  });
+  assert.equal(
+    await store.confirmTotp(user.id, {
+      secret: SECRET,
+      step: STEP,
+      recoveryCodeHashes: CODES,
+      now,
+    }),
+    true,
+  );
+  return user.id;
+}
+
+const totp: Case[] = [
+  [
+    "startTotpEnrolment() keeps the secret until it expires; a new one replaces it",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const enrolment = {
+        userId: ada.id,
+        secret: SECRET,
+        createdAt: now,
+        expiresAt: now + MINUTE,
+      };
+      await s.startTotpEnrolment(enrolment);
+      assert.deepEqual(await s.totpEnrolment(ada.id, now), enrolment);
+      assert.equal(await s.totpEnrolment(ada.id, now + MINUTE), null);
+      const next = { ...enrolment, secret: "KRSXG5CTMVRXEZLU" };
+      await s.startTotpEnrolment(next);
+      assert.deepEqual(await s.totpEnrolment(ada.id, now), next);
+      // The replaced secret no longer confirms.
+      const confirmation = {
+        secret: SECRET,
+        step: STEP,
+        recoveryCodeHashes: CODES,
+        now,
+      };
+      assert.equal(await s.confirmTotp(ada.id, confirmation), false);
+      assert.equal(await s.totp(ada.id), null);
+      await refused(
+        s.startTotpEnrolment({ ...enrolment, userId: crypto.randomUUID() }),
+        "user_not_found",
+      );
+    },
+  ],
+  [
+    "confirmTotp() enables TOTP with its codes, the enrolment's step used, once",
+    async (s) => {
+      const id = await withTotp(s);
+      assert.deepEqual(await s.totp(id), {
+        secret: SECRET,
+        lastStep: STEP,
+        recoveryCodesLeft: 10,
+      });
+      assert.deepEqual(await s.accountFactors(id), {
+        ...NO_FACTORS,
+        totpEnabled: true,
+      });
+      const credentials = await s.credentialsByEmail("ada@example.com");
+      assert.equal(credentials?.factors.totpEnabled, true);
+      assert.equal(await s.totpEnrolment(id, Date.now()), null);
+      const now = Date.now();
+      await refused(
+        s.startTotpEnrolment({
+          userId: id,
+          secret: SECRET,
+          createdAt: now,
+          expiresAt: now + MINUTE,
+        }),
+        "second_factor_enabled",
+      );
+      await refused(
+        s.confirmTotp(id, {
+          secret: SECRET,
+          step: STEP + 5,
+          recoveryCodeHashes: CODES,
+          now,
+        }),
+        "second_factor_enabled",
+      );
+      assert.equal(await s.useTotpStep(id, STEP), false);
+      assert.equal(await s.useTotpStep(id, STEP - 1), false);
+    },
+  ],
+  ["confirmTotp() refuses an expired enrolment", async (s) => {
+    const ada = await addUser(s, { email: "ada@example.com" });
+    const now = Date.now();
+    await s.startTotpEnrolment({
+      userId: ada.id,
+      secret: SECRET,
+      createdAt: now,
+      expiresAt: now + MINUTE,
+    });
+    const late = {
+      secret: SECRET,
+      step: STEP,
+      recoveryCodeHashes: CODES,
+      now: now + MINUTE,
+    };
+    assert.equal(await s.confirmTotp(ada.id, late), false);
+    assert.equal((await s.accountFactors(ada.id))?.totpEnabled, false);
+  }],
+  [
+    "useTotpStep() accepts only steps later than the last, one winner among 100 concurrent",
+    async (s) => {
+      const id = await withTotp(s);
+      assert.equal(await s.useTotpStep(id, STEP + 1), true);
+      assert.equal(await s.useTotpStep(id, STEP + 1), false);
+      assert.equal(await s.useTotpStep(id, STEP + 3), true);
+      // A step between is older than the last accepted one: refused.
+      assert.equal(await s.useTotpStep(id, STEP + 2), false);
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () => s.useTotpStep(id, STEP + 4)),
+      );
+      assert.equal(results.filter(Boolean).length, 1);
+      assert.equal((await s.totp(id))?.lastStep, STEP + 4);
+      // Without TOTP nothing is accepted.
+      const bob = await addUser(s, { email: "bob@example.com" });
+      assert.equal(await s.useTotpStep(bob.id, STEP + 9), false);
+    },
+  ],
+  [
+    "useRecoveryCode() spends a code once, one winner among 200 concurrent",
+    async (s) => {
+      const id = await withTotp(s);
+      assert.equal(await s.useRecoveryCode(id, CODES[0]!), 9);
+      assert.equal(await s.useRecoveryCode(id, CODES[0]!), null);
+      assert.equal(await s.useRecoveryCode(id, "not-a-code"), null);
+      const results = await Promise.all(
+        Array.from({ length: 200 }, () => s.useRecoveryCode(id, CODES[1]!)),
+      );
+      assert.deepEqual(results.filter((left) => left !== null), [8]);
+      // Another account's code is not this one's.
+      const bob = await withTotp(s, "bob@example.com");
+      assert.equal(await s.useRecoveryCode(bob, CODES[0]!), 9);
+      assert.equal((await s.totp(id))?.recoveryCodesLeft, 8);
+    },
+  ],
+  ["replaceRecoveryCodes() kills the old codes at once", async (s) => {
+    const id = await withTotp(s);
+    assert.equal(await s.replaceRecoveryCodes(id, ["new-1", "new-2"]), true);
+    assert.equal(await s.useRecoveryCode(id, CODES[2]!), null);
+    assert.equal(await s.useRecoveryCode(id, "new-2"), 1);
+    const bob = await addUser(s, { email: "bob@example.com" });
+    assert.equal(await s.replaceRecoveryCodes(bob.id, ["x"]), false);
+  }],
+  [
+    "disableTotp() removes TOTP and its codes and moves the factor version",
+    async (s) => {
+      const id = await withTotp(s);
+      assert.equal(await s.disableTotp(id), true);
+      assert.equal(await s.totp(id), null);
+      assert.equal(await s.useRecoveryCode(id, CODES[3]!), null);
+      assert.equal(await s.useTotpStep(id, STEP + 10), false);
+      assert.deepEqual(await s.accountFactors(id), {
+        ...NO_FACTORS,
+        factorVersion: 1,
+      });
+      assert.equal(await s.disableTotp(id), false);
+      assert.equal((await s.accountFactors(id))?.factorVersion, 1);
+      // It can be enrolled again, with a fresh step history.
+      const again = await withTotpAgain(s, id);
+      assert.equal(again, true);
+    },
+  ],
+  ["accountFactors() is null for an unknown account", async (s) => {
+    assert.equal(await s.accountFactors(crypto.randomUUID()), null);
+    assert.equal(await s.accountFactors("not-a-uuid"), null);
+    const ada = await addUser(s, { email: "ada@example.com" });
+    assert.deepEqual(await s.accountFactors(ada.id), NO_FACTORS);
+    const credentials = await s.credentialsByEmail("ada@example.com");
+    assert.deepEqual(credentials?.factors, await s.accountFactors(ada.id));
+  }],
+];
+
+async function withTotpAgain(s: Store, userId: string): Promise<boolean> {
+  const now = Date.now();
+  await s.startTotpEnrolment({
+    userId,
+    secret: SECRET,
+    createdAt: now,
+    expiresAt: now + MINUTE,
+  });
+  return await s.confirmTotp(userId, {
+    secret: SECRET,
+    step: STEP - 100,
+    recoveryCodeHashes: CODES,
+    now,
+  });
+}
+
+/** TOTP and recovery codes. */
+export const TOTP_CASES: readonly Case[] = totp;

@@ -1,0 +1,230 @@
+// Conformance cases for the short-lived records of a second-factor sign-in:
+// pending sign-ins (bound to the account's generation and factor version,
+// counting wrong codes exactly) and WebAuthn challenges (single use, bound
+// to a use), and the sweep of expired ones.
+
+import assert from "node:assert/strict";
+import type { Store } from "../../store.ts";
+import type { ChallengeRecord, PendingSignIn } from "../../store_factors.ts";
+import { withTotp } from "./_factors.ts";
+import { addUser, type Case, hash, MINUTE, tokenHash } from "./_helpers.ts";
+
+async function pendingFor(
+  s: Store,
+  userId: string,
+  now: number,
+): Promise<PendingSignIn> {
+  const factors = await s.accountFactors(userId);
+  const pending = {
+    tokenHash: tokenHash(),
+    userId,
+    generation: 0,
+    factorVersion: factors!.factorVersion,
+    createdAt: now,
+    expiresAt: now + 5 * MINUTE,
+  };
+  await s.createPendingSignIn(pending);
+  return { ...pending, failures: 0 };
+}
+
+function challengeFor(
+  userId: string,
+  now: number,
+  use: ChallengeRecord["use"] = "login",
+): ChallengeRecord {
+  return {
+    tokenHash: tokenHash(),
+    challenge: tokenHash(),
+    use,
+    userId,
+    createdAt: now,
+    expiresAt: now + 5 * MINUTE,
+  };
+}
+
+const pending: Case[] = [
+  ["findPendingSignIn() answers it until it expires", async (s) => {
+    const id = await withTotp(s);
+    const now = Date.now();
+    const p = await pendingFor(s, id, now);
+    assert.deepEqual(await s.findPendingSignIn(p.tokenHash, now), p);
+    assert.equal(await s.findPendingSignIn(p.tokenHash, p.expiresAt), null);
+    assert.equal(await s.findPendingSignIn(tokenHash(), now), null);
+    assert.equal(await s.spendPendingSignIn(p.tokenHash, p.expiresAt), null);
+  }],
+  [
+    "a pending sign-in dies when a factor is removed, the password reset or the account disabled",
+    async (s) => {
+      const now = Date.now();
+      const ada = await withTotp(s);
+      const p = await pendingFor(s, ada, now);
+      await s.disableTotp(ada);
+      assert.equal(await s.findPendingSignIn(p.tokenHash, now), null);
+      assert.equal(await s.failPendingSignIn(p.tokenHash, now, 5), null);
+      assert.equal(await s.spendPendingSignIn(p.tokenHash, now), null);
+
+      const bob = await withTotp(s, "bob@example.com");
+      const q = await pendingFor(s, bob, now);
+      await s.updateUser(bob, { disabled: true });
+      assert.equal(await s.findPendingSignIn(q.tokenHash, now), null);
+      await s.updateUser(bob, { disabled: false });
+      // Disabling moved the generation: enabling again does not revive it.
+      assert.equal(await s.spendPendingSignIn(q.tokenHash, now), null);
+
+      const cy = await addUser(s, { email: "cy@example.com" });
+      const r = await pendingFor(s, cy.id, now);
+      const token = tokenHash();
+      await s.createLink({
+        tokenHash: token,
+        id: crypto.randomUUID(),
+        kind: "reset",
+        email: "cy@example.com",
+        emailKey: "cy@example.com",
+        name: "",
+        role: "",
+        userId: cy.id,
+        invitedBy: "",
+        generation: 0,
+        createdAt: now,
+        expiresAt: now + MINUTE,
+      });
+      await s.confirmReset(token, { passwordHash: hash("new"), now });
+      assert.equal(await s.findPendingSignIn(r.tokenHash, now), null);
+    },
+  ],
+  [
+    "failPendingSignIn() counts 1–4, the fifth ends it; exact under 200 concurrent",
+    async (s) => {
+      const id = await withTotp(s);
+      const now = Date.now();
+      const p = await pendingFor(s, id, now);
+      for (let failures = 1; failures <= 4; failures++) {
+        assert.deepEqual(await s.failPendingSignIn(p.tokenHash, now, 5), {
+          failures,
+          ended: false,
+        });
+      }
+      assert.equal((await s.findPendingSignIn(p.tokenHash, now))?.failures, 4);
+      assert.deepEqual(await s.failPendingSignIn(p.tokenHash, now, 5), {
+        failures: 5,
+        ended: true,
+      });
+      assert.equal(await s.findPendingSignIn(p.tokenHash, now), null);
+      assert.equal(await s.failPendingSignIn(p.tokenHash, now, 5), null);
+
+      const q = await pendingFor(s, id, now);
+      const results = await Promise.all(
+        Array.from(
+          { length: 200 },
+          () => s.failPendingSignIn(q.tokenHash, now, 5),
+        ),
+      );
+      const counted = results.filter((r) => r !== null);
+      assert.deepEqual(
+        counted.map((r) => r!.failures).sort((a, b) => a - b),
+        [1, 2, 3, 4, 5],
+      );
+      assert.equal(counted.filter((r) => r!.ended).length, 1);
+      assert.equal(await s.spendPendingSignIn(q.tokenHash, now), null);
+    },
+  ],
+  [
+    "spendPendingSignIn() ends it once, one winner among 100 concurrent",
+    async (s) => {
+      const id = await withTotp(s);
+      const now = Date.now();
+      const p = await pendingFor(s, id, now);
+      const results = await Promise.all(
+        Array.from(
+          { length: 100 },
+          () => s.spendPendingSignIn(p.tokenHash, now),
+        ),
+      );
+      assert.deepEqual(
+        results.filter((r) => r !== null),
+        [p],
+      );
+      assert.equal(await s.findPendingSignIn(p.tokenHash, now), null);
+    },
+  ],
+];
+
+const challenges: Case[] = [
+  [
+    "spendChallenge() spends it once, for its use only, before it expires",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const c = challengeFor(ada.id, now, "reauthenticate");
+      await s.createChallenge(c);
+      assert.equal(await s.spendChallenge(c.tokenHash, "login", now), null);
+      assert.equal(await s.spendChallenge(c.tokenHash, "register", now), null);
+      assert.equal(
+        await s.spendChallenge(c.tokenHash, "reauthenticate", c.expiresAt),
+        null,
+      );
+      assert.deepEqual(
+        await s.spendChallenge(c.tokenHash, "reauthenticate", now),
+        c,
+      );
+      assert.equal(
+        await s.spendChallenge(c.tokenHash, "reauthenticate", now),
+        null,
+      );
+      // A passwordless sign-in's challenge has no account.
+      const anonymous = challengeFor("", now);
+      await s.createChallenge(anonymous);
+      assert.deepEqual(
+        await s.spendChallenge(anonymous.tokenHash, "login", now),
+        anonymous,
+      );
+    },
+  ],
+  ["spendChallenge() has one winner among 100 concurrent", async (s) => {
+    const now = Date.now();
+    const c = challengeFor("", now);
+    await s.createChallenge(c);
+    const results = await Promise.all(
+      Array.from(
+        { length: 100 },
+        () => s.spendChallenge(c.tokenHash, "login", now),
+      ),
+    );
+    assert.equal(results.filter((r) => r !== null).length, 1);
+  }],
+  [
+    "deleteExpiredFactorRecords() removes expired pending sign-ins, challenges and enrolments only, at most limit",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const live = await pendingFor(s, ada.id, now + 10 * MINUTE);
+      await pendingFor(s, ada.id, now - 10 * MINUTE);
+      await s.createChallenge(challengeFor("", now - 10 * MINUTE));
+      await s.createChallenge(
+        challengeFor(ada.id, now - 10 * MINUTE, "register"),
+      );
+      const fresh = challengeFor("", now);
+      await s.createChallenge(fresh);
+      await s.startTotpEnrolment({
+        userId: ada.id,
+        secret: "JBSWY3DPEHPK3PXP",
+        createdAt: now - 20 * MINUTE,
+        expiresAt: now - 10 * MINUTE,
+      });
+      assert.equal(await s.deleteExpiredFactorRecords(now, 2), 2);
+      assert.equal(await s.deleteExpiredFactorRecords(now, 100), 2);
+      assert.equal(await s.deleteExpiredFactorRecords(now, 100), 0);
+      assert.notEqual(
+        await s.findPendingSignIn(live.tokenHash, now + 10 * MINUTE),
+        null,
+      );
+      assert.deepEqual(
+        await s.spendChallenge(fresh.tokenHash, "login", now),
+        fresh,
+      );
+    },
+  ],
+];
+
+/** Pending sign-ins and WebAuthn challenges. */
+export const PENDING_CASES: readonly Case[] = [...pending, ...challenges];

@@ -1,0 +1,356 @@
+// Passkeys (WebAuthn) through npm:@simplewebauthn/server: the relying party
+// derived once from configuration (never from a request's Host), creation
+// and request options, and the verification of what the browser answers.
+// Every ceremony requires user verification, so a verified passkey counts
+// as both factors. Challenges are kept by the store (`createChallenge`,
+// `spendChallenge`): single use, bound to a use, five minutes.
+
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import type { PasskeyRecord } from "./store_factors.ts";
+
+export type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+};
+
+/** How long a challenge lives, ms (also the browser's timeout). */
+export const CHALLENGE_TTL = 5 * 60_000;
+
+/** Who passkeys are registered to: the site, as the browser checks it. */
+export interface RelyingParty {
+  /** The RP ID: the site's host name, e.g. `app.example.com`. */
+  id: string;
+  /** The name an authenticator shows. */
+  name: string;
+  /** The origin a response must come from, e.g. `https://app.example.com`. */
+  origin: string;
+}
+
+/** Options of {@linkcode relyingParty}. */
+export interface RelyingPartyOptions {
+  /** The site's public base URL (Gatehouse's `publicUrl`). */
+  publicUrl?: string;
+  /**
+   * Without `publicUrl`: the port of a development server on localhost
+   * (RP ID `localhost`, origin `http://localhost:PORT`).
+   */
+  developmentPort?: number;
+  /** The name authenticators show; the host name by default. */
+  name?: string;
+}
+
+/**
+ * The relying party of a site, from its configuration once at start-up;
+ * throws a `TypeError` for one a browser would refuse (no `publicUrl` and
+ * no development port, or plain http anywhere but localhost).
+ *
+ * @param options The public URL, or a development port.
+ * @returns The RP ID, name and expected origin.
+ *
+ * @example A public site, and the demo on localhost
+ * ```ts
+ * import { relyingParty } from "./webauthn.ts";
+ *
+ * const site = relyingParty({ publicUrl: "https://app.example.com/" });
+ * console.assert(site.id === "app.example.com");
+ * console.assert(site.origin === "https://app.example.com");
+ * const demo = relyingParty({ developmentPort: 8000, name: "Gatehouse" });
+ * console.assert(demo.origin === "http://localhost:8000");
+ * ```
+ */
+export function relyingParty(options: RelyingPartyOptions): RelyingParty {
+  const { publicUrl, developmentPort } = options;
+  let url: URL;
+  if (publicUrl !== undefined) {
+    if (!URL.canParse(publicUrl)) {
+      throw new TypeError(`Invalid publicUrl: "${publicUrl}" is not a URL`);
+    }
+    url = new URL(publicUrl);
+  } else if (
+    developmentPort !== undefined && Number.isInteger(developmentPort) &&
+    developmentPort > 0 && developmentPort < 65536
+  ) {
+    url = new URL(`http://localhost:${developmentPort}`);
+  } else {
+    throw new TypeError(
+      "Cannot use passkeys: set publicUrl (or a development port on localhost)",
+    );
+  }
+  const local = url.hostname === "localhost";
+  if (url.protocol !== "https:" && !(local && url.protocol === "http:")) {
+    throw new TypeError(
+      `Invalid publicUrl for passkeys: "${url.origin}" must be https (http only on localhost)`,
+    );
+  }
+  return {
+    id: url.hostname,
+    name: options.name ?? url.hostname,
+    origin: url.origin,
+  };
+}
+
+/** The account a passkey is registered for. */
+export interface PasskeyAccount {
+  /** Its id (a UUID): the WebAuthn user handle, never the email. */
+  id: string;
+  /** Its email, the name an authenticator lists. */
+  email: string;
+  /** Its display name. */
+  name: string;
+}
+
+/**
+ * Creation options for a new passkey of `account`: a fresh challenge, user
+ * verification and a discoverable credential required, its existing
+ * passkeys excluded. Keep `options.challenge` with the store's
+ * `createChallenge` (use `"register"`).
+ *
+ * @param rp The relying party.
+ * @param account The account; its id (not its email) is the user handle.
+ * @param existing The account's passkeys, so one is not registered twice.
+ * @returns The options for `navigator.credentials.create()`.
+ *
+ * @example Options for a first passkey
+ * ```ts
+ * import { passkeyRegistrationOptions, relyingParty } from "./webauthn.ts";
+ *
+ * const rp = relyingParty({ developmentPort: 8000 });
+ * const options = await passkeyRegistrationOptions(rp, {
+ *   id: crypto.randomUUID(),
+ *   email: "ada@example.com",
+ *   name: "Ada",
+ * }, []);
+ * console.assert(options.authenticatorSelection?.userVerification === "required");
+ * ```
+ */
+export async function passkeyRegistrationOptions(
+  rp: RelyingParty,
+  account: PasskeyAccount,
+  existing: readonly PasskeyRecord[],
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userID: uuidBytes(account.id),
+    userName: account.email,
+    userDisplayName: account.name,
+    timeout: CHALLENGE_TTL,
+    attestationType: "none",
+    excludeCredentials: existing.map(descriptorOf),
+    authenticatorSelection: {
+      residentKey: "required",
+      requireResidentKey: true,
+      userVerification: "required",
+    },
+  });
+}
+
+/** A credential that passed registration, ready for the store's `addPasskey`. */
+export interface VerifiedCredential {
+  /** The credential id, base64url. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** Its signature counter at registration. */
+  counter: number;
+  /** Transports the browser reported. */
+  transports: string[];
+}
+
+/**
+ * Verifies a registration response against the challenge that was spent
+ * for it: origin, RP ID, challenge, user presence and verification,
+ * attestation ("none" or a verifiable one). Null when anything is wrong,
+ * including a response that is not one.
+ *
+ * @param rp The relying party.
+ * @param response The browser's `PublicKeyCredential` as JSON.
+ * @param challenge The challenge the store's `spendChallenge` gave back.
+ * @returns The credential to store, or null.
+ *
+ * @example Refusing a response that is not one
+ * ```ts
+ * import { relyingParty, verifyPasskeyRegistration } from "./webauthn.ts";
+ *
+ * const rp = relyingParty({ developmentPort: 8000 });
+ * console.assert(await verifyPasskeyRegistration(rp, {}, "abc") === null);
+ * ```
+ */
+export async function verifyPasskeyRegistration(
+  rp: RelyingParty,
+  response: unknown,
+  challenge: string,
+): Promise<VerifiedCredential | null> {
+  if (!isCredentialJson(response)) return null;
+  try {
+    const result = await verifyRegistrationResponse({
+      // deno-lint-ignore no-explicit-any
+      response: response as any,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserPresence: true,
+      requireUserVerification: true,
+    });
+    if (!result.verified) return null;
+    const { credential } = result.registrationInfo;
+    return {
+      credentialId: credential.id,
+      publicKey: toBase64Url(credential.publicKey),
+      counter: credential.counter,
+      transports: [...(credential.transports ?? [])],
+    };
+  } catch {
+    // The library throws for every kind of mismatch; each is a refusal.
+    return null;
+  }
+}
+
+/**
+ * Request options for signing in with a passkey: a fresh challenge, user
+ * verification required; `allowed` names the account's passkeys when the
+ * account is known (second factor, re-authentication) and is empty for a
+ * passwordless sign-in, where the browser offers its discoverable ones.
+ *
+ * @param rp The relying party.
+ * @param allowed The passkeys that may answer, or none.
+ * @returns The options for `navigator.credentials.get()`.
+ *
+ * @example Options for a passwordless sign-in
+ * ```ts
+ * import { passkeyAuthenticationOptions, relyingParty } from "./webauthn.ts";
+ *
+ * const rp = relyingParty({ developmentPort: 8000 });
+ * const options = await passkeyAuthenticationOptions(rp, []);
+ * console.assert(options.userVerification === "required");
+ * ```
+ */
+export async function passkeyAuthenticationOptions(
+  rp: RelyingParty,
+  allowed: readonly PasskeyRecord[],
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return await generateAuthenticationOptions({
+    rpID: rp.id,
+    allowCredentials: allowed.map(descriptorOf),
+    userVerification: "required",
+    timeout: CHALLENGE_TTL,
+  });
+}
+
+/**
+ * The credential id an authentication response names (to find its passkey
+ * with the store's `passkeyByCredentialId` before verifying), or null.
+ *
+ * @param response The browser's `PublicKeyCredential` as JSON.
+ * @returns The credential id, base64url, or null.
+ *
+ * @example Reading the id
+ * ```ts
+ * import { credentialIdOf } from "./webauthn.ts";
+ *
+ * console.assert(credentialIdOf({ id: "AAEC", response: {} }) === "AAEC");
+ * console.assert(credentialIdOf("nope") === null);
+ * ```
+ */
+export function credentialIdOf(response: unknown): string | null {
+  return isCredentialJson(response) ? response.id : null;
+}
+
+/**
+ * Verifies an authentication response made with `passkey` against the
+ * challenge spent for it: origin, RP ID, challenge, signature, user
+ * verification, and the counter rule (a non-zero counter must grow; zero
+ * from a non-counting authenticator is accepted). The new counter is what
+ * to hand to the store's `usePasskey`, which applies the same rule
+ * atomically. Null when anything is wrong.
+ *
+ * @param rp The relying party.
+ * @param response The browser's `PublicKeyCredential` as JSON.
+ * @param challenge The challenge the store's `spendChallenge` gave back.
+ * @param passkey The stored passkey of the response's credential id.
+ * @returns The new counter, or null.
+ *
+ * @example Refusing a response that is not one
+ * ```ts
+ * import { relyingParty, verifyPasskeyAuthentication } from "./webauthn.ts";
+ *
+ * const rp = relyingParty({ developmentPort: 8000 });
+ * const passkey = {
+ *   id: crypto.randomUUID(),
+ *   userId: crypto.randomUUID(),
+ *   credentialId: "AAEC",
+ *   publicKey: "AAEC",
+ *   counter: 0,
+ *   transports: [],
+ *   name: "Laptop",
+ *   createdAt: 0,
+ *   lastUsedAt: null,
+ * };
+ * console.assert(
+ *   await verifyPasskeyAuthentication(rp, { id: "AAEC" }, "abc", passkey) === null,
+ * );
+ * ```
+ */
+export async function verifyPasskeyAuthentication(
+  rp: RelyingParty,
+  response: unknown,
+  challenge: string,
+  passkey: PasskeyRecord,
+): Promise<{ counter: number } | null> {
+  if (!isCredentialJson(response) || response.id !== passkey.credentialId) {
+    return null;
+  }
+  try {
+    const result = await verifyAuthenticationResponse({
+      // deno-lint-ignore no-explicit-any
+      response: response as any,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: Uint8Array.fromBase64(passkey.publicKey, {
+          alphabet: "base64url",
+        }),
+        counter: passkey.counter,
+        transports: passkey.transports,
+      },
+      requireUserVerification: true,
+    });
+    if (!result.verified || !result.authenticationInfo.userVerified) {
+      return null;
+    }
+    return { counter: result.authenticationInfo.newCounter };
+  } catch {
+    return null;
+  }
+}
+
+// The shape every WebAuthn response shares; the library checks the rest.
+function isCredentialJson(
+  value: unknown,
+): value is { id: string; response: object } {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, response } = value as Record<string, unknown>;
+  return typeof id === "string" && id.length > 0 && id.length <= 1366 &&
+    typeof response === "object" && response !== null;
+}
+
+function descriptorOf(passkey: PasskeyRecord) {
+  return { id: passkey.credentialId, transports: passkey.transports };
+}
+
+function uuidBytes(id: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.fromHex(id.replaceAll("-", ""));
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+}
