@@ -76,8 +76,7 @@ export function securityOperations(
     reauthenticate: (proof) =>
       none({ operation: "reauthenticate", body: proofBody(proof) }),
     listSessions: () => json({ operation: "listSessions" }, readSessions),
-    revokeSession: (id) =>
-      none({ operation: "revokeSession", params: { id } }),
+    revokeSession: (id) => none({ operation: "revokeSession", params: { id } }),
     revokeOtherSessions: () => none({ operation: "revokeOtherSessions" }),
     revokeUserSessions: (id) =>
       none({ operation: "revokeUserSessions", params: { id } }),
@@ -107,8 +106,7 @@ export function securityOperations(
         { operation: "renamePasskey", params: { id }, body: { name } },
         readPasskey,
       ),
-    removePasskey: (id) =>
-      none({ operation: "removePasskey", params: { id } }),
+    removePasskey: (id) => none({ operation: "removePasskey", params: { id } }),
     passkeyLoginOptions: () =>
       json({ operation: "passkeyLoginOptions" }, readOptions),
     loginWithPasskey: (response) =>

@@ -16,7 +16,10 @@ import type {
 export type Json = Record<string, unknown>;
 
 /** The error of an answer outside the contract. */
-export function malformed(what: string, status: number): UnexpectedResponseError {
+export function malformed(
+  what: string,
+  status: number,
+): UnexpectedResponseError {
   return new UnexpectedResponseError(
     `Unexpected answer from the server: ${what}`,
     { status },
@@ -188,7 +191,9 @@ export function writeSessionUser(user: SessionUser): Json {
   const { secondFactor, secondFactorRequired, ...rest } = user;
   return {
     ...rest,
-    ...(secondFactor === undefined ? {} : { second_factor: { ...secondFactor } }),
+    ...(secondFactor === undefined
+      ? {}
+      : { second_factor: { ...secondFactor } }),
     ...(secondFactorRequired === undefined
       ? {}
       : { second_factor_required: secondFactorRequired }),

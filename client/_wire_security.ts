@@ -4,13 +4,7 @@
 // harness. The primitives are _wire.ts's.
 
 import { SECOND_FACTOR_METHODS } from "@gatehouse/contract";
-import {
-  type Json,
-  malformed,
-  object,
-  string,
-  time,
-} from "./_wire.ts";
+import { type Json, malformed, object, string, time } from "./_wire.ts";
 import type {
   AccountSession,
   AuditAccount,
@@ -120,7 +114,10 @@ export function readOptions(
 function account(value: unknown, status: number): AuditAccount | null {
   if (value === null || value === undefined) return null;
   const body = object(value, "an account of an event", status);
-  return { id: string(body, "id", status), email: string(body, "email", status) };
+  return {
+    id: string(body, "id", status),
+    email: string(body, "email", status),
+  };
 }
 
 /** A page of audit events. */

@@ -137,6 +137,8 @@ export function revokeOtherSessions(): Promise<void> {
  * const latest = () => listActivity({ limit: 10 });
  * ```
  */
-export function listActivity(query: ActivityQuery = {}): Promise<AuditEventPage> {
+export function listActivity(
+  query: ActivityQuery = {},
+): Promise<AuditEventPage> {
   return activeTransport().listActivity(query);
 }

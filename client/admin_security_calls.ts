@@ -65,6 +65,8 @@ export function removeUserSecondFactor(id: string): Promise<void> {
  * const changes = (userId: string) => listAuditEvents({ userId, type: "user.role_changed" });
  * ```
  */
-export function listAuditEvents(query: AuditQuery = {}): Promise<AuditEventPage> {
+export function listAuditEvents(
+  query: AuditQuery = {},
+): Promise<AuditEventPage> {
   return activeTransport().listAuditEvents(query);
 }

@@ -106,7 +106,8 @@ export class SecondFactorRequiredError extends AuthClientError {
    * @param options Code, status, meta and cause.
    */
   constructor(
-    message = "Your role needs a second factor: set one up before anything else",
+    message =
+      "Your role needs a second factor: set one up before anything else",
     options: AuthClientErrorOptions = {},
   ) {
     super(message, { code: "second_factor_required", status: 403, ...options });

@@ -6,10 +6,7 @@
  * @module
  */
 
-import type {
-  AuditEventType,
-  SecondFactorMethod,
-} from "@gatehouse/contract";
+import type { AuditEventType, SecondFactorMethod } from "@gatehouse/contract";
 
 export type { AuditEventType, SecondFactorMethod };
 

@@ -4,11 +4,7 @@
 // the re-authentication dialog.
 
 import { useSignal } from "@preact/signals";
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/preact-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
@@ -135,14 +131,18 @@ function PasskeyItem(
     mutationFn: () => renamePasskey(passkey.id, newName.value.trim()),
     onSuccess: (changed) => {
       open.value = null;
-      onChanged(sprintf(__("The passkey is now called %s.", DOMAIN), changed.name));
+      onChanged(
+        sprintf(__("The passkey is now called %s.", DOMAIN), changed.name),
+      );
     },
   });
   const remove = useMutation({
     mutationFn: () => reauth.guard(() => removePasskey(passkey.id)),
     onSuccess: () => {
       open.value = null;
-      onChanged(sprintf(__("The passkey %s is removed.", DOMAIN), passkey.name));
+      onChanged(
+        sprintf(__("The passkey %s is removed.", DOMAIN), passkey.name),
+      );
     },
   });
   const renameError = describeFailure(rename.error, ["name"]);

@@ -4,11 +4,7 @@
 // rest after a confirmation.
 
 import { useSignal } from "@preact/signals";
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/preact-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";

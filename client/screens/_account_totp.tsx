@@ -231,7 +231,10 @@ function RecoveryCodes(
       await navigator.clipboard.writeText(text);
       copied.value = __("The codes are copied.", DOMAIN);
     } catch {
-      copied.value = __("Copying failed: select the codes and copy them.", DOMAIN);
+      copied.value = __(
+        "Copying failed: select the codes and copy them.",
+        DOMAIN,
+      );
     }
   };
   return (
@@ -243,7 +246,11 @@ function RecoveryCodes(
         )}
       </p>
       <ol class="gh-codes">
-        {props.codes.map((code) => <li key={code}><code>{code}</code></li>)}
+        {props.codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
       </ol>
       <FormStatus>{copied.value && <p>{copied.value}</p>}</FormStatus>
       <div class="gh-actions">

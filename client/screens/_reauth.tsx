@@ -80,28 +80,30 @@ export function useReauthentication(): Reauthentication {
   const asking = useSignal<Asking | null>(null);
   const returnTo = useRef<HTMLElement>(null);
 
-  const guard = useMemo(() =>
-  async <T,>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof ReauthenticationRequiredError)) throw error;
-      returnTo.current = document.activeElement as HTMLElement | null;
-      await new Promise<void>((resolve, reject) => {
-        asking.value = {
-          done: () => {
-            asking.value = null;
-            resolve();
-          },
-          cancel: () => {
-            asking.value = null;
-            reject(error);
-          },
-        };
-      });
-      return await call();
-    }
-  }, []);
+  const guard = useMemo(
+    () => async <T,>(call: () => Promise<T>): Promise<T> => {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof ReauthenticationRequiredError)) throw error;
+        returnTo.current = document.activeElement as HTMLElement | null;
+        await new Promise<void>((resolve, reject) => {
+          asking.value = {
+            done: () => {
+              asking.value = null;
+              resolve();
+            },
+            cancel: () => {
+              asking.value = null;
+              reject(error);
+            },
+          };
+        });
+        return await call();
+      }
+    },
+    [],
+  );
 
   const current = asking.value;
   return {

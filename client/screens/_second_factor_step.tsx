@@ -103,7 +103,9 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
           : __("Enter a recovery code", DOMAIN)}
       </Title>
       <ScreenForm form={form} onSubmit={submit}>
-        <FormAlert message={showField ? described.alert : wrong ?? described.alert} />
+        <FormAlert
+          message={showField ? described.alert : wrong ?? described.alert}
+        />
         {showField && (
           <TextField
             id={`${id}-code`}
@@ -114,7 +116,10 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
               : __("Recovery code", DOMAIN)}
             hint={kind.value === "code"
               ? __("The six digits your app shows now.", DOMAIN)
-              : __("One of the codes you saved when you set up the app. Each works once.", DOMAIN)}
+              : __(
+                "One of the codes you saved when you set up the app. Each works once.",
+                DOMAIN,
+              )}
             value={value}
             error={wrong ?? described.fields.code}
           />
@@ -135,12 +140,18 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
         </div>
         <div class="gh-actions">
           {kind.value === "code" && hasRecovery && (
-            <ActionButton variant="link" onClick={() => switchTo("recovery")}>
+            <ActionButton
+              variant="link"
+              onClick={() => switchTo("recovery")}
+            >
               {__("Use a recovery code instead", DOMAIN)}
             </ActionButton>
           )}
           {kind.value === "recovery" && hasTotp && (
-            <ActionButton variant="link" onClick={() => switchTo("code")}>
+            <ActionButton
+              variant="link"
+              onClick={() => switchTo("code")}
+            >
               {__("Use a code from your app instead", DOMAIN)}
             </ActionButton>
           )}

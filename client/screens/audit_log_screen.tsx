@@ -158,7 +158,10 @@ function AuditTable(
           label={__("Account ID", DOMAIN)}
           value={account}
           error={invalid.value
-            ? __("Enter the ID of an account, as the users screen shows it.", DOMAIN)
+            ? __(
+              "Enter the ID of an account, as the users screen shows it.",
+              DOMAIN,
+            )
             : undefined}
         />
         <SelectField
@@ -183,9 +186,7 @@ function AuditTable(
         </p>
       )}
       <p class="gh-summary" role="status">
-        {page.data && events.length === 0
-          ? __("No events match.", DOMAIN)
-          : ""}
+        {page.data && events.length === 0 ? __("No events match.", DOMAIN) : ""}
       </p>
       {events.length > 0 && (
         <div class="gh-table-frame">
@@ -240,7 +241,9 @@ function AuditTable(
             pending={!hasNext}
             onClick={() => {
               const next = page.data?.nextCursor;
-              if (next != null) cursors.value = [...cursors.value, next];
+              if (next != null) {
+                cursors.value = [...cursors.value, next];
+              }
             }}
           >
             {__("Next page", DOMAIN)}

@@ -117,7 +117,10 @@ export function LoginScreen(props: LoginScreenProps): VNode {
   // Until the person tries again, the screen says why it came back.
   const quiet = form.failure.value === null && !form.pending.value;
   const endedText = expired.value && quiet
-    ? __("Your sign-in took too long or had too many wrong codes. Sign in again.", DOMAIN)
+    ? __(
+      "Your sign-in took too long or had too many wrong codes. Sign in again.",
+      DOMAIN,
+    )
     : ended && quiet
     ? __("Your session has ended. Sign in again.", DOMAIN)
     : undefined;

@@ -14,11 +14,7 @@ import { writeAuditPage, writeSessions } from "../_wire_security.ts";
 import type { AccountSession, AuditEvent } from "../security_types.ts";
 import { answerEmpty, route } from "./_routes.ts";
 import { answerError } from "./answers.ts";
-import {
-  auditEventOf,
-  currentSession,
-  otherSession,
-} from "./security_data.ts";
+import { auditEventOf, currentSession, otherSession } from "./security_data.ts";
 
 /**
  * The password change succeeds: 204 (the real server renews the cookie).

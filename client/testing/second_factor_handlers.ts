@@ -20,8 +20,8 @@ import type { SessionUser } from "../types.ts";
 import { answerEmpty, jsonBody, route, text } from "./_routes.ts";
 import { answerError } from "./answers.ts";
 import {
-  sampleRecoveryCodes,
   samplePasskey,
+  sampleRecoveryCodes,
   sampleTotpSetup,
 } from "./security_data.ts";
 import { defaultUser } from "./users.ts";
@@ -330,9 +330,13 @@ export function passkeyRegistrationOptionsOk(): HttpHandler {
 export function passkeyRegistrationOptionsReauthenticationRequired(
   once = false,
 ): HttpHandler {
-  return answerError("passkeyRegistrationOptions", "reauthentication_required", {
-    once,
-  });
+  return answerError(
+    "passkeyRegistrationOptions",
+    "reauthentication_required",
+    {
+      once,
+    },
+  );
 }
 
 /**
@@ -348,7 +352,9 @@ export function passkeyRegistrationOptionsReauthenticationRequired(
  * const handler = registerPasskeyOk();
  * ```
  */
-export function registerPasskeyOk(passkey: Passkey = samplePasskey): HttpHandler {
+export function registerPasskeyOk(
+  passkey: Passkey = samplePasskey,
+): HttpHandler {
   return route("registerPasskey", async ({ request }) => {
     const body = await jsonBody(request);
     const name = text(body.name, passkey.name);
@@ -520,7 +526,9 @@ export function passkeyLoginOptionsOk(): HttpHandler {
  * const handler = loginWithPasskeyOk();
  * ```
  */
-export function loginWithPasskeyOk(user: SessionUser = defaultUser): HttpHandler {
+export function loginWithPasskeyOk(
+  user: SessionUser = defaultUser,
+): HttpHandler {
   return route(
     "loginWithPasskey",
     () => HttpResponse.json(writeSessionUser(user)),

@@ -5,6 +5,15 @@
 
 import assert from "node:assert/strict";
 import {
+  CodeInvalidError,
+  PasskeyInvalidError,
+  PasskeyNotFoundError,
+  PasswordIncorrectError,
+  ReauthenticationRequiredError,
+  SecondFactorEnabledError,
+  SecondFactorRequiredError,
+  SessionNotFoundError,
+  TotpNotEnabledError,
   type AuthClientError,
   CrossOriginError,
   ForbiddenError,
@@ -91,15 +100,15 @@ const CLASS_OF: Record<keyof typeof ERROR_STATUS, ErrorClass> = {
   // DESIGN.md §8–§10 codes: by status until their classes land.
   session_id_malformed: ValidationError,
   passkey_id_malformed: ValidationError,
-  code_invalid: ValidationError,
-  passkey_invalid: ValidationError,
-  password_incorrect: ForbiddenError,
-  reauthentication_required: ForbiddenError,
-  second_factor_required: ForbiddenError,
-  session_not_found: UnexpectedResponseError,
-  passkey_not_found: UnexpectedResponseError,
-  second_factor_enabled: UnexpectedResponseError,
-  totp_not_enabled: UnexpectedResponseError,
+  code_invalid: CodeInvalidError,
+  passkey_invalid: PasskeyInvalidError,
+  password_incorrect: PasswordIncorrectError,
+  reauthentication_required: ReauthenticationRequiredError,
+  second_factor_required: SecondFactorRequiredError,
+  session_not_found: SessionNotFoundError,
+  passkey_not_found: PasskeyNotFoundError,
+  second_factor_enabled: SecondFactorEnabledError,
+  totp_not_enabled: TotpNotEnabledError,
 };
 
 Deno.test("each server code maps to its class, keeping code, status, meta and message", async (t) => {
