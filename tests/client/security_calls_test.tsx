@@ -33,10 +33,7 @@ import * as testing from "@gatehouse/client/testing";
 import { QueryClientProvider } from "@tanstack/preact-query";
 import { render, waitFor } from "@testing-library/preact";
 import { followOtherTabs, tellOtherTabs } from "../../client/_tabs.ts";
-import {
-  sessionEndedKey,
-  sessionQuery,
-} from "../../client/_session_cache.ts";
+import { sessionEndedKey, sessionQuery } from "../../client/_session_cache.ts";
 import { rejection } from "./_support.ts";
 
 const env = testing.installTestEnvironment();
