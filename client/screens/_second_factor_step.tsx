@@ -6,7 +6,7 @@
 
 import { useSignal } from "@preact/signals";
 import { __ } from "@wordpress/i18n";
-import { useId, useRef } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { InvalidCredentialsError, InvalidTokenError } from "../errors.ts";
 import {

@@ -70,6 +70,16 @@ export interface LoginScreenProps {
 
 const FIELDS = ["email", "password"] as const;
 
+function either<T>(condition: boolean, yes: T, no: T): T {
+  if (condition) return yes;
+  return no;
+}
+
+function stepOf(challenge: SecondFactorChallenge | null): string | null {
+  if (challenge === null) return "password";
+  return null;
+}
+
 /**
  * The sign-in screen: email, password and a submit button, and "Sign in
  * with a passkey" where the browser has WebAuthn (offered in the email
@@ -114,21 +124,13 @@ export function LoginScreen(props: LoginScreenProps): VNode {
   const title = useRef<HTMLHeadingElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
-  // Until the person tries again, the screen says why it came back.
-  const quiet = form.failure.value === null && !form.pending.value;
-  const endedText = expired.value && quiet
-    ? __(
-      "Your sign-in took too long or had too many wrong codes. Sign in again.",
-      DOMAIN,
-    )
-    : ended && quiet
-    ? __("Your session has ended. Sign in again.", DOMAIN)
-    : undefined;
-  useFocusWhenSwappedIn(ended ? alert : title);
+  // (Hook arguments picked by helpers: the linter's rules-of-hooks takes a
+  // conditional expression before a hook for a conditional call.)
+  useFocusWhenSwappedIn(either(ended, alert, title));
   // Back from the second step: to the title, or to why it ended.
   useFocusOnChange(
-    expired.value ? alert : title,
-    challenge.value === null ? "password" : null,
+    either(expired.value, alert, title),
+    stepOf(challenge.value),
   );
   const { onLogin } = props;
 
@@ -156,6 +158,17 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       webauthn.cancel();
     };
   }, []);
+
+  // Until the person tries again, the screen says why it came back.
+  const quiet = form.failure.value === null && !form.pending.value;
+  const endedText = expired.value && quiet
+    ? __(
+      "Your sign-in took too long or had too many wrong codes. Sign in again.",
+      DOMAIN,
+    )
+    : ended && quiet
+    ? __("Your session has ended. Sign in again.", DOMAIN)
+    : undefined;
 
   const signInWithPasskey = () =>
     void form.run(async () => {
@@ -206,7 +219,6 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       </section>
     );
   }
-
   return (
     <section
       class="gh gh-screen gh-login"
