@@ -1,8 +1,10 @@
 // The other tabs of this origin (DESIGN.md §8 "Cross-tab"): a sign-in, a
 // sign-out or a session found gone in one tab is posted on a
-// BroadcastChannel, and every other tab's gate updates at once. A tab never
-// hears its own messages (the channel's rule), and what a tab does on
-// hearing one is never posted again, so two tabs cannot echo each other.
+// BroadcastChannel, and every other tab's gate updates at once. Each
+// message carries this tab's own id, so a tab ignores its own (the channel
+// objects are short-lived, and the channel only spares the sending object);
+// and what a tab does on hearing one is never posted again, so two tabs
+// cannot echo each other.
 
 import type { QueryClient } from "./_peer_types.ts";
 import {
@@ -26,6 +28,10 @@ const TYPES: ReadonlySet<string> = new Set([
   "session-ended",
 ]);
 
+// This tab (this copy of the module in this page). Not a secret, and
+// crypto.randomUUID() needs a secure context, which a page may not be.
+const TAB = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
 function channel(): BroadcastChannel | null {
   return typeof BroadcastChannel === "undefined"
     ? null
@@ -37,7 +43,7 @@ export function tellOtherTabs(message: TabMessage): void {
   const out = channel();
   if (out === null) return;
   try {
-    out.postMessage(message);
+    out.postMessage({ ...message, tab: TAB });
   } finally {
     out.close();
   }
@@ -52,8 +58,9 @@ export function followOtherTabs(client: QueryClient): () => void {
   const input = channel();
   if (input === null) return () => {};
   input.onmessage = (event: MessageEvent) => {
-    const data = event.data as { type?: unknown } | null;
+    const data = event.data as { type?: unknown; tab?: unknown } | null;
     if (typeof data?.type !== "string" || !TYPES.has(data.type)) return;
+    if (data.tab === TAB) return;
     if (data.type === "signed-in") {
       clearAllButSession(client);
       void client.invalidateQueries({ queryKey: sessionQueryKey });

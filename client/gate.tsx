@@ -76,14 +76,15 @@ function DefaultError(props: { retry: () => void }): VNode {
  *
  * @example An app behind the gate
  * ```tsx
- * import { AuthGate, createAuthQueryClient, login, type SessionUser } from "@gatehouse/client";
+ * import { AuthGate, createAuthQueryClient, isSecondFactorChallenge, login, type SessionUser } from "@gatehouse/client";
  * import { QueryClientProvider } from "@tanstack/preact-query";
  *
  * function Login(props: { onLogin: (user: SessionUser) => void }) {
  *   const submit = async (event: SubmitEvent) => {
  *     event.preventDefault();
  *     const form = new FormData(event.currentTarget as HTMLFormElement);
- *     props.onLogin(await login(String(form.get("email")), String(form.get("password"))));
+ *     const result = await login(String(form.get("email")), String(form.get("password")));
+ *     if (!isSecondFactorChallenge(result)) props.onLogin(result);
  *   };
  *   return (
  *     <form onSubmit={submit}>

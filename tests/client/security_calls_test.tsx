@@ -32,7 +32,19 @@ import { listAuditEvents, revokeUserSessions } from "@gatehouse/client/admin";
 import * as testing from "@gatehouse/client/testing";
 import { QueryClientProvider } from "@tanstack/preact-query";
 import { render, waitFor } from "@testing-library/preact";
-import { followOtherTabs, tellOtherTabs } from "../../client/_tabs.ts";
+import {
+  followOtherTabs,
+  TAB_CHANNEL,
+  type TabMessage,
+  tellOtherTabs,
+} from "../../client/_tabs.ts";
+
+/** Posts as another tab of the origin would. */
+function fromAnotherTab(message: TabMessage): void {
+  const channel = new BroadcastChannel(TAB_CHANNEL);
+  channel.postMessage({ ...message, tab: "another-tab" });
+  channel.close();
+}
 import { sessionEndedKey, sessionQuery } from "../../client/_session_cache.ts";
 import { rejection } from "./_support.ts";
 
@@ -148,7 +160,10 @@ Deno.test("a sign-out in another tab ends this tab's session, with the mark", as
   here.setQueryData(sessionQueryKey, testing.defaultUser);
   const stop = followOtherTabs(here);
   try {
-    tellOtherTabs({ type: "signed-out" });
+    tellOtherTabs({ type: "signed-out" }); // its own: ignored
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(here.getQueryData(sessionQueryKey));
+    fromAnotherTab({ type: "signed-out" });
     await waitFor(() => assert.equal(here.getQueryData(sessionQueryKey), null));
     assert.equal(here.getQueryData(sessionEndedKey), true);
   } finally {
@@ -169,7 +184,7 @@ Deno.test("a sign-in in another tab makes this tab read the session again", asyn
   await view.findByText("The app");
   here.setQueryData(sessionQueryKey, null);
   await view.findByText("Please sign in");
-  tellOtherTabs({ type: "signed-in", userId: testing.defaultUser.id });
+  fromAnotherTab({ type: "signed-in", userId: testing.defaultUser.id });
   await view.findByText("The app");
 });
 
