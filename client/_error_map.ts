@@ -1,6 +1,7 @@
 // The one table from each server error code (DESIGN.md §4) to its client
 // class, and the few rules that depend on the call: a 401 is
-// InvalidCredentialsError on login and UnauthorizedError everywhere else; a
+// InvalidCredentialsError on the sign-in steps (password, second factor,
+// passkey) and UnauthorizedError everywhere else; a
 // refusal of the role right on a call that hands out a role is
 // RoleRefusedError; `invite` never reveals `email_taken`; a 404 without a
 // 404 code of the contract on a feature route means the server is too old.
@@ -33,6 +34,17 @@ import {
   RoleUnknownError,
   SelfRoleError,
 } from "./role_errors.ts";
+import {
+  CodeInvalidError,
+  PasskeyInvalidError,
+  PasskeyNotFoundError,
+  PasswordIncorrectError,
+  ReauthenticationRequiredError,
+  SecondFactorEnabledError,
+  SecondFactorRequiredError,
+  SessionNotFoundError,
+  TotpNotEnabledError,
+} from "./security_errors.ts";
 import {
   InvitationFailedError,
   ServerError,
@@ -76,20 +88,26 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   token_invalid: InvalidTokenError,
   login_rate_limited: RateLimitedError,
   internal: ServerError,
-  // The codes of DESIGN.md §8–§10, by status until their own classes land
-  // with the client side of that work (tests/fixtures/pending.ts).
   session_id_malformed: ValidationError,
   passkey_id_malformed: ValidationError,
-  code_invalid: ValidationError,
-  passkey_invalid: ValidationError,
-  password_incorrect: ForbiddenError,
-  reauthentication_required: ForbiddenError,
-  second_factor_required: ForbiddenError,
-  session_not_found: UnexpectedResponseError,
-  passkey_not_found: UnexpectedResponseError,
-  second_factor_enabled: UnexpectedResponseError,
-  totp_not_enabled: UnexpectedResponseError,
+  code_invalid: CodeInvalidError,
+  passkey_invalid: PasskeyInvalidError,
+  password_incorrect: PasswordIncorrectError,
+  reauthentication_required: ReauthenticationRequiredError,
+  second_factor_required: SecondFactorRequiredError,
+  session_not_found: SessionNotFoundError,
+  passkey_not_found: PasskeyNotFoundError,
+  second_factor_enabled: SecondFactorEnabledError,
+  totp_not_enabled: TotpNotEnabledError,
 };
+
+// The operations whose 401 is a refused proof, not a session gone: the
+// password step, the second-factor step and the passkey sign-in.
+const SIGN_IN_STEPS: ReadonlySet<string> = new Set([
+  "login",
+  "verifySecondFactor",
+  "loginWithPasskey",
+]);
 
 /** The class for a code the table does not know (a newer server), by status. */
 function classOfStatus(status: number): ErrorClass {
@@ -151,7 +169,7 @@ export function errorFromAnswer(
     return new ServerTooOldError(call.feature, { status });
   }
   if (status === 401) {
-    return call.operation === "login"
+    return SIGN_IN_STEPS.has(call.operation)
       ? new InvalidCredentialsError(message, options)
       : new UnauthorizedError(message, options);
   }

@@ -4,6 +4,7 @@
 
 import type { QueryClient } from "./_peer_types.ts";
 import { fetchSession } from "./session_calls.ts";
+import { tellOtherTabs } from "./_tabs.ts";
 import type { SessionUser } from "./types.ts";
 
 /**
@@ -67,7 +68,11 @@ export const sessionQuery = {
   staleTime: 60_000,
 } as const;
 
-async function readSession(): Promise<SessionUser | null> {
+async function readSession(
+  context: { client: QueryClient },
+): Promise<SessionUser | null> {
+  const { client } = context;
+  const before = client.getQueryData<SessionUser | null>(sessionQueryKey);
   let failed = false;
   let failure: unknown;
   const user = await fetchSession({
@@ -77,5 +82,11 @@ async function readSession(): Promise<SessionUser | null> {
     },
   });
   if (failed) throw failure;
+  // Signed in a moment ago, signed out now without signing out here: the
+  // session expired, idled out or was ended elsewhere. Say so.
+  if (before && user === null) {
+    client.setQueryData(sessionEndedKey, true);
+    tellOtherTabs({ type: "session-ended" });
+  }
   return user;
 }

@@ -12,23 +12,30 @@ import type {
   UserPage,
 } from "./types.ts";
 
-type Json = Record<string, unknown>;
+/** A JSON object. */
+export type Json = Record<string, unknown>;
 
-function malformed(what: string, status: number): UnexpectedResponseError {
+/** The error of an answer outside the contract. */
+export function malformed(
+  what: string,
+  status: number,
+): UnexpectedResponseError {
   return new UnexpectedResponseError(
     `Unexpected answer from the server: ${what}`,
     { status },
   );
 }
 
-function object(value: unknown, what: string, status: number): Json {
+/** `value` as an object, or the error. */
+export function object(value: unknown, what: string, status: number): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw malformed(`${what} is not an object`, status);
   }
   return value as Json;
 }
 
-function string(body: Json, key: string, status: number): string {
+/** A string field, or the error. */
+export function string(body: Json, key: string, status: number): string {
   const value = body[key];
   if (typeof value !== "string") {
     throw malformed(`"${key}" is not a string`, status);
@@ -54,6 +61,13 @@ export function readSessionUser(value: unknown, status: number): SessionUser {
   const body = object(value, "the identity", status);
   const capabilities = strings(body, "capabilities", status);
   const grantable = strings(body, "grantable", status);
+  const factors = body.second_factor === undefined
+    ? undefined
+    : object(body.second_factor, "the second factors", status);
+  const required = body.second_factor_required;
+  if (required !== undefined && typeof required !== "boolean") {
+    throw malformed(`"second_factor_required" is not a boolean`, status);
+  }
   return {
     id: string(body, "id", status),
     email: string(body, "email", status),
@@ -61,11 +75,18 @@ export function readSessionUser(value: unknown, status: number): SessionUser {
     role: body.role === undefined ? "" : string(body, "role", status),
     ...(capabilities === undefined ? {} : { capabilities }),
     ...(grantable === undefined ? {} : { grantable }),
+    ...(factors === undefined ? {} : {
+      secondFactor: {
+        totp: factors.totp === true,
+        passkeys: typeof factors.passkeys === "number" ? factors.passkeys : 0,
+      },
+    }),
+    ...(required === undefined ? {} : { secondFactorRequired: required }),
   };
 }
 
 // A time field: ISO text or epoch ms, returned as ISO text.
-function time(body: Json, key: string, status: number): string {
+export function time(body: Json, key: string, status: number): string {
   const value = body[key];
   const at = typeof value === "number" || typeof value === "string"
     ? new Date(value)
@@ -167,7 +188,16 @@ export function readInviteResult(value: unknown, status: number): InviteResult {
 
 /** The Identity JSON of a signed-in account (for fake servers). */
 export function writeSessionUser(user: SessionUser): Json {
-  return { ...user };
+  const { secondFactor, secondFactorRequired, ...rest } = user;
+  return {
+    ...rest,
+    ...(secondFactor === undefined
+      ? {}
+      : { second_factor: { ...secondFactor } }),
+    ...(secondFactorRequired === undefined
+      ? {}
+      : { second_factor_required: secondFactorRequired }),
+  };
 }
 
 /** The User JSON of an account (for fake servers). */

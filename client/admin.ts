@@ -1,6 +1,7 @@
 /**
  * `@gatehouse/client/admin`: user administration (list, create, disable or
- * enable, change role, invite, list and revoke pending invitations), with
+ * enable, change role, invite, list and revoke pending invitations, end an
+ * account's sessions, remove its second factor, read the audit log), with
  * the errors each call throws: {@linkcode EmailTakenError}, {@linkcode ValidationError}
  * and the role errors ({@linkcode RoleRefusedError},
  * {@linkcode SelfRoleError}, {@linkcode LastPrivilegedError},
@@ -40,6 +41,17 @@ export {
   setUserDisabled,
   setUserRole,
 } from "./admin_calls.ts";
+export {
+  listAuditEvents,
+  removeUserSecondFactor,
+  revokeUserSessions,
+} from "./admin_security_calls.ts";
+export type {
+  AuditEvent,
+  AuditEventPage,
+  AuditEventType,
+  AuditQuery,
+} from "./security_types.ts";
 export {
   acceptInvite,
   requestPasswordReset,

@@ -7,8 +7,9 @@
 
 import { useQuery, useQueryClient } from "@tanstack/preact-query";
 import type { ComponentChildren, VNode } from "./_peer_types.ts";
-import { useCallback } from "preact/hooks";
+import { useCallback, useEffect } from "preact/hooks";
 import { sessionQuery } from "./_session_cache.ts";
+import { followOtherTabs, tellOtherTabs } from "./_tabs.ts";
 import { adoptSession } from "./query.ts";
 import type { SessionUser } from "./types.ts";
 
@@ -64,7 +65,9 @@ function DefaultError(props: { retry: () => void }): VNode {
 /**
  * Renders the app when signed in and `loginScreen` when signed out; while
  * the session is being read, `loadingScreen`; when it cannot be read,
- * `errorScreen`. It reads the session query of the `QueryClientProvider`
+ * `errorScreen`. Other tabs of the same origin follow at once
+ * (BroadcastChannel): a sign-in, a sign-out or a session found gone in one
+ * reaches every gate. It reads the session query of the `QueryClientProvider`
  * above it (a client from `createAuthQueryClient()`): when a call later finds
  * the session gone, the login screen comes back without a reload.
  *
@@ -73,14 +76,15 @@ function DefaultError(props: { retry: () => void }): VNode {
  *
  * @example An app behind the gate
  * ```tsx
- * import { AuthGate, createAuthQueryClient, login, type SessionUser } from "@gatehouse/client";
+ * import { AuthGate, createAuthQueryClient, isSecondFactorChallenge, login, type SessionUser } from "@gatehouse/client";
  * import { QueryClientProvider } from "@tanstack/preact-query";
  *
  * function Login(props: { onLogin: (user: SessionUser) => void }) {
  *   const submit = async (event: SubmitEvent) => {
  *     event.preventDefault();
  *     const form = new FormData(event.currentTarget as HTMLFormElement);
- *     props.onLogin(await login(String(form.get("email")), String(form.get("password"))));
+ *     const result = await login(String(form.get("email")), String(form.get("password")));
+ *     if (!isSecondFactorChallenge(result)) props.onLogin(result);
  *   };
  *   return (
  *     <form onSubmit={submit}>
@@ -104,10 +108,12 @@ function DefaultError(props: { retry: () => void }): VNode {
 export function AuthGate(props: AuthGateProps): VNode {
   const client = useQueryClient();
   const session = useQuery(sessionQuery);
-  const onLogin = useCallback(
-    (user: SessionUser) => adoptSession(client, user),
-    [client],
-  );
+  const onLogin = useCallback((user: SessionUser) => {
+    adoptSession(client, user);
+    tellOtherTabs({ type: "signed-in", userId: user.id });
+  }, [client]);
+  // Sign-ins, sign-outs and lost sessions of the other tabs, at once.
+  useEffect(() => followOtherTabs(client), [client]);
   const { refetch } = session;
   const retry = useCallback(() => void refetch(), [refetch]);
 

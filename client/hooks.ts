@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import type { UseMutationResult } from "./_peer_types.ts";
 import { forgetSession, sessionQuery } from "./_session_cache.ts";
 import { logout } from "./session_calls.ts";
+import { tellOtherTabs } from "./_tabs.ts";
 import type { SessionUser } from "./types.ts";
 
 /**
@@ -63,6 +64,7 @@ export function useLogout(): UseMutationResult<void, Error, void> {
     mutationFn: async () => {
       await logout();
       forgetSession(client);
+      tellOtherTabs({ type: "signed-out" });
     },
   });
 }

@@ -16,6 +16,14 @@
  * - {@linkcode USERS_MANAGE}: the capability of accounts that may
  *   administer users (`can(user, USERS_MANAGE)`), the same one the server
  *   admits to administration.
+ * - Account security (DESIGN.md §8–§10): {@linkcode changePassword},
+ *   {@linkcode reauthenticate}, {@linkcode listSessions},
+ *   {@linkcode revokeSession}, {@linkcode revokeOtherSessions},
+ *   {@linkcode listActivity}; second factors and passkeys
+ *   ({@linkcode setupTotp}, {@linkcode confirmTotp},
+ *   {@linkcode verifySecondFactor}, {@linkcode registerPasskey},
+ *   {@linkcode loginWithPasskey}, …). `login` answers a
+ *   {@linkcode SecondFactorChallenge} when a second step is due.
  * - Typed errors: {@linkcode InvalidCredentialsError},
  *   {@linkcode RateLimitedError}, {@linkcode UnauthorizedError},
  *   {@linkcode InvalidTokenError}, {@linkcode ValidationError} and more, all
@@ -79,6 +87,56 @@ export {
 } from "./query.ts";
 export { restTransport, type RestTransportOptions } from "./rest.ts";
 export {
+  changePassword,
+  listActivity,
+  listSessions,
+  reauthenticate,
+  revokeOtherSessions,
+  revokeSession,
+} from "./account_calls.ts";
+export {
+  confirmTotp,
+  disableTotp,
+  listPasskeys,
+  loginWithPasskey,
+  passkeyLoginOptions,
+  passkeyRegistrationOptions,
+  regenerateRecoveryCodes,
+  registerPasskey,
+  removePasskey,
+  renamePasskey,
+  setupTotp,
+  verifySecondFactor,
+} from "./second_factor_calls.ts";
+export {
+  CodeInvalidError,
+  PasskeyInvalidError,
+  PasskeyNotFoundError,
+  PasswordIncorrectError,
+  ReauthenticationRequiredError,
+  SecondFactorEnabledError,
+  SecondFactorRequiredError,
+  SessionNotFoundError,
+  TotpNotEnabledError,
+} from "./security_errors.ts";
+export {
+  type AccountSession,
+  type ActivityQuery,
+  type AuditAccount,
+  type AuditEvent,
+  type AuditEventPage,
+  type AuditEventType,
+  isSecondFactorChallenge,
+  type Passkey,
+  type PasskeyOptions,
+  type PasswordChange,
+  type Proof,
+  type SecondFactorChallenge,
+  type SecondFactorMethod,
+  type SecondFactorProof,
+  type TotpSetup,
+} from "./security_types.ts";
+export {
   NetworkError,
   ServerError,
   type ServerFeature,
@@ -109,6 +167,7 @@ export type {
   NewInvitation,
   NewUser,
   PendingInvitation,
+  SecondFactorState,
   SessionUser,
   SetUserDisabledOptions,
   User,

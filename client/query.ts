@@ -20,6 +20,7 @@ import {
   sessionQueryKey,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
+import { tellOtherTabs } from "./_tabs.ts";
 import { AuthClientError } from "./errors.ts";
 import { isSessionRevoked } from "./session_calls.ts";
 import type { SessionUser } from "./types.ts";
@@ -79,7 +80,10 @@ export function createAuthQueryClient(
   options: AuthQueryClientOptions = {},
 ): QueryClient {
   const onError = (error: unknown) => {
-    if (isSessionRevoked(error)) endSession(client);
+    if (!isSessionRevoked(error)) return;
+    const signedIn = Boolean(client.getQueryData(sessionQueryKey));
+    endSession(client);
+    if (signedIn) tellOtherTabs({ type: "session-ended" });
   };
   const defaultOptions: DefaultOptions = {
     ...options.defaultOptions,

@@ -10,6 +10,7 @@
 
 import { discard, type HttpCall, readJson, send } from "./_http.ts";
 import { reportFailure } from "./_report.ts";
+import { securityOperations } from "./_rest_security.ts";
 import {
   readInvitations,
   readInviteResult,
@@ -17,6 +18,7 @@ import {
   readUser,
   readUserPage,
 } from "./_wire.ts";
+import { readChallenge } from "./_wire_security.ts";
 import { UnauthorizedError } from "./errors.ts";
 import { InvitationFailedError } from "./service_errors.ts";
 import type { AuthTransport } from "./transport.ts";
@@ -92,7 +94,10 @@ export function restTransport(
         operation: "login",
         body: { email, password },
       });
-      return readSessionUser(await readJson(response), response.status);
+      // 202: the password is right, the second factor comes next.
+      return response.status === 202
+        ? readChallenge(await readJson(response), response.status)
+        : readSessionUser(await readJson(response), response.status);
     },
 
     async logout() {
@@ -212,5 +217,7 @@ export function restTransport(
         }),
       );
     },
+
+    ...securityOperations(call),
   };
 }

@@ -95,7 +95,9 @@ export class UnexpectedResponseError extends AuthClientError {
  * came with `@gatehouse/server` 0.12.0; `roleChanges` (`PUT
  * /api/users/{id}/role`) with the first release after 0.8.0;
  * `invitationAdministration` (listing and revoking pending invitations)
- * with the first release after 0.12.0.
+ * and `accountSecurity` (sessions, password change, re-authentication,
+ * second factors, passkeys, the audit trail) with the first release after
+ * 0.12.0.
  *
  * @example Hiding a feature
  * ```ts
@@ -108,7 +110,8 @@ export type ServerFeature =
   | "invitations"
   | "passwordResets"
   | "roleChanges"
-  | "invitationAdministration";
+  | "invitationAdministration"
+  | "accountSecurity";
 
 const FEATURES: Record<ServerFeature, { words: string; server: string }> = {
   invitations: { words: "invitations", server: ">=0.12.0" },
@@ -116,6 +119,10 @@ const FEATURES: Record<ServerFeature, { words: string; server: string }> = {
   roleChanges: { words: "role changes", server: ">0.8.0" },
   invitationAdministration: {
     words: "invitation administration",
+    server: ">0.12.0",
+  },
+  accountSecurity: {
+    words: "account security, second factors, passkeys and the audit trail",
     server: ">0.12.0",
   },
 };

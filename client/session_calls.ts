@@ -8,6 +8,7 @@
 import { activeTransport } from "./transport.ts";
 import { reportFailure } from "./_report.ts";
 import type { FetchSessionOptions, SessionUser } from "./types.ts";
+import type { SecondFactorChallenge } from "./security_types.ts";
 
 /**
  * The signed-in account, or null when signed out. It never throws: when the
@@ -39,21 +40,25 @@ export async function fetchSession(
 }
 
 /**
- * Signs in with an email and a password.
+ * Signs in with an email and a password. When the account has a second
+ * factor, the answer is a {@linkcode SecondFactorChallenge} instead (no
+ * session yet): finish with `verifySecondFactor`. Tell the two apart with
+ * `isSecondFactorChallenge`.
  *
  * @param email The account email.
  * @param password The password.
- * @returns The signed-in account.
+ * @returns The signed-in account, or the challenge of the second step.
  * @throws {InvalidCredentialsError} Unknown email, wrong password or disabled account.
  * @throws {RateLimitedError} The limiter refused; `retryAfter` says for how long.
  *
  * @example Signing in from a form
  * ```ts
- * import { InvalidCredentialsError, login, RateLimitedError } from "@gatehouse/client";
+ * import { InvalidCredentialsError, isSecondFactorChallenge, login, RateLimitedError } from "@gatehouse/client";
  *
  * async function submit(email: string, password: string): Promise<string> {
  *   try {
  *     const user = await login(email, password);
+ *     if (isSecondFactorChallenge(user)) return "Enter the code of your app";
  *     return `Welcome, ${user.name}`;
  *   } catch (error) {
  *     if (error instanceof InvalidCredentialsError) return "Email or password is incorrect";
@@ -63,7 +68,10 @@ export async function fetchSession(
  * }
  * ```
  */
-export function login(email: string, password: string): Promise<SessionUser> {
+export function login(
+  email: string,
+  password: string,
+): Promise<SessionUser | SecondFactorChallenge> {
   return activeTransport().login(email, password);
 }
 

@@ -24,6 +24,19 @@ import type {
   UserPage,
   UserQuery,
 } from "./types.ts";
+import type {
+  AccountSession,
+  ActivityQuery,
+  AuditEventPage,
+  AuditQuery,
+  Passkey,
+  PasskeyOptions,
+  PasswordChange,
+  Proof,
+  SecondFactorChallenge,
+  SecondFactorProof,
+  TotpSetup,
+} from "./security_types.ts";
 
 /**
  * The operations: one per operation of the HTTP contract (SPEC.md's twelve
@@ -44,8 +57,15 @@ import type {
 export interface AuthTransport {
   /** The signed-in account, or null when signed out. Never throws: other failures go to `onFailure`. */
   fetchSession(options?: FetchSessionOptions): Promise<SessionUser | null>;
-  /** Signs in. Throws InvalidCredentialsError, or RateLimitedError when the limiter refuses. */
-  login(email: string, password: string): Promise<SessionUser>;
+  /**
+   * Signs in. Answers the account, or a SecondFactorChallenge when the
+   * account has a second factor (then `verifySecondFactor` finishes). Throws
+   * InvalidCredentialsError, or RateLimitedError when the limiter refuses.
+   */
+  login(
+    email: string,
+    password: string,
+  ): Promise<SessionUser | SecondFactorChallenge>;
   /** Signs out; signing out twice is not an error. */
   logout(): Promise<void>;
   /** True when `error` means the session is gone (REST: an UnauthorizedError). */
@@ -74,6 +94,53 @@ export interface AuthTransport {
   requestPasswordReset(email: string): Promise<void>;
   /** Spends a reset link. Throws InvalidTokenError, or ValidationError for a refused password. */
   resetPassword(token: string, password: string): Promise<void>;
+  /** Changes one's own password; every session ends and this one is renewed. Throws PasswordIncorrectError, ValidationError. */
+  changePassword(change: PasswordChange): Promise<void>;
+  /** Renews the session's proof of identity. Throws PasswordIncorrectError, CodeInvalidError, PasskeyInvalidError, TotpNotEnabledError. */
+  reauthenticate(proof: Proof): Promise<void>;
+  /** The caller's live sessions, newest first. */
+  listSessions(): Promise<AccountSession[]>;
+  /** Ends one of the caller's sessions. Throws SessionNotFoundError. */
+  revokeSession(id: string): Promise<void>;
+  /** Ends every session of the caller but this one. */
+  revokeOtherSessions(): Promise<void>;
+  /** Ends every session of another account. Throws UserNotFoundError, RoleBeyondReachError, ReauthenticationRequiredError. */
+  revokeUserSessions(id: string): Promise<void>;
+  /** Starts enrolling an authenticator app. Throws SecondFactorEnabledError, ReauthenticationRequiredError. */
+  setupTotp(): Promise<TotpSetup>;
+  /** Finishes the enrolment with a code; answers the ten recovery codes, once. Throws CodeInvalidError, SecondFactorEnabledError. */
+  confirmTotp(code: string): Promise<string[]>;
+  /** Removes the authenticator app and its recovery codes. Throws ReauthenticationRequiredError. */
+  disableTotp(): Promise<void>;
+  /** New recovery codes; the old ones die. Throws TotpNotEnabledError, ReauthenticationRequiredError. */
+  regenerateRecoveryCodes(): Promise<string[]>;
+  /** Finishes a sign-in that waits for its second factor. Throws InvalidCredentialsError (wrong code), InvalidTokenError (start again). */
+  verifySecondFactor(proof: SecondFactorProof): Promise<SessionUser>;
+  /** Removes every second factor of another account. Throws UserNotFoundError, RoleBeyondReachError, ReauthenticationRequiredError. */
+  removeUserSecondFactor(id: string): Promise<void>;
+  /** WebAuthn creation options for a new passkey. Throws ReauthenticationRequiredError. */
+  passkeyRegistrationOptions(): Promise<PasskeyOptions>;
+  /** Registers a passkey from the authenticator's answer. Throws PasskeyInvalidError, ValidationError. */
+  registerPasskey(
+    response: Readonly<Record<string, unknown>>,
+    name?: string,
+  ): Promise<Passkey>;
+  /** The caller's passkeys. */
+  listPasskeys(): Promise<Passkey[]>;
+  /** Renames a passkey. Throws PasskeyNotFoundError, ValidationError. */
+  renamePasskey(id: string, name: string): Promise<Passkey>;
+  /** Removes a passkey. Throws PasskeyNotFoundError, ReauthenticationRequiredError. */
+  removePasskey(id: string): Promise<void>;
+  /** WebAuthn request options: to sign in, to finish a pending sign-in, or to re-authenticate. */
+  passkeyLoginOptions(): Promise<PasskeyOptions>;
+  /** Signs in with a passkey, no password. Throws InvalidCredentialsError, InvalidTokenError. */
+  loginWithPasskey(
+    response: Readonly<Record<string, unknown>>,
+  ): Promise<SessionUser>;
+  /** A page of the audit log, newest first. Throws ForbiddenError. */
+  listAuditEvents(query?: AuditQuery): Promise<AuditEventPage>;
+  /** A page of the caller's own events, newest first. */
+  listActivity(query?: ActivityQuery): Promise<AuditEventPage>;
 }
 
 /**

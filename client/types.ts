@@ -45,6 +45,33 @@ export interface SessionUser {
   readonly capabilities?: readonly string[];
   /** Roles this account may hand out, when the registry answers it. */
   readonly grantable?: readonly string[];
+  /**
+   * The account's second factors (wire: `second_factor`), when the server
+   * has them (DESIGN.md §9): only in the caller's own identity.
+   */
+  readonly secondFactor?: SecondFactorState;
+  /**
+   * True when the account's role needs a second factor it has not enrolled
+   * yet (wire: `second_factor_required`): until it does, only enrolment works.
+   */
+  readonly secondFactorRequired?: boolean;
+}
+
+/**
+ * The second factors of the signed-in account.
+ *
+ * @example An account with an authenticator app and one passkey
+ * ```ts
+ * import type { SecondFactorState } from "@gatehouse/client";
+ *
+ * const state: SecondFactorState = { totp: true, passkeys: 1 };
+ * ```
+ */
+export interface SecondFactorState {
+  /** Whether an authenticator app (TOTP) is enabled. */
+  readonly totp: boolean;
+  /** How many passkeys the account has. */
+  readonly passkeys: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as Home from "../routes/index.tsx";
 import * as Invite from "../routes/invite.tsx";
 import * as NotFound from "../routes/_404.tsx";
 import * as Reset from "../routes/reset.tsx";
+import * as UsersAudit from "../routes/users/audit.tsx";
 import * as UsersIndex from "../routes/users/index.tsx";
 import * as UsersInvite from "../routes/users/invite.tsx";
 import * as UsersNew from "../routes/users/new.tsx";
@@ -20,6 +21,7 @@ export const PAGES: ReadonlyArray<readonly [string, PageModule]> = [
   ["/users", UsersIndex],
   ["/users/new", UsersNew],
   ["/users/invite", UsersInvite],
+  ["/users/audit", UsersAudit],
 ];
 
 /** The page for paths no route matches. */

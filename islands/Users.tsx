@@ -12,8 +12,15 @@ export default function Users(props: { search?: string }) {
     <Shell current="users">
       <UsersScreen
         initialSearch={props.search ?? ""}
+        onShowActivity={(account) =>
+          location.assign(
+            `/users/audit?user=${encodeURIComponent(account.id)}`,
+          )}
         newUserRender={
           <span class="demo-actions">
+            <a class="gh-button gh-button-secondary" href="/users/audit">
+              {__("Audit log", DEMO)}
+            </a>
             <a class="gh-button gh-button-secondary" href="/users/invite">
               {__("Invite someone", DEMO)}
             </a>

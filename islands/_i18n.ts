@@ -12,6 +12,7 @@ export const DEMO = "gatehouse-demo";
 export const DEMO_ES: Record<string, string[] | Record<string, string>> = {
   "": { domain: DEMO, lang: "es", plural_forms: "nplurals=2; plural=n != 1;" },
   "Account": ["Cuenta"],
+  "Audit log": ["Registro de auditoría"],
   "Invite someone": ["Invitar a alguien"],
   "Loading…": ["Cargando…"],
   "Main navigation": ["Navegación principal"],

@@ -3,6 +3,7 @@
 // by the same name, so the two sides cannot disagree.
 
 import AppGate from "./AppGate.tsx";
+import Audit from "./Audit.tsx";
 import Invite from "./Invite.tsx";
 import NewUser from "./NewUser.tsx";
 import RequestReset from "./RequestReset.tsx";
@@ -13,6 +14,7 @@ import Users from "./Users.tsx";
 /** The islands, by the name their markers carry. */
 export const ISLANDS = {
   AppGate,
+  Audit,
   Invite,
   NewUser,
   RequestReset,

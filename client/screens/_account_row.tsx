@@ -1,8 +1,11 @@
 // One account of the users table: its name, email, role, status and
 // creation day, and one "Actions" menu: change the role, disable (after a
-// confirmation) or enable, and sign out everywhere (after a confirmation,
-// where the server has it). Every dialog returns focus to the row's menu
-// button; the outcome is announced by the table's status region.
+// confirmation) or enable, sign out everywhere and remove the second factor
+// (each after a confirmation), and show the account's activity. Every
+// dialog returns focus to the row's menu button; the outcome is announced
+// by the table's status region. Every write goes through the
+// re-authentication wrapper: past the window, a dialog asks for the
+// password and the write runs once more.
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQueryClient } from "@tanstack/preact-query";
@@ -20,13 +23,14 @@ import { formatDay } from "./_format.ts";
 import { ActionButton } from "./_form_parts.tsx";
 import { type RowAction, RowActions } from "./_row_actions.tsx";
 import { roleChoices, roleLabel } from "./_roles.ts";
+import { useReauthentication } from "./_reauth.tsx";
 import { recheckSession } from "./_session_recheck.ts";
 import { userSessions } from "./_user_sessions_api.ts";
 import { patchUser, USERS_KEY } from "./_users_cache.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /** Which dialog of the row is open. */
-type Open = "role" | "disable" | "sessions" | null;
+type Open = "role" | "disable" | "sessions" | "second-factor" | null;
 
 /** Props of {@linkcode AccountRow}. */
 export interface AccountRowProps {
@@ -36,6 +40,8 @@ export interface AccountRowProps {
   readonly announce: (message: string) => void;
   /** Shows a failure of an action that has no dialog (enable). */
   readonly fail: (message: string) => void;
+  /** Shows the account's activity (the audit log filtered by it); no menu item without it. */
+  readonly onShowActivity?: ((account: User) => void) | undefined;
 }
 
 /** A row of the users table. */
@@ -50,6 +56,7 @@ export function AccountRow(props: AccountRowProps): VNode {
   const choice = useSignal(account.role);
   const self = account.id === actor.id;
   const grantable = actor.grantable;
+  const reauth = useReauthentication();
 
   const failed = (error: unknown) => {
     recheckSession(client, error);
@@ -61,7 +68,9 @@ export function AccountRow(props: AccountRowProps): VNode {
   };
   const toggle = useMutation({
     mutationFn: (disabled: boolean) =>
-      setUserDisabled(account.id, disabled, { seenRole: account.role }),
+      reauth.guard(() =>
+        setUserDisabled(account.id, disabled, { seenRole: account.role })
+      ),
     onSuccess: (changed) => {
       patchUser(client, changed);
       finish(
@@ -81,7 +90,8 @@ export function AccountRow(props: AccountRowProps): VNode {
     },
   });
   const changeRole = useMutation({
-    mutationFn: (role: string) => setUserRole(account.id, role),
+    mutationFn: (role: string) =>
+      reauth.guard(() => setUserRole(account.id, role)),
     onSuccess: (changed) => {
       patchUser(client, changed);
       finish(
@@ -95,13 +105,25 @@ export function AccountRow(props: AccountRowProps): VNode {
     onError: failed,
   });
   const endSessions = useMutation({
-    mutationFn: () => userSessions.revoke(account.id),
+    mutationFn: () => reauth.guard(() => userSessions.revoke(account.id)),
     onSuccess: () =>
       finish(sprintf(__("%s is signed out everywhere.", DOMAIN), account.name)),
     onError: failed,
   });
+  const removeFactor = useMutation({
+    mutationFn: () =>
+      reauth.guard(() => userSessions.removeSecondFactor(account.id)),
+    onSuccess: () =>
+      finish(
+        sprintf(
+          __("%s can sign in with their password alone now.", DOMAIN),
+          account.name,
+        ),
+      ),
+    onError: failed,
+  });
   const pending = toggle.isPending || changeRole.isPending ||
-    endSessions.isPending;
+    endSessions.isPending || removeFactor.isPending;
 
   const show = (which: Open) => {
     failure.value = null;
@@ -138,6 +160,22 @@ export function AccountRow(props: AccountRowProps): VNode {
       label: __("Sign out everywhere…", DOMAIN),
       danger: true,
       run: () => show("sessions"),
+    });
+  }
+  if (!self && userSessions.available) {
+    actions.push({
+      key: "second-factor",
+      label: __("Remove second factor…", DOMAIN),
+      danger: true,
+      run: () => show("second-factor"),
+    });
+  }
+  const { onShowActivity } = props;
+  if (onShowActivity !== undefined) {
+    actions.push({
+      key: "activity",
+      label: __("Activity", DOMAIN),
+      run: () => onShowActivity(account),
     });
   }
 
@@ -256,6 +294,28 @@ export function AccountRow(props: AccountRowProps): VNode {
             </p>
           </Dialog>
         )}
+        {open.value === "second-factor" && (
+          <Dialog
+            {...common}
+            name="second-factor"
+            danger
+            title={sprintf(
+              __("Remove the second factor of %s?", DOMAIN),
+              account.name,
+            )}
+            confirm={__("Remove second factor", DOMAIN)}
+            busy={__("Removing…", DOMAIN)}
+            onConfirm={() => removeFactor.mutate()}
+          >
+            <p>
+              {__(
+                "Their authenticator app, recovery codes and passkeys stop working. Do this only when you are sure who is asking, for example for a lost phone.",
+                DOMAIN,
+              )}
+            </p>
+          </Dialog>
+        )}
+        {reauth.dialog}
       </td>
     </tr>
   );

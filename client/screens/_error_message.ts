@@ -25,6 +25,16 @@ import {
   SelfRoleError,
 } from "../role_errors.ts";
 import {
+  PasskeyInvalidError,
+  PasskeyNotFoundError,
+  PasswordIncorrectError,
+  ReauthenticationRequiredError,
+  SecondFactorEnabledError,
+  SecondFactorRequiredError,
+  SessionNotFoundError,
+  TotpNotEnabledError,
+} from "../security_errors.ts";
+import {
   InvitationFailedError,
   NetworkError,
   ServerError,
@@ -148,6 +158,11 @@ function tooOldText(error: ServerTooOldError): string {
         "This server is too old to list or revoke invitations. Ask its administrator to upgrade Gatehouse.",
         DOMAIN,
       );
+    case "accountSecurity":
+      return __(
+        "This server is too old for this. Ask its administrator to upgrade Gatehouse.",
+        DOMAIN,
+      );
   }
 }
 
@@ -178,6 +193,8 @@ function validationText(error: ValidationError, limits: FieldLimits): string {
       return __("This field is required.", DOMAIN);
     case "role_unknown":
       return __("The server does not know this role.", DOMAIN);
+    case "code_invalid":
+      return __("This code is not valid. Check it and try again.", DOMAIN);
     case "body_too_large":
       return __("What you entered is too long.", DOMAIN);
     default:
@@ -193,11 +210,44 @@ function validationText(error: ValidationError, limits: FieldLimits): string {
 /** The field a failure concerns, when the server or the class says. */
 function fieldOf(error: unknown): string | undefined {
   if (error instanceof ValidationError) return error.field;
+  if (error instanceof PasswordIncorrectError) return error.field;
   if (error instanceof EmailTakenError) return "email";
   if (
     error instanceof RoleBeyondReachError || error instanceof RoleRefusedError
   ) {
     return "role";
+  }
+  return undefined;
+}
+
+/** Words for the failures of account security, second factors and passkeys. */
+function securityText(error: unknown): string | undefined {
+  if (error instanceof PasswordIncorrectError) {
+    return __("The password is incorrect.", DOMAIN);
+  }
+  if (error instanceof ReauthenticationRequiredError) {
+    return __("Confirm it is you to continue.", DOMAIN);
+  }
+  if (error instanceof SecondFactorRequiredError) {
+    return __(
+      "Your role needs two-step verification. Set it up in your account first.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof PasskeyInvalidError) {
+    return __("The passkey could not be verified.", DOMAIN);
+  }
+  if (error instanceof SessionNotFoundError) {
+    return __("This session has already ended. Reload the list.", DOMAIN);
+  }
+  if (error instanceof PasskeyNotFoundError) {
+    return __("This passkey no longer exists. Reload the list.", DOMAIN);
+  }
+  if (error instanceof SecondFactorEnabledError) {
+    return __("An authenticator app is already set up.", DOMAIN);
+  }
+  if (error instanceof TotpNotEnabledError) {
+    return __("No authenticator app is set up for this account.", DOMAIN);
   }
   return undefined;
 }
@@ -224,6 +274,8 @@ export function failureText(
   if (error instanceof RoleRefusedError) {
     return __("Your account may not change roles.", DOMAIN);
   }
+  const security = securityText(error);
+  if (security !== undefined) return security;
   if (error instanceof SelfRoleError) {
     return __("You cannot change your own role.", DOMAIN);
   }

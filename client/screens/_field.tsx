@@ -60,6 +60,10 @@ export interface TextFieldProps extends FieldBase {
   readonly autocomplete?: string;
   /** Shown but not editable (an activation link). */
   readonly readOnly?: boolean;
+  /** A ref to the <input>, e.g. to focus it. */
+  readonly inputRef?: RefObject<HTMLElement>;
+  /** The keyboard a phone shows (`numeric` for codes). */
+  readonly inputMode?: "text" | "numeric";
 }
 
 /** A labelled text input bound to a signal. */
@@ -68,9 +72,11 @@ export function TextField(props: TextFieldProps): VNode {
   return (
     <Frame {...props}>
       <input
+        ref={props.inputRef as RefObject<HTMLInputElement>}
         id={props.id}
         name={props.name}
         type={props.type ?? "text"}
+        inputMode={props.inputMode}
         class="gh-input"
         value={value.value}
         onInput={(event) => (value.value = event.currentTarget.value)}

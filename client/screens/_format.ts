@@ -21,3 +21,17 @@ export function formatDay(iso: string): string {
     return at.toISOString().slice(0, 10);
   }
 }
+
+/** An ISO 8601 time as a day and an hour in the screens' language. */
+export function formatTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  try {
+    return new Intl.DateTimeFormat(screensLanguage(), {
+      dateStyle: "medium",
+      timeStyle: "short",
+    }).format(at);
+  } catch {
+    return at.toISOString().slice(0, 16).replace("T", " ");
+  }
+}

@@ -13,6 +13,7 @@ import { listInvitations, revokeInvitation } from "../admin_calls.ts";
 import type { PendingInvitation } from "../types.ts";
 import { ServerTooOldError } from "../service_errors.ts";
 import { Dialog } from "./_dialog.tsx";
+import { useReauthentication } from "./_reauth.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
 import { useFocusOnChange } from "./_focus.ts";
@@ -102,8 +103,9 @@ function InvitationItem(
   const client = useQueryClient();
   const button = useRef<HTMLButtonElement>(null);
   const open = useSignal(false);
+  const reauth = useReauthentication();
   const revoke = useMutation({
-    mutationFn: () => revokeInvitation(invitation.id),
+    mutationFn: () => reauth.guard(() => revokeInvitation(invitation.id)),
     onSuccess: props.onRevoked,
     onError: (error) => recheckSession(client, error),
   });
@@ -162,6 +164,7 @@ function InvitationItem(
           </p>
         </Dialog>
       )}
+      {reauth.dialog}
     </li>
   );
 }

@@ -1,25 +1,21 @@
-// SEAM, the one place that knows whether "Sign out everywhere" exists for
-// another account (`DELETE /api/users/{id}/sessions`, DESIGN.md §8). The
-// route is not in the contract yet (a later change adds it to the server,
-// the contract and the client's calls). No server can be asked whether it
-// has the route without using it, so the row action stays hidden while
-// `available` is false. When the operation lands: set `available` from it
-// and point `revoke` at the client's call; until then `revoke` goes over
-// REST with the client's error mapping.
+// What the users table does to another account's security: end every
+// session (`revokeUserSessions`) and remove its second factor
+// (`removeUserSecondFactor`). One object, so a test (or an app that hides
+// these actions) can replace a member; an older server answers
+// ServerTooOldError("accountSecurity"), shown in the action's dialog.
 
-import { sendTo } from "../_http.ts";
+import {
+  removeUserSecondFactor,
+  revokeUserSessions,
+} from "../admin_security_calls.ts";
 
-/** Whether the server ends another account's sessions, and the call. */
+/** Whether the row actions show, and the calls. */
 export const userSessions: {
   available: boolean;
   revoke(id: string): Promise<void>;
+  removeSecondFactor(id: string): Promise<void>;
 } = {
-  available: false,
-  async revoke(id: string): Promise<void> {
-    const response = await sendTo({}, {
-      method: "DELETE",
-      path: `/api/users/${encodeURIComponent(id)}/sessions`,
-    }, { operation: "revokeUserSessions" });
-    await response.body?.cancel();
-  },
+  available: true,
+  revoke: (id) => revokeUserSessions(id),
+  removeSecondFactor: (id) => removeUserSecondFactor(id),
 };

@@ -13,7 +13,7 @@ import {
 import { __, _n, sprintf } from "@wordpress/i18n";
 import { useEffect, useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import type { SessionUser, UserSort } from "../types.ts";
+import type { SessionUser, User, UserSort } from "../types.ts";
 import { AccountRow } from "./_account_row.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
@@ -28,6 +28,7 @@ export interface UsersTableProps {
   readonly actor: SessionUser;
   readonly pageSize: number;
   readonly initialSearch: string;
+  readonly onShowActivity?: ((account: User) => void) | undefined;
 }
 
 type Field = "name" | "email" | "created";
@@ -206,6 +207,7 @@ export function UsersTable(props: UsersTableProps): VNode {
                   key={account.id}
                   account={account}
                   actor={props.actor}
+                  onShowActivity={props.onShowActivity}
                   announce={(message) => {
                     problem.value = "";
                     news.value = message;

@@ -1,5 +1,7 @@
 /**
- * `AccountPanel`: who is signed in, and a button to sign out.
+ * `AccountPanel`: who is signed in, a button to sign out, and the
+ * account's security: password, sessions, two-step verification, passkeys
+ * and recent activity.
  *
  * @module
  */
@@ -13,6 +15,12 @@ import { FormAlert } from "./_field.tsx";
 import { useFocusWhenSwappedIn } from "./_focus.ts";
 import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { AccountActivity } from "./_account_activity.tsx";
+import { ChangePassword } from "./_account_password.tsx";
+import { AccountPasskeys } from "./_account_passkeys.tsx";
+import { AccountSessions } from "./_account_sessions.tsx";
+import { AccountTotp } from "./_account_totp.tsx";
+import { useReauthentication } from "./_reauth.tsx";
 import { roleLabel } from "./_roles.ts";
 import { DOMAIN } from "./i18n.ts";
 
@@ -29,12 +37,24 @@ import { DOMAIN } from "./i18n.ts";
 export interface AccountPanelProps {
   /** The level of the title's heading; 1 unless the panel sits below a heading of yours. */
   readonly headingLevel?: HeadingLevel;
+  /**
+   * Show the security sections (password, sessions, two-step verification,
+   * passkeys, recent activity); true by default. Turn off for a server
+   * older than them.
+   */
+  readonly security?: boolean;
 }
 
 /**
  * The signed-in account's name, email and role, and a "Sign out" button
  * (`useLogout()`: the session ends, the cache is cleared and the gate shows
- * the login screen). Renders nothing when nobody is signed in. Put it below
+ * the login screen). Below, its security: change the password (errors by
+ * field), where it is signed in ("this device", end one, end all others),
+ * two-step verification with an authenticator app (QR code, manual key,
+ * recovery codes to copy or download; new codes; turn off) and passkeys
+ * (add, rename, remove) where the server reports them, and its recent
+ * activity. Sensitive steps ask for the password again when the server
+ * wants a fresh proof. Renders nothing when nobody is signed in. Put it below
  * `AuthGate`, inside the `QueryClientProvider`. When it replaces the login
  * screen, focus moves to its title.
  *
@@ -58,8 +78,11 @@ export function AccountPanel(props: AccountPanelProps = {}): VNode | null {
   const user = useSession();
   const logout = useLogout();
   const title = useRef<HTMLHeadingElement>(null);
+  const reauth = useReauthentication();
   useFocusWhenSwappedIn(title);
   if (user === null) return null;
+  const level = Math.min((props.headingLevel ?? 1) + 1, 3) as 2 | 3;
+  const factors = user.secondFactor;
   const alert = logout.error ? failureText(logout.error) : undefined;
 
   return (
@@ -98,6 +121,24 @@ export function AccountPanel(props: AccountPanelProps = {}): VNode | null {
           </ActionButton>
         </div>
       </div>
+      {props.security !== false && (
+        <div class="gh-card gh-security">
+          <ChangePassword level={level} />
+          <AccountSessions level={level} />
+          {factors !== undefined && (
+            <>
+              <AccountTotp
+                level={level}
+                enabled={factors.totp}
+                reauth={reauth}
+              />
+              <AccountPasskeys level={level} reauth={reauth} />
+            </>
+          )}
+          <AccountActivity level={level} />
+          {reauth.dialog}
+        </div>
+      )}
     </section>
   );
 }

@@ -31,6 +31,7 @@ import {
   Title,
 } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { useReauthentication } from "./_reauth.tsx";
 import { NotAllowed } from "./_not_allowed.tsx";
 import { INVITATIONS_KEY } from "./_users_cache.ts";
 import {
@@ -105,7 +106,11 @@ export function InviteScreen(props: InviteScreenProps): VNode {
   const copy = useSignal<Copy>("idle");
   const form = useForm();
   const title = useRef<HTMLHeadingElement>(null);
-  const send = useMutation({ mutationFn: invite });
+  const reauth = useReauthentication();
+  const send = useMutation({
+    mutationFn: (input: Parameters<typeof invite>[0]) =>
+      reauth.guard(() => invite(input)),
+  });
   const described = describeFailure(form.failure.value, FIELDS);
   const grantable = user?.grantable;
   const answer = sent.value;
@@ -272,6 +277,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
             </ScreenForm>
           )}
       </div>
+      {reauth.dialog}
     </section>
   );
 }

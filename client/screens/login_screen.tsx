@@ -6,15 +6,24 @@
 
 import { useSignal } from "@preact/signals";
 import { __, sprintf } from "@wordpress/i18n";
-import { useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
+import {
+  loginWithPasskey,
+  passkeyLoginOptions,
+} from "../second_factor_calls.ts";
+import {
+  isSecondFactorChallenge,
+  type SecondFactorChallenge,
+} from "../security_types.ts";
 import { login } from "../session_calls.ts";
 import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
-import { useFocusWhenSwappedIn } from "./_focus.ts";
+import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
 import {
+  ActionButton,
   ActionLink,
   Brand,
   type HeadingLevel,
@@ -24,7 +33,9 @@ import {
 } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { useSessionEnded } from "./_session_ended.ts";
+import { SecondFactorStep } from "./_second_factor_step.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
+import { webauthn } from "./_webauthn.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -59,8 +70,22 @@ export interface LoginScreenProps {
 
 const FIELDS = ["email", "password"] as const;
 
+function either<T>(condition: boolean, yes: T, no: T): T {
+  if (condition) return yes;
+  return no;
+}
+
+function stepOf(challenge: SecondFactorChallenge | null): string | null {
+  if (challenge === null) return "password";
+  return null;
+}
+
 /**
- * The sign-in screen: email, password and a submit button. A wrong email or
+ * The sign-in screen: email, password and a submit button, and "Sign in
+ * with a passkey" where the browser has WebAuthn (offered in the email
+ * field's autofill too, where the browser can). When the account has a
+ * second factor, a second step asks for a code of the authenticator app, a
+ * recovery code or a passkey, with a way back. A wrong email or
  * password, the login limiter ("try again in 2 minutes") and a server that
  * cannot be reached each show a clear message; when the screen comes back
  * because the session ended (signed out in another tab, disabled), it says
@@ -92,15 +117,65 @@ export function LoginScreen(props: LoginScreenProps): VNode {
   const email = useSignal("");
   const password = useSignal("");
   const form = useForm();
+  const challenge = useSignal<SecondFactorChallenge | null>(null);
+  const expired = useSignal(false);
+  const passkeys = useSignal(false);
   const ended = useSessionEnded();
   const title = useRef<HTMLHeadingElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
+  // (Hook arguments picked by helpers: the linter's rules-of-hooks takes a
+  // conditional expression before a hook for a conditional call.)
+  useFocusWhenSwappedIn(either(ended, alert, title));
+  // Back from the second step: to the title, or to why it ended.
+  useFocusOnChange(
+    either(expired.value, alert, title),
+    stepOf(challenge.value),
+  );
+  const { onLogin } = props;
+
+  // Passkeys: the button where WebAuthn is, and the email field's
+  // autofill ("conditional UI") where the browser offers it.
+  useEffect(() => {
+    if (!webauthn.supported()) return;
+    passkeys.value = true;
+    let live = true;
+    void webauthn.autofill().then(async (autofill) => {
+      if (!autofill || !live) return;
+      try {
+        const options = await passkeyLoginOptions();
+        const response = await webauthn.authenticate(options, true);
+        if (live) onLogin(await loginWithPasskey(response));
+      } catch {
+        // The autofill is offered in the background: a closed prompt, a
+        // newer ceremony or a server without passkeys is nothing to show
+        // (the button says what went wrong when the person asks).
+      }
+    });
+    return () => {
+      live = false;
+      webauthn.cancel();
+    };
+  }, []);
+
   // Until the person tries again, the screen says why it came back.
-  const endedText = ended && form.failure.value === null && !form.pending.value
+  const quiet = form.failure.value === null && !form.pending.value;
+  const endedText = expired.value && quiet
+    ? __(
+      "Your sign-in took too long or had too many wrong codes. Sign in again.",
+      DOMAIN,
+    )
+    : ended && quiet
     ? __("Your session has ended. Sign in again.", DOMAIN)
     : undefined;
-  useFocusWhenSwappedIn(ended ? alert : title);
+
+  const signInWithPasskey = () =>
+    void form.run(async () => {
+      webauthn.cancel();
+      const options = await passkeyLoginOptions();
+      const response = await webauthn.authenticate(options);
+      onLogin(await loginWithPasskey(response));
+    });
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -110,11 +185,39 @@ export function LoginScreen(props: LoginScreenProps): VNode {
     });
     if (problems) return form.refuse(problems);
     void form.run(async () => {
-      const user = await login(email.value.trim(), password.value);
-      props.onLogin(user);
+      expired.value = false;
+      const result = await login(email.value.trim(), password.value);
+      if (isSecondFactorChallenge(result)) {
+        password.value = "";
+        challenge.value = result;
+      } else onLogin(result);
     });
   };
 
+  if (challenge.value !== null) {
+    return (
+      <section
+        class="gh gh-screen gh-login"
+        data-gh-screen="login"
+        data-gh-step="second-factor"
+        aria-labelledby={`${id}-2fa-title`}
+      >
+        <div class="gh-card">
+          <Brand brand={props.brand} />
+          <SecondFactorStep
+            id={id}
+            methods={challenge.value.methods}
+            headingLevel={props.headingLevel}
+            onLogin={onLogin}
+            onBack={(ended) => {
+              expired.value = ended;
+              challenge.value = null;
+            }}
+          />
+        </div>
+      </section>
+    );
+  }
   return (
     <section
       class="gh gh-screen gh-login"
@@ -132,7 +235,7 @@ export function LoginScreen(props: LoginScreenProps): VNode {
             id={`${id}-email`}
             name="email"
             type="email"
-            autocomplete="username"
+            autocomplete={passkeys.value ? "username webauthn" : "username"}
             label={__("Email", DOMAIN)}
             value={email}
             error={described.fields.email}
@@ -159,6 +262,16 @@ export function LoginScreen(props: LoginScreenProps): VNode {
               {__("Forgot password?", DOMAIN)}
             </ActionLink>
           </div>
+          {passkeys.value && (
+            <div class="gh-actions gh-passkey-sign-in">
+              <ActionButton
+                pending={form.pending.value}
+                onClick={signInWithPasskey}
+              >
+                {__("Sign in with a passkey", DOMAIN)}
+              </ActionButton>
+            </div>
+          )}
         </ScreenForm>
       </div>
     </section>

@@ -6,8 +6,11 @@
  *   `loginScreen`), {@linkcode AccountPanel}.
  * - Administration, for those who may manage users
  *   (`can(user, USERS_MANAGE)`): {@linkcode UsersScreen},
- *   {@linkcode NewUserScreen}, {@linkcode InviteScreen}, and
- *   {@linkcode usersNavItem} for the app's navigation.
+ *   {@linkcode NewUserScreen}, {@linkcode InviteScreen},
+ *   {@linkcode AuditLogScreen}, and {@linkcode usersNavItem} for the app's
+ *   navigation.
+ * - {@linkcode useReauthentication}: the dialog that asks for the password
+ *   again when the server wants a fresh proof, for your own calls too.
  * - Links by mail: {@linkcode SetPasswordScreen} (an invitation),
  *   {@linkcode RequestResetScreen} and {@linkcode ResetPasswordScreen}.
  * - {@linkcode stylesheet}: the CSS (also shipped as `screens/style.css`),
@@ -45,6 +48,11 @@
  */
 
 export { AccountPanel, type AccountPanelProps } from "./account_panel.tsx";
+export {
+  AuditLogScreen,
+  type AuditLogScreenProps,
+} from "./audit_log_screen.tsx";
+export { type Reauthentication, useReauthentication } from "./_reauth.tsx";
 export type { HeadingLevel } from "./_form_parts.tsx";
 export {
   type Catalog,

@@ -30,6 +30,7 @@ import {
   Title,
 } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { useReauthentication } from "./_reauth.tsx";
 import { DEFAULT_MIN_PASSWORD, passwordHint } from "./_password.ts";
 import { NotAllowed } from "./_not_allowed.tsx";
 import { USERS_KEY } from "./_users_cache.ts";
@@ -110,7 +111,11 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
   const created = useSignal<User | null>(null);
   const form = useForm();
   const title = useRef<HTMLHeadingElement>(null);
-  const create = useMutation({ mutationFn: createUser });
+  const reauth = useReauthentication();
+  const create = useMutation({
+    mutationFn: (input: Parameters<typeof createUser>[0]) =>
+      reauth.guard(() => createUser(input)),
+  });
   const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
   const described = describeFailure(form.failure.value, FIELDS, limits);
   const grantable = user?.grantable;
@@ -224,6 +229,7 @@ export function NewUserScreen(props: NewUserScreenProps): VNode {
             </ScreenForm>
           )}
       </div>
+      {reauth.dialog}
     </section>
   );
 }

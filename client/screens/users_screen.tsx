@@ -11,6 +11,7 @@ import type { ComponentChildren, VNode } from "../_peer_types.ts";
 import { can } from "../can.ts";
 import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
+import type { User } from "../types.ts";
 import { useFocusWhenSwappedIn } from "./_focus.ts";
 import { type HeadingLevel, Title } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
@@ -41,6 +42,11 @@ export interface UsersScreenProps {
   readonly initialSearch?: string;
   /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
   readonly headingLevel?: HeadingLevel;
+  /**
+   * Shows an account's activity (e.g. go to the audit log filtered by it:
+   * `AuditLogScreen`'s `initialUserId`); adds "Activity" to each row's menu.
+   */
+  readonly onShowActivity?: (account: User) => void;
 }
 
 /**
@@ -50,8 +56,10 @@ export interface UsersScreenProps {
  * Search by name or email (the number of matches is announced), order by
  * name, email or creation (servers that sort; others list in creation
  * order), and one "Actions" menu per account: change its role, disable it
- * after a confirmation, enable it, and sign it out everywhere where the
- * server can. Outcomes are announced; a refusal shows in its dialog (e.g.
+ * after a confirmation, enable it, sign it out everywhere, remove its
+ * second factor (a lost phone), and show its activity (`onShowActivity`).
+ * Past the re-authentication window a dialog asks for the password and the
+ * action carries on. Outcomes are announced; a refusal shows in its dialog (e.g.
  * "This account changed since the list was loaded" with "Reload list").
  * Below the table, the pending invitations with "Revoke", where the server
  * lists them. On a phone the rows become compact cards. Put it below
@@ -97,6 +105,7 @@ export function UsersScreen(props: UsersScreenProps): VNode {
               actor={user}
               pageSize={props.pageSize ?? 20}
               initialSearch={props.initialSearch ?? ""}
+              onShowActivity={props.onShowActivity}
             />
             <PendingInvitations
               level={Math.min((props.headingLevel ?? 1) + 1, 6) as HeadingLevel}

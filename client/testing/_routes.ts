@@ -5,7 +5,7 @@
 
 import { ERROR_STATUS, isErrorCode } from "@gatehouse/contract/errors";
 import { OPERATIONS } from "@gatehouse/contract/operations";
-import { http } from "msw";
+import { http, HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
 import type { AuthTransport } from "../transport.ts";
 
@@ -39,9 +39,10 @@ export function statusOf(code: string): number | undefined {
 export function route(
   endpoint: Endpoint,
   resolver: Parameters<typeof http.get>[1],
+  options: { once?: boolean } = {},
 ): HttpHandler {
   const { method, path } = routeOf(endpoint);
-  return http[method](path, resolver);
+  return http[method](path, resolver, options.once ? { once: true } : {});
 }
 
 export async function jsonBody(
@@ -55,3 +56,9 @@ export async function jsonBody(
 
 export const text = (value: unknown, fallback: string): string =>
   typeof value === "string" ? value : fallback;
+
+/** A success without a body, with the operation's status. */
+export function answerEmpty(endpoint: Endpoint): HttpHandler {
+  const status = OPERATIONS[endpoint].success;
+  return route(endpoint, () => new HttpResponse(null, { status }));
+}

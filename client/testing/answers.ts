@@ -29,6 +29,11 @@ export interface AnswerErrorOptions {
   readonly message?: string;
   /** A `Retry-After` header in seconds (60 by default for `login_rate_limited`). */
   readonly retryAfter?: number;
+  /**
+   * Answer only the first request, then step aside for the handlers behind
+   * (e.g. `reauthentication_required` once, then the success).
+   */
+  readonly once?: boolean;
 }
 
 /**
@@ -70,7 +75,11 @@ export function answerError(
   const headers = retryAfter === undefined
     ? undefined
     : { "retry-after": String(retryAfter) };
-  return route(endpoint, () => HttpResponse.json(body, { status, headers }));
+  return route(
+    endpoint,
+    () => HttpResponse.json(body, { status, headers }),
+    { once: options.once ?? false },
+  );
 }
 
 /**

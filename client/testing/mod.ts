@@ -16,7 +16,13 @@
  *   {@linkcode inviteDelivered}, {@linkcode inviteUndelivered},
  *   {@linkcode listInvitationsOk}, {@linkcode revokeInvitationOk},
  *   {@linkcode acceptInviteOk}, {@linkcode requestPasswordResetOk},
- *   {@linkcode resetPasswordOk} and more; {@linkcode answerError} for any
+ *   {@linkcode resetPasswordOk}, the account-security ones
+ *   ({@linkcode changePasswordOk}, {@linkcode reauthenticateOk},
+ *   {@linkcode listSessionsOk}, {@linkcode loginSecondFactor},
+ *   {@linkcode setupTotpOk}, {@linkcode listAuditEventsOk}, …, with
+ *   `<operation>Refused(code)` for their refusals) and more, with sample
+ *   data ({@linkcode currentSession}, {@linkcode auditEventOf}, …);
+ *   {@linkcode answerError} for any
  *   other error code, {@linkcode serverTooOld} and {@linkcode networkFailure}.
  *   The paths and statuses come from `@gatehouse/contract`. SPEC.md's
  *   earlier names (`sessionAnonymous`, `activateOk()`, `resetRequestOk()`,
@@ -92,6 +98,60 @@ export {
   resetPasswordOk,
 } from "./link_handlers.ts";
 export type { Endpoint } from "./_routes.ts";
+export {
+  changePasswordIncorrect,
+  changePasswordOk,
+  changePasswordRateLimited,
+  changePasswordRefused,
+  listActivityOk,
+  listAuditEventsOk,
+  listSessionsOk,
+  reauthenticateOk,
+  reauthenticateRateLimited,
+  reauthenticateRefused,
+  removeUserSecondFactorOk,
+  removeUserSecondFactorRefused,
+  revokeOtherSessionsOk,
+  revokeSessionNotFound,
+  revokeSessionOk,
+  revokeUserSessionsOk,
+  revokeUserSessionsRefused,
+} from "./account_handlers.ts";
+export {
+  confirmTotpOk,
+  confirmTotpRefused,
+  disableTotpOk,
+  disableTotpReauthenticationRequired,
+  listPasskeysOk,
+  loginSecondFactor,
+  loginWithPasskeyOk,
+  loginWithPasskeyRefused,
+  passkeyLoginOptionsOk,
+  passkeyRegistrationOptionsOk,
+  passkeyRegistrationOptionsReauthenticationRequired,
+  regenerateRecoveryCodesOk,
+  regenerateRecoveryCodesRefused,
+  registerPasskeyOk,
+  registerPasskeyRefused,
+  removePasskeyOk,
+  removePasskeyRefused,
+  renamePasskeyOk,
+  renamePasskeyRefused,
+  setupTotpOk,
+  setupTotpRefused,
+  verifySecondFactorExpired,
+  verifySecondFactorInvalid,
+  verifySecondFactorOk,
+  verifySecondFactorRateLimited,
+} from "./second_factor_handlers.ts";
+export {
+  auditEventOf,
+  currentSession,
+  otherSession,
+  samplePasskey,
+  sampleRecoveryCodes,
+  sampleTotpSetup,
+} from "./security_data.ts";
 export {
   fetchSessionAnonymous,
   fetchSessionOk,

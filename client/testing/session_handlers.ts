@@ -28,7 +28,7 @@ import { defaultUser } from "./users.ts";
  * Deno.test("login() answers the account", async () => {
  *   env.use(loginOk(userWithRole("admin")));
  *   const user = await login("admin@example.com", "any password");
- *   if (user.role !== "admin") throw new Error("expected an admin");
+ *   if (!("role" in user) || user.role !== "admin") throw new Error("expected an admin");
  * });
  * ```
  */

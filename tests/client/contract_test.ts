@@ -36,6 +36,24 @@ const USER = {
   created_at: "2026-01-01T00:00:00.000Z",
 };
 const IDENTITY = { id: ID, email: "a@example.com", name: "A", role: "" };
+const TIME = "2026-01-01T00:00:00.000Z";
+const SESSION = {
+  id: ID,
+  created_at: TIME,
+  last_seen_at: TIME,
+  expires_at: TIME,
+  idle_expires_at: TIME,
+  ip: "",
+  user_agent: "",
+  current: true,
+};
+const CODES = { recovery_codes: Array.from({ length: 10 }, (_, i) => `c${i}`) };
+const PASSKEY = {
+  id: ID,
+  name: "Laptop",
+  created_at: TIME,
+  last_used_at: null,
+};
 const CALLS: {
   [Name in Exclude<keyof AuthTransport, "isSessionRevoked">]: [
     (t: AuthTransport) => Promise<unknown>,
@@ -66,6 +84,43 @@ const CALLS: {
     undefined,
   ],
   resetPassword: [(t) => t.resetPassword("token", "pw"), undefined],
+  changePassword: [
+    (t) => t.changePassword({ currentPassword: "a", newPassword: "b" }),
+    undefined,
+  ],
+  reauthenticate: [(t) => t.reauthenticate({ password: "pw" }), undefined],
+  listSessions: [(t) => t.listSessions(), { sessions: [SESSION] }],
+  revokeSession: [(t) => t.revokeSession(ID), undefined],
+  revokeOtherSessions: [(t) => t.revokeOtherSessions(), undefined],
+  revokeUserSessions: [(t) => t.revokeUserSessions(ID), undefined],
+  setupTotp: [(t) => t.setupTotp(), {
+    secret: "JBSWY3DP",
+    otpauth_url: "otpauth://totp/x",
+    qr_svg: "<svg/>",
+  }],
+  confirmTotp: [(t) => t.confirmTotp("123456"), CODES],
+  disableTotp: [(t) => t.disableTotp(), undefined],
+  regenerateRecoveryCodes: [(t) => t.regenerateRecoveryCodes(), CODES],
+  verifySecondFactor: [(t) => t.verifySecondFactor({ code: "1" }), IDENTITY],
+  removeUserSecondFactor: [(t) => t.removeUserSecondFactor(ID), undefined],
+  passkeyRegistrationOptions: [
+    (t) => t.passkeyRegistrationOptions(),
+    { challenge: "c" },
+  ],
+  registerPasskey: [(t) => t.registerPasskey({}, "Laptop"), PASSKEY],
+  listPasskeys: [(t) => t.listPasskeys(), { passkeys: [PASSKEY] }],
+  renamePasskey: [(t) => t.renamePasskey(ID, "Phone"), PASSKEY],
+  removePasskey: [(t) => t.removePasskey(ID), undefined],
+  passkeyLoginOptions: [(t) => t.passkeyLoginOptions(), { challenge: "c" }],
+  loginWithPasskey: [(t) => t.loginWithPasskey({}), IDENTITY],
+  listAuditEvents: [
+    (t) => t.listAuditEvents({ userId: ID, type: "logout" }),
+    { events: [], next_cursor: null },
+  ],
+  listActivity: [(t) => t.listActivity({ limit: 5 }), {
+    events: [],
+    next_cursor: null,
+  }],
 };
 
 Deno.test("the transport has one operation per operation of the contract (but describeApi), plus isSessionRevoked", () => {
@@ -182,7 +237,219 @@ const CANNED: Array<
     () => testing.resetPasswordInvalidToken(),
     "resetPassword",
   ],
+  ["loginSecondFactor", () => testing.loginSecondFactor(), "login"],
+  ["changePasswordOk", () => testing.changePasswordOk(), "changePassword"],
+  [
+    "changePasswordIncorrect",
+    () => testing.changePasswordIncorrect(),
+    "changePassword",
+  ],
+  [
+    "changePasswordRefused",
+    () => testing.changePasswordRefused(),
+    "changePassword",
+  ],
+  [
+    "changePasswordRateLimited",
+    () => testing.changePasswordRateLimited(),
+    "changePassword",
+  ],
+  ["reauthenticateOk", () => testing.reauthenticateOk(), "reauthenticate"],
+  ...([
+    "password_incorrect",
+    "code_invalid",
+    "passkey_invalid",
+    "totp_not_enabled",
+  ] as const).map((
+    code,
+  ): [string, () => ReturnType<typeof testing.loginOk>, keyof typeof CALLS] => [
+    `reauthenticateRefused(${code})`,
+    () => testing.reauthenticateRefused(code),
+    "reauthenticate",
+  ]),
+  [
+    "reauthenticateRateLimited",
+    () => testing.reauthenticateRateLimited(),
+    "reauthenticate",
+  ],
+  ["listSessionsOk", () => testing.listSessionsOk(), "listSessions"],
+  ["revokeSessionOk", () => testing.revokeSessionOk(), "revokeSession"],
+  [
+    "revokeSessionNotFound",
+    () => testing.revokeSessionNotFound(),
+    "revokeSession",
+  ],
+  [
+    "revokeOtherSessionsOk",
+    () => testing.revokeOtherSessionsOk(),
+    "revokeOtherSessions",
+  ],
+  [
+    "revokeUserSessionsOk",
+    () => testing.revokeUserSessionsOk(),
+    "revokeUserSessions",
+  ],
+  ...([
+    "user_not_found",
+    "role_beyond_reach",
+    "reauthentication_required",
+  ] as const)
+    .flatMap((
+      code,
+    ): Array<
+      [string, () => ReturnType<typeof testing.loginOk>, keyof typeof CALLS]
+    > => [
+      [
+        `revokeUserSessionsRefused(${code})`,
+        () => testing.revokeUserSessionsRefused(code),
+        "revokeUserSessions",
+      ],
+      [
+        `removeUserSecondFactorRefused(${code})`,
+        () => testing.removeUserSecondFactorRefused(code),
+        "removeUserSecondFactor",
+      ],
+    ]),
+  [
+    "removeUserSecondFactorOk",
+    () => testing.removeUserSecondFactorOk(),
+    "removeUserSecondFactor",
+  ],
+  ["setupTotpOk", () => testing.setupTotpOk(), "setupTotp"],
+  [
+    "setupTotpRefused(second_factor_enabled)",
+    () => testing.setupTotpRefused("second_factor_enabled"),
+    "setupTotp",
+  ],
+  [
+    "setupTotpRefused(reauthentication_required)",
+    () => testing.setupTotpRefused("reauthentication_required"),
+    "setupTotp",
+  ],
+  ["confirmTotpOk", () => testing.confirmTotpOk(), "confirmTotp"],
+  ["confirmTotpRefused", () => testing.confirmTotpRefused(), "confirmTotp"],
+  [
+    "confirmTotpRefused(second_factor_enabled)",
+    () => testing.confirmTotpRefused("second_factor_enabled"),
+    "confirmTotp",
+  ],
+  ["disableTotpOk", () => testing.disableTotpOk(), "disableTotp"],
+  [
+    "disableTotpReauthenticationRequired",
+    () => testing.disableTotpReauthenticationRequired(),
+    "disableTotp",
+  ],
+  [
+    "regenerateRecoveryCodesOk",
+    () => testing.regenerateRecoveryCodesOk(),
+    "regenerateRecoveryCodes",
+  ],
+  [
+    "regenerateRecoveryCodesRefused(totp_not_enabled)",
+    () => testing.regenerateRecoveryCodesRefused("totp_not_enabled"),
+    "regenerateRecoveryCodes",
+  ],
+  [
+    "regenerateRecoveryCodesRefused(reauthentication_required)",
+    () => testing.regenerateRecoveryCodesRefused("reauthentication_required"),
+    "regenerateRecoveryCodes",
+  ],
+  [
+    "verifySecondFactorOk",
+    () => testing.verifySecondFactorOk(),
+    "verifySecondFactor",
+  ],
+  [
+    "verifySecondFactorInvalid",
+    () => testing.verifySecondFactorInvalid(),
+    "verifySecondFactor",
+  ],
+  [
+    "verifySecondFactorExpired",
+    () => testing.verifySecondFactorExpired(),
+    "verifySecondFactor",
+  ],
+  [
+    "verifySecondFactorRateLimited",
+    () => testing.verifySecondFactorRateLimited(),
+    "verifySecondFactor",
+  ],
+  [
+    "passkeyRegistrationOptionsOk",
+    () => testing.passkeyRegistrationOptionsOk(),
+    "passkeyRegistrationOptions",
+  ],
+  [
+    "passkeyRegistrationOptionsReauthenticationRequired",
+    () => testing.passkeyRegistrationOptionsReauthenticationRequired(),
+    "passkeyRegistrationOptions",
+  ],
+  ["registerPasskeyOk", () => testing.registerPasskeyOk(), "registerPasskey"],
+  [
+    "registerPasskeyRefused",
+    () => testing.registerPasskeyRefused(),
+    "registerPasskey",
+  ],
+  [
+    "registerPasskeyRefused(name_too_long)",
+    () => testing.registerPasskeyRefused("name_too_long"),
+    "registerPasskey",
+  ],
+  ["listPasskeysOk", () => testing.listPasskeysOk(), "listPasskeys"],
+  ["renamePasskeyOk", () => testing.renamePasskeyOk(), "renamePasskey"],
+  ...(["passkey_not_found", "name_required", "name_too_long"] as const).map((
+    code,
+  ): [string, () => ReturnType<typeof testing.loginOk>, keyof typeof CALLS] => [
+    `renamePasskeyRefused(${code})`,
+    () => testing.renamePasskeyRefused(code),
+    "renamePasskey",
+  ]),
+  ["removePasskeyOk", () => testing.removePasskeyOk(), "removePasskey"],
+  [
+    "removePasskeyRefused(passkey_not_found)",
+    () => testing.removePasskeyRefused("passkey_not_found"),
+    "removePasskey",
+  ],
+  [
+    "removePasskeyRefused(reauthentication_required)",
+    () => testing.removePasskeyRefused("reauthentication_required"),
+    "removePasskey",
+  ],
+  [
+    "passkeyLoginOptionsOk",
+    () => testing.passkeyLoginOptionsOk(),
+    "passkeyLoginOptions",
+  ],
+  [
+    "loginWithPasskeyOk",
+    () => testing.loginWithPasskeyOk(),
+    "loginWithPasskey",
+  ],
+  [
+    "loginWithPasskeyRefused",
+    () => testing.loginWithPasskeyRefused(),
+    "loginWithPasskey",
+  ],
+  [
+    "loginWithPasskeyRefused(token_invalid)",
+    () => testing.loginWithPasskeyRefused("token_invalid"),
+    "loginWithPasskey",
+  ],
+  ["listAuditEventsOk", () => testing.listAuditEventsOk(), "listAuditEvents"],
+  ["listActivityOk", () => testing.listActivityOk(), "listActivity"],
 ];
+
+Deno.test("every canned handler factory of ./testing is checked above", () => {
+  const names = new Set(CANNED.map(([name]) => name.replace(/\(.*$/, "")));
+  const operations = new Set<string>(OPERATION_NAMES);
+  // `loginAs` is SPEC.md's earlier name (deprecated.ts), not a factory here.
+  const factories = Object.keys(testing).filter((name) =>
+    name !== "loginAs" &&
+    [...operations].some((op) => name.startsWith(op) && name !== op) &&
+    typeof (testing as Record<string, unknown>)[name] === "function"
+  );
+  assert.deepEqual(factories.filter((name) => !names.has(name)), []);
+});
 
 Deno.test("every canned handler answers at its operation's route, within the OpenAPI description", async () => {
   for (const [name, make, operation] of CANNED) {

@@ -11,6 +11,7 @@ import {
   ForbiddenError,
   InvalidCredentialsError,
   InvalidTokenError,
+  isSecondFactorChallenge,
   login,
   logout,
   RateLimitedError,
@@ -185,6 +186,7 @@ Deno.test("REST against the real server: login, session and logout", async () =>
 Deno.test("REST against the real server: an identity without a registry has no lists", async () => {
   await withServer(async () => {
     const user = await login("ada@example.com", PASSWORD);
+    assert.ok(!isSecondFactorChallenge(user));
     assert.equal(user.capabilities, undefined);
     assert.equal(user.grantable, undefined);
   }, { registry: false });
@@ -406,6 +408,8 @@ Deno.test("REST against the real server: a password reset, spent once", async ()
     );
     await resetPassword(token, NEW_PASSWORD);
     await assert.rejects(resetPassword(token, NEW_PASSWORD), InvalidTokenError);
-    assert.equal((await login("max@example.com", NEW_PASSWORD)).name, "Max");
+    const max = await login("max@example.com", NEW_PASSWORD);
+    assert.ok(!isSecondFactorChallenge(max));
+    assert.equal(max.name, "Max");
   });
 });

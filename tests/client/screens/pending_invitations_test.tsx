@@ -91,6 +91,7 @@ Deno.test("UsersScreen leaves the pending invitations out on a server without th
 
 Deno.test("UsersScreen offers Sign out everywhere only when the seam says the server has it", async () => {
   env.use(listUsersOk([ada]));
+  userSessions.available = false;
   const view = renderWith(<UsersScreen />, admin);
   await view.findByText("ada@example.com");
   const menu = () => {
@@ -127,6 +128,6 @@ Deno.test("UsersScreen offers Sign out everywhere only when the seam says the se
     const sent = (await recorder.requests()).find((r) => r.method === "DELETE");
     assert.equal(sent?.url.pathname, `/api/users/${ada.id}/sessions`);
   } finally {
-    userSessions.available = false;
+    userSessions.available = true;
   }
 });

@@ -446,7 +446,7 @@ Deno.test("UsersScreen offers no actions on the signed-in account's own row, and
   );
   assert.deepEqual(
     within(row(other, ada)).getAllByRole("menuitem").map((i) => i.textContent),
-    ["Disable…"],
+    ["Disable…", "Sign out everywhere…", "Remove second factor…"],
   );
 });
 
@@ -461,9 +461,11 @@ Deno.test("UsersScreen's Actions menu: arrows move, Escape closes on the button"
   await waitFor(() => assert.ok(focused() === items[0]));
   fireEvent.keyDown(items[0]!, { key: "ArrowDown" });
   assert.ok(focused() === items[1]);
-  fireEvent.keyDown(items[1]!, { key: "ArrowDown" });
-  assert.ok(focused() === items[0], "wraps around");
-  fireEvent.keyDown(items[0]!, { key: "Escape" });
+  fireEvent.keyDown(items[1]!, { key: "ArrowUp" });
+  assert.ok(focused() === items[0]);
+  fireEvent.keyDown(items[0]!, { key: "ArrowUp" });
+  assert.ok(focused() === items[items.length - 1], "wraps around");
+  fireEvent.keyDown(items[items.length - 1]!, { key: "Escape" });
   await waitFor(() =>
     assert.equal(within(row(view, ada)).queryByRole("menu"), null)
   );

@@ -1,0 +1,234 @@
+// The re-authentication dialog (DESIGN.md §8 "sudo mode"): one wrapper
+// around a sensitive call. When the server answers
+// `reauthentication_required`, a dialog asks for the password (or a code of
+// the authenticator app, or a passkey, when the account has one), renews
+// the proof, and the call runs once more, so whatever the person was doing
+// (an open dialog, a half-finished enrolment) carries on. Cancelling gives
+// the call its original refusal.
+
+import { useSignal } from "@preact/signals";
+import { __ } from "@wordpress/i18n";
+import type { RefObject } from "preact";
+import { useId, useMemo, useRef } from "preact/hooks";
+import type { VNode } from "../_peer_types.ts";
+import { reauthenticate } from "../account_calls.ts";
+import { useSession } from "../hooks.ts";
+import { passkeyLoginOptions } from "../second_factor_calls.ts";
+import { ReauthenticationRequiredError } from "../security_errors.ts";
+import type { Proof } from "../security_types.ts";
+import { Dialog } from "./_dialog.tsx";
+import { describeFailure, FormProblems } from "./_error_message.ts";
+import { FormAlert, TextField } from "./_field.tsx";
+import { ActionButton } from "./_form_parts.tsx";
+import { problemsOf, requiredProblem } from "./_validation.ts";
+import { webauthn } from "./_webauthn.ts";
+import { DOMAIN } from "./i18n.ts";
+
+/**
+ * What {@linkcode useReauthentication} gives a component: the wrapper for
+ * its sensitive calls, and the dialog to render (null while closed).
+ *
+ * @example
+ * ```ts
+ * import type { Reauthentication } from "@gatehouse/client/screens";
+ *
+ * const run = (reauth: Reauthentication, call: () => Promise<void>) => reauth.guard(call);
+ * ```
+ */
+export interface Reauthentication {
+  /**
+   * Runs `call`; on `reauthentication_required`, asks the person to prove
+   * who they are, then runs it once more. Cancelling rejects with the
+   * original ReauthenticationRequiredError.
+   */
+  guard<T>(call: () => Promise<T>): Promise<T>;
+  /** The dialog while it asks; render it anywhere in the component. */
+  readonly dialog: VNode | null;
+}
+
+interface Asking {
+  readonly done: () => void;
+  readonly cancel: () => void;
+}
+
+/**
+ * The re-authentication wrapper of the screens, for an app's own sensitive
+ * calls too: `guard(call)` runs the call and, when the server wants a fresh
+ * proof of identity, shows a dialog asking for the password (a code of the
+ * authenticator app or a passkey when the account has one), then retries
+ * the call once. Render `dialog` somewhere in the component. Needs the
+ * `QueryClientProvider` of `AuthGate`.
+ *
+ * @returns The wrapper and its dialog.
+ *
+ * @example An app's own sensitive button
+ * ```tsx
+ * import { useReauthentication } from "@gatehouse/client/screens";
+ *
+ * export function DeleteProject(props: { remove: () => Promise<void> }) {
+ *   const reauth = useReauthentication();
+ *   return (
+ *     <>
+ *       <button type="button" onClick={() => void reauth.guard(props.remove)}>Delete</button>
+ *       {reauth.dialog}
+ *     </>
+ *   );
+ * }
+ * ```
+ */
+export function useReauthentication(): Reauthentication {
+  const asking = useSignal<Asking | null>(null);
+  const returnTo = useRef<HTMLElement>(null);
+
+  const guard = useMemo(
+    () => async <T,>(call: () => Promise<T>): Promise<T> => {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof ReauthenticationRequiredError)) throw error;
+        returnTo.current = document.activeElement as HTMLElement | null;
+        await new Promise<void>((resolve, reject) => {
+          asking.value = {
+            done: () => {
+              asking.value = null;
+              resolve();
+            },
+            cancel: () => {
+              asking.value = null;
+              reject(error);
+            },
+          };
+        });
+        return await call();
+      }
+    },
+    [],
+  );
+
+  const current = asking.value;
+  return {
+    guard,
+    dialog: current === null
+      ? null
+      : <ReauthDialog asking={current} returnTo={returnTo} />,
+  };
+}
+
+type Kind = "password" | "code";
+
+function ReauthDialog(
+  props: { asking: Asking; returnTo: RefObject<HTMLElement> },
+): VNode {
+  const id = useId();
+  const user = useSession();
+  const totp = user?.secondFactor?.totp === true;
+  const passkey = (user?.secondFactor?.passkeys ?? 0) > 0 &&
+    webauthn.supported();
+  const kind = useSignal<Kind>("password");
+  const value = useSignal("");
+  const failure = useSignal<unknown>(null);
+  const pending = useSignal(false);
+  const field = useRef<HTMLElement>(null);
+  const name = kind.value === "password" ? "password" : "code";
+  const described = describeFailure(failure.value, [name]);
+
+  const prove = async (proof: () => Promise<Proof>) => {
+    if (pending.value) return;
+    pending.value = true;
+    failure.value = null;
+    try {
+      await reauthenticate(await proof());
+      props.asking.done();
+    } catch (error) {
+      failure.value = error;
+      pending.value = false;
+    }
+  };
+  const confirm = () => {
+    const problems = problemsOf({ [name]: requiredProblem(value.value) });
+    if (problems) {
+      failure.value = new FormProblems(problems);
+      field.current?.focus();
+      return;
+    }
+    const entered = value.value;
+    void prove(() =>
+      Promise.resolve(
+        kind.value === "password"
+          ? { password: entered }
+          : { code: entered.replace(/\s+/g, "") },
+      )
+    );
+  };
+  const withPasskey = () =>
+    void prove(async () => ({
+      passkey: await webauthn.authenticate(await passkeyLoginOptions()),
+    }));
+
+  return (
+    <Dialog
+      name="reauthenticate"
+      title={__("Confirm it is you", DOMAIN)}
+      confirm={__("Confirm", DOMAIN)}
+      busy={__("Confirming…", DOMAIN)}
+      pending={pending.value}
+      alert={undefined}
+      onConfirm={confirm}
+      onCancel={props.asking.cancel}
+      returnTo={props.returnTo}
+      initialFocus={field}
+    >
+      <p>
+        {__(
+          "For your safety, this needs a recent proof of who you are.",
+          DOMAIN,
+        )}
+      </p>
+      <form
+        class="gh-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          confirm();
+        }}
+      >
+        <FormAlert message={described.alert} />
+        <TextField
+          inputRef={field}
+          id={`${id}-${name}`}
+          name={name}
+          type={kind.value === "password" ? "password" : "text"}
+          autocomplete={kind.value === "password"
+            ? "current-password"
+            : "one-time-code"}
+          label={kind.value === "password"
+            ? __("Password", DOMAIN)
+            : __("Code", DOMAIN)}
+          value={value}
+          error={described.fields[name]}
+        />
+        <div class="gh-actions">
+          {totp && (
+            <ActionButton
+              variant="link"
+              onClick={() => {
+                kind.value = kind.value === "password" ? "code" : "password";
+                value.value = "";
+                failure.value = null;
+              }}
+            >
+              {kind.value === "password"
+                ? __("Use a code from your app instead", DOMAIN)
+                : __("Use your password instead", DOMAIN)}
+            </ActionButton>
+          )}
+          {passkey && (
+            <ActionButton pending={pending.value} onClick={withPasskey}>
+              {__("Use a passkey", DOMAIN)}
+            </ActionButton>
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,371 @@
+/**
+ * Canned answers of account security and the audit trail (DESIGN.md §8,
+ * §10): password change, re-authentication, sessions, one's own activity,
+ * an administrator ending sessions or removing a second factor, and the
+ * audit log. Factories named `<operation><Outcome>()`, as every canned
+ * handler is; `answerError` answers any other code.
+ *
+ * @module
+ */
+
+import { HttpResponse } from "msw";
+import type { HttpHandler } from "../_peer_types.ts";
+import { writeAuditPage, writeSessions } from "../_wire_security.ts";
+import type { AccountSession, AuditEvent } from "../security_types.ts";
+import { answerEmpty, route } from "./_routes.ts";
+import { answerError } from "./answers.ts";
+import { auditEventOf, currentSession, otherSession } from "./security_data.ts";
+
+/**
+ * The password change succeeds: 204 (the real server renews the cookie).
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { changePasswordOk } from "@gatehouse/client/testing";
+ *
+ * const handler = changePasswordOk();
+ * ```
+ */
+export function changePasswordOk(): HttpHandler {
+  return answerEmpty("changePassword");
+}
+
+/**
+ * The current password is wrong: 403 `password_incorrect`, field
+ * `current_password`.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { changePasswordIncorrect } from "@gatehouse/client/testing";
+ *
+ * const handler = changePasswordIncorrect();
+ * ```
+ */
+export function changePasswordIncorrect(): HttpHandler {
+  return answerError("changePassword", "password_incorrect", {
+    meta: { field: "current_password" },
+  });
+}
+
+/**
+ * The new password is refused: 400 with `code` (`password_too_common` by
+ * default), field `new_password`.
+ *
+ * @param code `password_too_short`, `password_too_long` or `password_too_common`.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { changePasswordRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = changePasswordRefused("password_too_short");
+ * ```
+ */
+export function changePasswordRefused(
+  code:
+    | "password_too_short"
+    | "password_too_long"
+    | "password_too_common" = "password_too_common",
+): HttpHandler {
+  return answerError("changePassword", code, {
+    meta: { field: "new_password" },
+  });
+}
+
+/**
+ * The limiter refuses the password change: 429 with `Retry-After`.
+ *
+ * @param retryAfter Seconds; 60 by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { changePasswordRateLimited } from "@gatehouse/client/testing";
+ *
+ * const handler = changePasswordRateLimited(120);
+ * ```
+ */
+export function changePasswordRateLimited(retryAfter = 60): HttpHandler {
+  return answerError("changePassword", "login_rate_limited", { retryAfter });
+}
+
+/**
+ * The re-authentication succeeds: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { reauthenticateOk } from "@gatehouse/client/testing";
+ *
+ * const handler = reauthenticateOk();
+ * ```
+ */
+export function reauthenticateOk(): HttpHandler {
+  return answerEmpty("reauthenticate");
+}
+
+/**
+ * The re-authentication is refused: 403 `password_incorrect` (field
+ * `password`), or 400 `code_invalid` / `passkey_invalid`, or 409
+ * `totp_not_enabled`.
+ *
+ * @param code What refuses it; `password_incorrect` by default.
+ * @returns The handler.
+ *
+ * @example A wrong code
+ * ```ts
+ * import { reauthenticateRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = reauthenticateRefused("code_invalid");
+ * ```
+ */
+export function reauthenticateRefused(
+  code:
+    | "password_incorrect"
+    | "code_invalid"
+    | "passkey_invalid"
+    | "totp_not_enabled" = "password_incorrect",
+): HttpHandler {
+  return answerError("reauthenticate", code, {
+    ...(code === "password_incorrect" ? { meta: { field: "password" } } : {}),
+  });
+}
+
+/**
+ * The limiter refuses the re-authentication: 429 with `Retry-After`.
+ *
+ * @param retryAfter Seconds; 60 by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { reauthenticateRateLimited } from "@gatehouse/client/testing";
+ *
+ * const handler = reauthenticateRateLimited();
+ * ```
+ */
+export function reauthenticateRateLimited(retryAfter = 60): HttpHandler {
+  return answerError("reauthenticate", "login_rate_limited", { retryAfter });
+}
+
+/**
+ * The session list answers these sessions.
+ *
+ * @param sessions This browser's and another device's by default.
+ * @returns The handler.
+ *
+ * @example Only this browser
+ * ```ts
+ * import { currentSession, listSessionsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = listSessionsOk([currentSession]);
+ * ```
+ */
+export function listSessionsOk(
+  sessions: readonly AccountSession[] = [currentSession, otherSession],
+): HttpHandler {
+  const body = writeSessions(sessions);
+  return route("listSessions", () => HttpResponse.json(body));
+}
+
+/**
+ * Ending one session succeeds: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { revokeSessionOk } from "@gatehouse/client/testing";
+ *
+ * const handler = revokeSessionOk();
+ * ```
+ */
+export function revokeSessionOk(): HttpHandler {
+  return answerEmpty("revokeSession");
+}
+
+/**
+ * The session is not one of the caller's live ones: 404 `session_not_found`.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { revokeSessionNotFound } from "@gatehouse/client/testing";
+ *
+ * const handler = revokeSessionNotFound();
+ * ```
+ */
+export function revokeSessionNotFound(): HttpHandler {
+  return answerError("revokeSession", "session_not_found");
+}
+
+/**
+ * Ending every other session succeeds: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { revokeOtherSessionsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = revokeOtherSessionsOk();
+ * ```
+ */
+export function revokeOtherSessionsOk(): HttpHandler {
+  return answerEmpty("revokeOtherSessions");
+}
+
+/**
+ * An administrator ends another account's sessions: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { revokeUserSessionsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = revokeUserSessionsOk();
+ * ```
+ */
+export function revokeUserSessionsOk(): HttpHandler {
+  return answerEmpty("revokeUserSessions");
+}
+
+/**
+ * Ending another account's sessions is refused: 404 `user_not_found`, 403
+ * `role_beyond_reach` or 403 `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request (then the handlers behind answer).
+ * @returns The handler.
+ *
+ * @example Past the re-authentication window, once
+ * ```ts
+ * import { revokeUserSessionsRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = revokeUserSessionsRefused("reauthentication_required", true);
+ * ```
+ */
+export function revokeUserSessionsRefused(
+  code: "user_not_found" | "role_beyond_reach" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return answerError("revokeUserSessions", code, { once });
+}
+
+/**
+ * An administrator removes another account's second factor: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { removeUserSecondFactorOk } from "@gatehouse/client/testing";
+ *
+ * const handler = removeUserSecondFactorOk();
+ * ```
+ */
+export function removeUserSecondFactorOk(): HttpHandler {
+  return answerEmpty("removeUserSecondFactor");
+}
+
+/**
+ * Removing another account's second factor is refused: 404
+ * `user_not_found`, 403 `role_beyond_reach` or 403
+ * `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { removeUserSecondFactorRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = removeUserSecondFactorRefused("role_beyond_reach");
+ * ```
+ */
+export function removeUserSecondFactorRefused(
+  code: "user_not_found" | "role_beyond_reach" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return answerError("removeUserSecondFactor", code, { once });
+}
+
+// A page of `events` as the server filters it: by `user_id` (actor or
+// target) and `type`, from the request's query.
+function pageOf(
+  events: readonly AuditEvent[],
+  nextCursor: string | null,
+  url: URL,
+) {
+  const user = url.searchParams.get("user_id");
+  const type = url.searchParams.get("type");
+  const matching = events.filter((event) =>
+    (user === null || event.actor?.id === user || event.target?.id === user) &&
+    (type === null || event.type === type)
+  );
+  return writeAuditPage({ events: matching, nextCursor });
+}
+
+const SOME_EVENTS = (): AuditEvent[] => [
+  auditEventOf("login.succeeded"),
+  auditEventOf("password.changed"),
+];
+
+/**
+ * The audit log answers a page of `events`, filtered by the request's
+ * `user_id` and `type` as the server does.
+ *
+ * @param events The events; a sign-in and a password change by default.
+ * @param nextCursor The next page's cursor; null by default.
+ * @returns The handler.
+ *
+ * @example A page with a next one
+ * ```ts
+ * import { auditEventOf, listAuditEventsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = listAuditEventsOk([auditEventOf("user.disabled")], "next");
+ * ```
+ */
+export function listAuditEventsOk(
+  events: readonly AuditEvent[] = SOME_EVENTS(),
+  nextCursor: string | null = null,
+): HttpHandler {
+  return route(
+    "listAuditEvents",
+    ({ request }) =>
+      HttpResponse.json(pageOf(events, nextCursor, new URL(request.url))),
+  );
+}
+
+/**
+ * One's own activity answers a page of `events`.
+ *
+ * @param events The events; a sign-in and a password change by default.
+ * @param nextCursor The next page's cursor; null by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { auditEventOf, listActivityOk } from "@gatehouse/client/testing";
+ *
+ * const handler = listActivityOk([auditEventOf("login.succeeded")]);
+ * ```
+ */
+export function listActivityOk(
+  events: readonly AuditEvent[] = SOME_EVENTS(),
+  nextCursor: string | null = null,
+): HttpHandler {
+  return route(
+    "listActivity",
+    ({ request }) =>
+      HttpResponse.json(pageOf(events, nextCursor, new URL(request.url))),
+  );
+}

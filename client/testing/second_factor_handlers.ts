@@ -1,0 +1,556 @@
+/**
+ * Canned answers of second factors and passkeys (DESIGN.md §9): the 202 of
+ * a sign-in that waits for its second factor, the second step, the
+ * authenticator-app enrolment, recovery codes, and passkeys. Factories
+ * named `<operation><Outcome>()`.
+ *
+ * @module
+ */
+
+import { HttpResponse } from "msw";
+import type { HttpHandler } from "../_peer_types.ts";
+import { writeSessionUser } from "../_wire.ts";
+import { writePasskey, writeTotpSetup } from "../_wire_security.ts";
+import type {
+  Passkey,
+  SecondFactorMethod,
+  TotpSetup,
+} from "../security_types.ts";
+import type { SessionUser } from "../types.ts";
+import { answerEmpty, jsonBody, route, text } from "./_routes.ts";
+import { answerError } from "./answers.ts";
+import {
+  samplePasskey,
+  sampleRecoveryCodes,
+  sampleTotpSetup,
+} from "./security_data.ts";
+import { defaultUser } from "./users.ts";
+
+/**
+ * The password is right and the account has a second factor: 202 with the
+ * methods (no session yet).
+ *
+ * @param methods The account's methods; the app and recovery codes by default.
+ * @returns The handler.
+ *
+ * @example An account with a passkey only
+ * ```ts
+ * import { loginSecondFactor } from "@gatehouse/client/testing";
+ *
+ * const handler = loginSecondFactor(["passkey"]);
+ * ```
+ */
+export function loginSecondFactor(
+  methods: readonly SecondFactorMethod[] = ["totp", "recovery_code"],
+): HttpHandler {
+  return route(
+    "login",
+    () => HttpResponse.json({ second_factor: [...methods] }, { status: 202 }),
+  );
+}
+
+/**
+ * The second step succeeds as the given account.
+ *
+ * @param user The account; {@linkcode defaultUser} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { verifySecondFactorOk } from "@gatehouse/client/testing";
+ *
+ * const handler = verifySecondFactorOk();
+ * ```
+ */
+export function verifySecondFactorOk(
+  user: SessionUser = defaultUser,
+): HttpHandler {
+  return route(
+    "verifySecondFactor",
+    () => HttpResponse.json(writeSessionUser(user)),
+  );
+}
+
+/**
+ * The code is wrong: 401 `credentials_invalid` (the pending sign-in lives on).
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { verifySecondFactorInvalid } from "@gatehouse/client/testing";
+ *
+ * const handler = verifySecondFactorInvalid();
+ * ```
+ */
+export function verifySecondFactorInvalid(): HttpHandler {
+  return answerError("verifySecondFactor", "credentials_invalid");
+}
+
+/**
+ * The pending sign-in ended (fifth wrong code, older than five minutes,
+ * unknown): 410 `token_invalid`.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { verifySecondFactorExpired } from "@gatehouse/client/testing";
+ *
+ * const handler = verifySecondFactorExpired();
+ * ```
+ */
+export function verifySecondFactorExpired(): HttpHandler {
+  return answerError("verifySecondFactor", "token_invalid");
+}
+
+/**
+ * The limiter refuses the second step: 429 with `Retry-After`.
+ *
+ * @param retryAfter Seconds; 60 by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { verifySecondFactorRateLimited } from "@gatehouse/client/testing";
+ *
+ * const handler = verifySecondFactorRateLimited();
+ * ```
+ */
+export function verifySecondFactorRateLimited(retryAfter = 60): HttpHandler {
+  return answerError("verifySecondFactor", "login_rate_limited", {
+    retryAfter,
+  });
+}
+
+/**
+ * The enrolment starts: the secret, URL and QR code.
+ *
+ * @param setup {@linkcode sampleTotpSetup} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { setupTotpOk } from "@gatehouse/client/testing";
+ *
+ * const handler = setupTotpOk();
+ * ```
+ */
+export function setupTotpOk(setup: TotpSetup = sampleTotpSetup): HttpHandler {
+  const body = writeTotpSetup(setup);
+  return route("setupTotp", () => HttpResponse.json(body));
+}
+
+/**
+ * The enrolment is refused: 409 `second_factor_enabled` or 403
+ * `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { setupTotpRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = setupTotpRefused("reauthentication_required", true);
+ * ```
+ */
+export function setupTotpRefused(
+  code: "second_factor_enabled" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return answerError("setupTotp", code, { once });
+}
+
+/**
+ * The code confirms the enrolment: the ten recovery codes.
+ *
+ * @param codes {@linkcode sampleRecoveryCodes} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { confirmTotpOk } from "@gatehouse/client/testing";
+ *
+ * const handler = confirmTotpOk();
+ * ```
+ */
+export function confirmTotpOk(
+  codes: readonly string[] = sampleRecoveryCodes,
+): HttpHandler {
+  return route(
+    "confirmTotp",
+    () => HttpResponse.json({ recovery_codes: [...codes] }),
+  );
+}
+
+/**
+ * The confirmation is refused: 400 `code_invalid` or 409
+ * `second_factor_enabled`.
+ *
+ * @param code What refuses it; `code_invalid` by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { confirmTotpRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = confirmTotpRefused();
+ * ```
+ */
+export function confirmTotpRefused(
+  code: "code_invalid" | "second_factor_enabled" = "code_invalid",
+): HttpHandler {
+  return answerError("confirmTotp", code, {
+    ...(code === "code_invalid" ? { meta: { field: "code" } } : {}),
+  });
+}
+
+/**
+ * The app is removed: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { disableTotpOk } from "@gatehouse/client/testing";
+ *
+ * const handler = disableTotpOk();
+ * ```
+ */
+export function disableTotpOk(): HttpHandler {
+  return answerEmpty("disableTotp");
+}
+
+/**
+ * Removing the app needs a fresh proof: 403 `reauthentication_required`.
+ *
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { disableTotpReauthenticationRequired } from "@gatehouse/client/testing";
+ *
+ * const handler = disableTotpReauthenticationRequired(true);
+ * ```
+ */
+export function disableTotpReauthenticationRequired(
+  once = false,
+): HttpHandler {
+  return answerError("disableTotp", "reauthentication_required", { once });
+}
+
+/**
+ * New recovery codes.
+ *
+ * @param codes {@linkcode sampleRecoveryCodes} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { regenerateRecoveryCodesOk } from "@gatehouse/client/testing";
+ *
+ * const handler = regenerateRecoveryCodesOk();
+ * ```
+ */
+export function regenerateRecoveryCodesOk(
+  codes: readonly string[] = sampleRecoveryCodes,
+): HttpHandler {
+  return route(
+    "regenerateRecoveryCodes",
+    () => HttpResponse.json({ recovery_codes: [...codes] }),
+  );
+}
+
+/**
+ * New recovery codes are refused: 409 `totp_not_enabled` or 403
+ * `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { regenerateRecoveryCodesRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = regenerateRecoveryCodesRefused("totp_not_enabled");
+ * ```
+ */
+export function regenerateRecoveryCodesRefused(
+  code: "totp_not_enabled" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return answerError("regenerateRecoveryCodes", code, { once });
+}
+
+const CREATION_OPTIONS = {
+  challenge: "Y3JlYXRpb24tY2hhbGxlbmdl",
+  rp: { id: "localhost", name: "Gatehouse" },
+  user: { id: "dXNlcg", name: "test@example.com", displayName: "Test User" },
+  pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+  authenticatorSelection: { userVerification: "required" },
+  excludeCredentials: [],
+};
+
+/**
+ * WebAuthn creation options for a new passkey.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { passkeyRegistrationOptionsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = passkeyRegistrationOptionsOk();
+ * ```
+ */
+export function passkeyRegistrationOptionsOk(): HttpHandler {
+  return route(
+    "passkeyRegistrationOptions",
+    () => HttpResponse.json(CREATION_OPTIONS),
+  );
+}
+
+/**
+ * The creation options need a fresh proof: 403 `reauthentication_required`.
+ *
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { passkeyRegistrationOptionsReauthenticationRequired } from "@gatehouse/client/testing";
+ *
+ * const handler = passkeyRegistrationOptionsReauthenticationRequired(true);
+ * ```
+ */
+export function passkeyRegistrationOptionsReauthenticationRequired(
+  once = false,
+): HttpHandler {
+  return answerError(
+    "passkeyRegistrationOptions",
+    "reauthentication_required",
+    {
+      once,
+    },
+  );
+}
+
+/**
+ * The passkey is registered: 201 with the name the request gave.
+ *
+ * @param passkey {@linkcode samplePasskey} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { registerPasskeyOk } from "@gatehouse/client/testing";
+ *
+ * const handler = registerPasskeyOk();
+ * ```
+ */
+export function registerPasskeyOk(
+  passkey: Passkey = samplePasskey,
+): HttpHandler {
+  return route("registerPasskey", async ({ request }) => {
+    const body = await jsonBody(request);
+    const name = text(body.name, passkey.name);
+    return HttpResponse.json(
+      writePasskey({ ...passkey, name, lastUsedAt: null }),
+      { status: 201 },
+    );
+  });
+}
+
+/**
+ * The registration is refused: 400 `passkey_invalid` or `name_too_long`.
+ *
+ * @param code What refuses it; `passkey_invalid` by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { registerPasskeyRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = registerPasskeyRefused();
+ * ```
+ */
+export function registerPasskeyRefused(
+  code: "passkey_invalid" | "name_too_long" = "passkey_invalid",
+): HttpHandler {
+  return answerError("registerPasskey", code, {
+    ...(code === "name_too_long" ? { meta: { field: "name" } } : {}),
+  });
+}
+
+/**
+ * The passkey list.
+ *
+ * @param passkeys One passkey by default.
+ * @returns The handler.
+ *
+ * @example No passkeys
+ * ```ts
+ * import { listPasskeysOk } from "@gatehouse/client/testing";
+ *
+ * const handler = listPasskeysOk([]);
+ * ```
+ */
+export function listPasskeysOk(
+  passkeys: readonly Passkey[] = [samplePasskey],
+): HttpHandler {
+  const body = { passkeys: passkeys.map(writePasskey) };
+  return route("listPasskeys", () => HttpResponse.json(body));
+}
+
+/**
+ * The passkey is renamed to what the request said.
+ *
+ * @param passkey {@linkcode samplePasskey} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { renamePasskeyOk } from "@gatehouse/client/testing";
+ *
+ * const handler = renamePasskeyOk();
+ * ```
+ */
+export function renamePasskeyOk(passkey: Passkey = samplePasskey): HttpHandler {
+  return route("renamePasskey", async ({ request }) => {
+    const body = await jsonBody(request);
+    return HttpResponse.json(
+      writePasskey({ ...passkey, name: text(body.name, passkey.name) }),
+    );
+  });
+}
+
+/**
+ * The rename is refused: 404 `passkey_not_found`, 400 `name_required` or
+ * `name_too_long`.
+ *
+ * @param code What refuses it.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { renamePasskeyRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = renamePasskeyRefused("name_required");
+ * ```
+ */
+export function renamePasskeyRefused(
+  code: "passkey_not_found" | "name_required" | "name_too_long",
+): HttpHandler {
+  return answerError("renamePasskey", code, {
+    ...(code === "passkey_not_found" ? {} : { meta: { field: "name" } }),
+  });
+}
+
+/**
+ * The passkey is removed: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { removePasskeyOk } from "@gatehouse/client/testing";
+ *
+ * const handler = removePasskeyOk();
+ * ```
+ */
+export function removePasskeyOk(): HttpHandler {
+  return answerEmpty("removePasskey");
+}
+
+/**
+ * The removal is refused: 404 `passkey_not_found` or 403
+ * `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { removePasskeyRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = removePasskeyRefused("passkey_not_found");
+ * ```
+ */
+export function removePasskeyRefused(
+  code: "passkey_not_found" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return answerError("removePasskey", code, { once });
+}
+
+/**
+ * WebAuthn request options (sign-in, second step or re-authentication).
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { passkeyLoginOptionsOk } from "@gatehouse/client/testing";
+ *
+ * const handler = passkeyLoginOptionsOk();
+ * ```
+ */
+export function passkeyLoginOptionsOk(): HttpHandler {
+  return route(
+    "passkeyLoginOptions",
+    () =>
+      HttpResponse.json({
+        challenge: "cmVxdWVzdC1jaGFsbGVuZ2U",
+        rpId: "localhost",
+        userVerification: "required",
+        allowCredentials: [],
+      }),
+  );
+}
+
+/**
+ * The passkey sign-in succeeds as the given account.
+ *
+ * @param user {@linkcode defaultUser} by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { loginWithPasskeyOk } from "@gatehouse/client/testing";
+ *
+ * const handler = loginWithPasskeyOk();
+ * ```
+ */
+export function loginWithPasskeyOk(
+  user: SessionUser = defaultUser,
+): HttpHandler {
+  return route(
+    "loginWithPasskey",
+    () => HttpResponse.json(writeSessionUser(user)),
+  );
+}
+
+/**
+ * The passkey sign-in is refused: 401 `credentials_invalid` (the passkey
+ * or its account is refused) or 410 `token_invalid` (the challenge expired).
+ *
+ * @param code What refuses it; `credentials_invalid` by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { loginWithPasskeyRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = loginWithPasskeyRefused("token_invalid");
+ * ```
+ */
+export function loginWithPasskeyRefused(
+  code: "credentials_invalid" | "token_invalid" = "credentials_invalid",
+): HttpHandler {
+  return answerError("loginWithPasskey", code);
+}

@@ -1,0 +1,14 @@
+// The audit log, for those who may manage users; `userId` starts it
+// filtered by one account (the users screen's "Activity").
+
+import { AuditLogScreen } from "@gatehouse/client/screens";
+import { Shell } from "./_shell.tsx";
+
+/** The audit-log screen behind the gate. */
+export default function Audit(props: { userId?: string }) {
+  return (
+    <Shell current="users">
+      <AuditLogScreen initialUserId={props.userId ?? ""} />
+    </Shell>
+  );
+}

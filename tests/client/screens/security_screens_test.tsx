@@ -1,0 +1,373 @@
+// The screens of account security: the re-authentication dialog retrying
+// once, the account panel's password, sessions, activity and two-step
+// verification, the login screen's second step, and the audit log.
+
+import assert from "node:assert/strict";
+import type { SessionUser } from "@gatehouse/client";
+import {
+  AccountPanel,
+  AuditLogScreen,
+  LoginScreen,
+  UsersScreen,
+} from "@gatehouse/client/screens";
+import * as testing from "@gatehouse/client/testing";
+import { fireEvent, render, waitFor, within } from "@testing-library/preact";
+import { AUDIT_EVENT_TYPES } from "@gatehouse/contract";
+import { eventLabel } from "../../../client/screens/_audit_labels.ts";
+import { recordRequests } from "../_support.ts";
+import {
+  admin,
+  assertAccessible,
+  findFieldError,
+  inSpanish,
+  member,
+  renderWith,
+  type,
+} from "./_screens.tsx";
+
+const env = testing.installTestEnvironment({
+  handlers: [
+    testing.listSessionsOk(),
+    testing.listActivityOk(),
+    testing.listPasskeysOk([]),
+    testing.listInvitationsOk([]),
+  ],
+});
+
+const ada = testing.accountOf(testing.userWithRole("member"), {
+  name: "Ada",
+  email: "ada@example.com",
+});
+const dialog = (name: string) =>
+  document.querySelector<HTMLDialogElement>(`dialog[data-gh-dialog="${name}"]`);
+
+Deno.test("past the window, the reauthentication dialog asks for the password and the action runs once more", async () => {
+  env.use(
+    testing.listUsersOk([ada]),
+    testing.revokeUserSessionsRefused("reauthentication_required", true),
+    testing.revokeUserSessionsOk(),
+    testing.reauthenticateOk(),
+  );
+  const recorder = recordRequests(env);
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("ada@example.com");
+  fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
+  fireEvent.click(view.getByRole("menuitem", { name: "Sign out everywhere…" }));
+  fireEvent.click(
+    within(dialog("sessions")!).getByRole("button", {
+      name: "Sign out everywhere",
+    }),
+  );
+  await waitFor(() => assert.ok(dialog("reauthenticate")));
+  const ask = dialog("reauthenticate")!;
+  assertAccessible(ask);
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await findFieldError(view, "Password", "This field is required.");
+  fireEvent.input(within(ask).getByLabelText("Password"), {
+    target: { value: "my password" },
+  });
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await view.findByText("Ada is signed out everywhere.");
+  assert.equal(dialog("reauthenticate"), null);
+  recorder.stop();
+  const sent = (await recorder.requests())
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.url.pathname}`);
+  assert.deepEqual(sent, [
+    `DELETE /api/users/${ada.id}/sessions`,
+    "POST /api/auth/reauthenticate",
+    `DELETE /api/users/${ada.id}/sessions`,
+  ]);
+});
+
+Deno.test("the reauthentication dialog shows a wrong password, and cancelling leaves the refusal in the action's dialog", async () => {
+  env.use(
+    testing.listUsersOk([ada]),
+    testing.removeUserSecondFactorRefused("reauthentication_required"),
+    testing.reauthenticateRefused(),
+  );
+  const view = renderWith(<UsersScreen />, admin);
+  await view.findByText("ada@example.com");
+  fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
+  fireEvent.click(
+    view.getByRole("menuitem", { name: "Remove second factor…" }),
+  );
+  fireEvent.click(
+    within(dialog("second-factor")!).getByRole("button", {
+      name: "Remove second factor",
+    }),
+  );
+  await waitFor(() => assert.ok(dialog("reauthenticate")));
+  const ask = dialog("reauthenticate")!;
+  fireEvent.input(within(ask).getByLabelText("Password"), {
+    target: { value: "wrong" },
+  });
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await findFieldError(view, "Password", "The password is incorrect.");
+  fireEvent.click(within(ask).getByRole("button", { name: "Cancel" }));
+  await waitFor(() => assert.equal(dialog("reauthenticate"), null));
+  await waitFor(() =>
+    assert.match(
+      dialog("second-factor")!.textContent ?? "",
+      /Confirm it is you to continue\./,
+    )
+  );
+});
+
+Deno.test("the reauthentication dialog offers a code when the account has an app", async () => {
+  const withApp: SessionUser = {
+    ...admin,
+    secondFactor: { totp: true, passkeys: 0 },
+  };
+  env.use(
+    testing.listUsersOk([ada]),
+    testing.revokeUserSessionsRefused("reauthentication_required", true),
+    testing.revokeUserSessionsOk(),
+    testing.reauthenticateOk(),
+  );
+  const view = renderWith(<UsersScreen />, withApp);
+  await view.findByText("ada@example.com");
+  fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
+  fireEvent.click(view.getByRole("menuitem", { name: "Sign out everywhere…" }));
+  fireEvent.click(
+    within(dialog("sessions")!).getByRole("button", {
+      name: "Sign out everywhere",
+    }),
+  );
+  await waitFor(() => assert.ok(dialog("reauthenticate")));
+  const ask = dialog("reauthenticate")!;
+  fireEvent.click(
+    within(ask).getByRole("button", {
+      name: "Use a code from your app instead",
+    }),
+  );
+  fireEvent.input(within(ask).getByLabelText("Code"), {
+    target: { value: "123 456" },
+  });
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await view.findByText("Ada is signed out everywhere.");
+});
+
+Deno.test("UsersScreen's Activity item calls onShowActivity with the account", async () => {
+  env.use(testing.listUsersOk([ada]));
+  let shown: string | null = null;
+  const view = renderWith(
+    <UsersScreen onShowActivity={(account) => (shown = account.id)} />,
+    admin,
+  );
+  await view.findByText("ada@example.com");
+  fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
+  fireEvent.click(view.getByRole("menuitem", { name: "Activity" }));
+  assert.equal(shown, ada.id);
+});
+
+Deno.test("AccountPanel: a wrong current password and a common new one show by their fields; success says so", async () => {
+  const view = renderWith(<AccountPanel />, admin);
+  env.use(testing.changePasswordIncorrect());
+  type(view, "Current password", "wrong");
+  type(view, "New password", "a long enough new password");
+  type(view, "Repeat the password", "a long enough new password");
+  const change = () =>
+    fireEvent.click(view.getByRole("button", { name: "Change password" }));
+  change();
+  await findFieldError(view, "Current password", "The password is incorrect.");
+  env.use(testing.changePasswordRefused("password_too_common"));
+  change();
+  await findFieldError(
+    view,
+    "New password",
+    "This password is too common. Choose one that is harder to guess.",
+  );
+  env.use(testing.changePasswordOk());
+  change();
+  await view.findByText(
+    "Your password is changed. Your other sessions have ended.",
+  );
+  assertAccessible(view.container);
+});
+
+Deno.test("AccountPanel lists the sessions, marks this device, ends one and all others", async () => {
+  env.use(testing.revokeSessionOk(), testing.revokeOtherSessionsOk());
+  const recorder = recordRequests(env);
+  const view = renderWith(<AccountPanel />, admin);
+  await view.findByText("This device");
+  view.getByText("Safari on iOS");
+  fireEvent.click(
+    view.getByRole("button", { name: "End the session on Safari on iOS" }),
+  );
+  await view.findByText("The session on Safari on iOS has ended.");
+  fireEvent.click(
+    view.getByRole("button", { name: "Sign out everywhere else" }),
+  );
+  fireEvent.click(
+    within(dialog("end-other-sessions")!).getByRole("button", {
+      name: "Sign out everywhere else",
+    }),
+  );
+  await view.findByText("Every other session has ended.");
+  recorder.stop();
+  const deletes = (await recorder.requests()).filter((r) =>
+    r.method === "DELETE"
+  )
+    .map((r) => r.url.pathname);
+  assert.deepEqual(deletes, [
+    `/api/auth/sessions/${testing.otherSession.id}`,
+    "/api/auth/sessions",
+  ]);
+});
+
+Deno.test("AccountPanel shows recent activity with device and address", async () => {
+  const view = renderWith(<AccountPanel />, admin);
+  await view.findByText("Signed in");
+  view.getByText("Password changed");
+  assert.ok(view.getAllByText("Firefox on Linux · 203.0.113.7").length >= 1);
+});
+
+Deno.test("AccountPanel enrols an authenticator app: QR, key, code, ten codes shown once", async () => {
+  env.use(
+    testing.setupTotpRefused("reauthentication_required", true),
+    testing.setupTotpOk(),
+    testing.reauthenticateOk(),
+    testing.confirmTotpRefused(),
+  );
+  const user: SessionUser = {
+    ...admin,
+    secondFactor: { totp: false, passkeys: 0 },
+  };
+  const view = renderWith(<AccountPanel />, user);
+  fireEvent.click(
+    view.getByRole("button", { name: "Set up an authenticator app" }),
+  );
+  await waitFor(() => assert.ok(dialog("reauthenticate")));
+  fireEvent.input(
+    within(dialog("reauthenticate")!).getByLabelText("Password"),
+    {
+      target: { value: "pw" },
+    },
+  );
+  fireEvent.click(
+    within(dialog("reauthenticate")!).getByRole("button", { name: "Confirm" }),
+  );
+  const qr = await view.findByAltText("QR code for your authenticator app");
+  assert.match(qr.getAttribute("src") ?? "", /^data:image\/svg\+xml/);
+  view.getByText(testing.sampleTotpSetup.secret);
+  type(view, "Code", "000000");
+  fireEvent.click(view.getByRole("button", { name: "Turn on" }));
+  await findFieldError(
+    view,
+    "Code",
+    "This code is not valid. Check it and try again.",
+  );
+  env.use(testing.confirmTotpOk(), testing.fetchSessionOk(user));
+  fireEvent.click(view.getByRole("button", { name: "Turn on" }));
+  await view.findByText(testing.sampleRecoveryCodes[0]!);
+  assert.equal(view.container.querySelectorAll(".gh-codes li").length, 10);
+  const download = view.getByText("Download codes");
+  assert.equal(download.getAttribute("download"), "recovery-codes.txt");
+  fireEvent.click(view.getByRole("button", { name: "I saved them" }));
+  await waitFor(() =>
+    assert.equal(view.queryByText(testing.sampleRecoveryCodes[0]!), null)
+  );
+});
+
+Deno.test("LoginScreen's second step: a wrong code stays, a right one signs in", async () => {
+  env.use(testing.loginSecondFactor(), testing.verifySecondFactorInvalid());
+  let signedIn: SessionUser | null = null;
+  const view = render(
+    <LoginScreen brand="Acme" onLogin={(u) => (signedIn = u)} />,
+  );
+  type(view, "Email", "ada@example.com");
+  type(view, "Password", "right password");
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+  await view.findByRole("heading", {
+    name: "Enter the code from your authenticator app",
+  });
+  assertAccessible(view.container);
+  type(view, "Code", "000000");
+  fireEvent.click(view.getByRole("button", { name: "Verify" }));
+  await findFieldError(
+    view,
+    "Code",
+    "This code is not valid. Check it and try again.",
+  );
+  fireEvent.click(
+    view.getByRole("button", { name: "Use a recovery code instead" }),
+  );
+  await view.findByRole("heading", { name: "Enter a recovery code" });
+  env.use(testing.verifySecondFactorOk());
+  type(view, "Recovery code", "code-00x");
+  fireEvent.click(view.getByRole("button", { name: "Verify" }));
+  await waitFor(() => assert.equal(signedIn?.id, testing.defaultUser.id));
+});
+
+Deno.test("LoginScreen's second step: an ended pending sign-in goes back with a message; Back goes back", async () => {
+  env.use(
+    testing.loginSecondFactor(["totp"]),
+    testing.verifySecondFactorExpired(),
+  );
+  const view = render(<LoginScreen brand="Acme" onLogin={() => {}} />);
+  type(view, "Email", "ada@example.com");
+  type(view, "Password", "right password");
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+  await view.findByLabelText("Code");
+  assert.equal(
+    view.queryByRole("button", { name: "Use a recovery code instead" }),
+    null,
+  );
+  type(view, "Code", "123456");
+  fireEvent.click(view.getByRole("button", { name: "Verify" }));
+  await view.findByText(
+    "Your sign-in took too long or had too many wrong codes. Sign in again.",
+  );
+  type(view, "Password", "right password");
+  fireEvent.click(view.getByRole("button", { name: "Sign in" }));
+  await view.findByLabelText("Code");
+  fireEvent.click(view.getByRole("button", { name: "Back to sign in" }));
+  await view.findByRole("heading", { name: "Sign in to Acme" });
+});
+
+Deno.test("AuditLogScreen: the table, the filter by type and account, and a notice for others", async () => {
+  const target = { id: ada.id, email: ada.email };
+  env.use(testing.listAuditEventsOk([
+    testing.auditEventOf("user.role_changed", { target }),
+    testing.auditEventOf("login.failed", { actor: null, target: null }),
+  ], "next"));
+  const recorder = recordRequests(env);
+  const view = renderWith(<AuditLogScreen initialUserId={ada.id} />, admin);
+  await view.findByRole("rowheader", { name: "Role changed" });
+  assert.equal(view.queryByRole("rowheader", { name: "Failed sign-in" }), null);
+  view.getByRole("button", { name: "Next page" });
+  fireEvent.change(view.getByLabelText("Event"), {
+    target: { value: "login.failed" },
+  });
+  type(view, "Account ID", "");
+  fireEvent.click(view.getByRole("button", { name: "Filter" }));
+  await view.findByRole("rowheader", { name: "Failed sign-in" });
+  recorder.stop();
+  const last = (await recorder.requests()).at(-1)!;
+  assert.equal(last.url.searchParams.get("type"), "login.failed");
+  assert.equal(last.url.searchParams.get("user_id"), null);
+  type(view, "Account ID", "not an id");
+  fireEvent.click(view.getByRole("button", { name: "Filter" }));
+  await findFieldError(
+    view,
+    "Account ID",
+    "Enter the ID of an account, as the users screen shows it.",
+  );
+  assertAccessible(view.container);
+  view.unmount();
+  const other = renderWith(<AuditLogScreen />, member);
+  other.getByText("Your account may not read the audit log.");
+});
+
+Deno.test("every audit event type has Spanish words of its own", async () => {
+  await inSpanish(() => {
+    const labels = AUDIT_EVENT_TYPES.map(eventLabel);
+    for (const [i, type] of AUDIT_EVENT_TYPES.entries()) {
+      assert.notEqual(labels[i], type, type);
+    }
+    assert.equal(new Set(labels).size, labels.length);
+    assert.equal(eventLabel("user.role_changed"), "Rol cambiado");
+    return Promise.resolve();
+  });
+});

@@ -1,0 +1,200 @@
+// The calls of account security, second factors, passkeys and the audit
+// trail through the REST transport and the canned handlers: typed outcomes
+// (the 202 challenge), typed errors, camelCase shapes, and the cross-tab
+// messages that keep every tab's gate in step.
+
+import assert from "node:assert/strict";
+import {
+  AuthGate,
+  changePassword,
+  CodeInvalidError,
+  confirmTotp,
+  createAuthQueryClient,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  isSecondFactorChallenge,
+  listActivity,
+  listSessions,
+  login,
+  loginWithPasskey,
+  PasswordIncorrectError,
+  reauthenticate,
+  ReauthenticationRequiredError,
+  revokeSession,
+  ServerTooOldError,
+  SessionNotFoundError,
+  sessionQueryKey,
+  setupTotp,
+  UnauthorizedError,
+  verifySecondFactor,
+} from "@gatehouse/client";
+import { listAuditEvents, revokeUserSessions } from "@gatehouse/client/admin";
+import * as testing from "@gatehouse/client/testing";
+import { QueryClientProvider } from "@tanstack/preact-query";
+import { render, waitFor } from "@testing-library/preact";
+import {
+  followOtherTabs,
+  TAB_CHANNEL,
+  type TabMessage,
+  tellOtherTabs,
+} from "../../client/_tabs.ts";
+
+/** Posts as another tab of the origin would. */
+function fromAnotherTab(message: TabMessage): void {
+  const channel = new BroadcastChannel(TAB_CHANNEL);
+  channel.postMessage({ ...message, tab: "another-tab" });
+  channel.close();
+}
+import { sessionEndedKey, sessionQuery } from "../../client/_session_cache.ts";
+import { rejection } from "./_support.ts";
+
+const env = testing.installTestEnvironment();
+const ID = "0190f0a0-0000-7000-8000-00000000abcd";
+
+Deno.test("login() answers a SecondFactorChallenge on 202 and the account on 200", async () => {
+  env.use(testing.loginSecondFactor(["totp", "recovery_code", "passkey"]));
+  const waiting = await login("a@example.com", "pw");
+  assert.ok(isSecondFactorChallenge(waiting));
+  assert.deepEqual(waiting.methods, ["totp", "recovery_code", "passkey"]);
+  env.server.resetHandlers();
+  env.use(testing.loginOk());
+  const user = await login("a@example.com", "pw");
+  assert.ok(!isSecondFactorChallenge(user));
+  assert.equal(user.id, testing.defaultUser.id);
+});
+
+Deno.test("verifySecondFactor(): the account, a wrong code, an ended pending sign-in", async () => {
+  env.use(testing.verifySecondFactorOk());
+  assert.equal(
+    (await verifySecondFactor({ code: "123456" })).email,
+    testing.defaultUser.email,
+  );
+  env.use(testing.verifySecondFactorInvalid());
+  assert.ok(
+    await rejection(verifySecondFactor({ code: "1" })) instanceof
+      InvalidCredentialsError,
+  );
+  env.use(testing.verifySecondFactorExpired());
+  assert.ok(
+    await rejection(verifySecondFactor({ recoveryCode: "x" })) instanceof
+      InvalidTokenError,
+  );
+  env.use(testing.loginWithPasskeyRefused());
+  assert.ok(
+    await rejection(loginWithPasskey({})) instanceof InvalidCredentialsError,
+  );
+});
+
+Deno.test("the proof goes on the wire under its contract name", async () => {
+  const bodies: unknown[] = [];
+  env.use(testing.answerError("reauthenticate", "internal"));
+  env.server.events.on("request:start", ({ request }) => {
+    void request.clone().json().then((b) => bodies.push(b)).catch(() => {});
+  });
+  await rejection(reauthenticate({ recoveryCode: "abc" }));
+  await rejection(reauthenticate({ password: "pw" }));
+  env.server.events.removeAllListeners();
+  await waitFor(() => assert.equal(bodies.length, 2));
+  assert.deepEqual(bodies, [{ recovery_code: "abc" }, { password: "pw" }]);
+});
+
+Deno.test("the new codes arrive as their classes", async () => {
+  env.use(testing.changePasswordIncorrect());
+  const wrong = await rejection(
+    changePassword({ currentPassword: "a", newPassword: "b" }),
+  );
+  assert.ok(wrong instanceof PasswordIncorrectError);
+  assert.equal(wrong.field, "current_password");
+  env.use(testing.confirmTotpRefused());
+  assert.ok(await rejection(confirmTotp("000000")) instanceof CodeInvalidError);
+  env.use(testing.revokeSessionNotFound());
+  assert.ok(await rejection(revokeSession(ID)) instanceof SessionNotFoundError);
+  env.use(testing.revokeUserSessionsRefused("reauthentication_required"));
+  assert.ok(
+    await rejection(revokeUserSessions(ID)) instanceof
+      ReauthenticationRequiredError,
+  );
+  env.use(testing.answerError("listSessions", "session_absent"));
+  assert.ok(await rejection(listSessions()) instanceof UnauthorizedError);
+  env.use(testing.serverTooOld("setupTotp"));
+  const old = await rejection(setupTotp());
+  assert.ok(old instanceof ServerTooOldError);
+  assert.equal(old.feature, "accountSecurity");
+});
+
+Deno.test("sessions, the setup and events come back in camelCase", async () => {
+  env.use(
+    testing.listSessionsOk(),
+    testing.setupTotpOk(),
+    testing.listActivityOk(),
+  );
+  const [here, there] = await listSessions();
+  assert.deepEqual(here, testing.currentSession);
+  assert.equal(there?.userAgent, "Safari on iOS");
+  assert.deepEqual(await setupTotp(), testing.sampleTotpSetup);
+  const page = await listActivity({ limit: 5 });
+  assert.equal(page.events[0]?.type, "login.succeeded");
+  assert.equal(page.nextCursor, null);
+});
+
+Deno.test("listAuditEvents() sends its filters; the canned log filters as the server does", async () => {
+  const ada = {
+    id: "0190f0a0-0000-7000-8000-0000000000a1",
+    email: "ada@example.com",
+  };
+  env.use(testing.listAuditEventsOk([
+    testing.auditEventOf("user.role_changed", { target: ada }),
+    testing.auditEventOf("user.disabled", { target: ada }),
+    testing.auditEventOf("login.succeeded"),
+  ]));
+  const page = await listAuditEvents({
+    userId: ada.id,
+    type: "user.role_changed",
+  });
+  assert.deepEqual(page.events.map((e) => e.type), ["user.role_changed"]);
+  assert.equal((await listAuditEvents()).events.length, 3);
+});
+
+Deno.test("a sign-out in another tab ends this tab's session, with the mark", async () => {
+  const here = createAuthQueryClient();
+  here.setQueryData(sessionQueryKey, testing.defaultUser);
+  const stop = followOtherTabs(here);
+  try {
+    tellOtherTabs({ type: "signed-out" }); // its own: ignored
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(here.getQueryData(sessionQueryKey));
+    fromAnotherTab({ type: "signed-out" });
+    await waitFor(() => assert.equal(here.getQueryData(sessionQueryKey), null));
+    assert.equal(here.getQueryData(sessionEndedKey), true);
+  } finally {
+    stop();
+  }
+});
+
+Deno.test("a sign-in in another tab makes this tab read the session again", async () => {
+  env.use(testing.fetchSessionOk(testing.userWithRole("admin")));
+  const here = createAuthQueryClient();
+  const view = render(
+    <QueryClientProvider client={here}>
+      <AuthGate loginScreen={() => <p>Please sign in</p>}>
+        <p>The app</p>
+      </AuthGate>
+    </QueryClientProvider>,
+  );
+  await view.findByText("The app");
+  here.setQueryData(sessionQueryKey, null);
+  await view.findByText("Please sign in");
+  fromAnotherTab({ type: "signed-in", userId: testing.defaultUser.id });
+  await view.findByText("The app");
+});
+
+Deno.test("a tab whose session read finds it gone marks it ended (idle or expired)", async () => {
+  const here = createAuthQueryClient({
+    defaultOptions: { queries: { retry: false } },
+  });
+  testing.seedSession(here, testing.defaultUser);
+  env.use(testing.fetchSessionAnonymous());
+  await here.fetchQuery({ ...sessionQuery, staleTime: 0 });
+  assert.equal(here.getQueryData(sessionQueryKey), null);
+  assert.equal(here.getQueryData(sessionEndedKey), true);
+});
