@@ -212,6 +212,8 @@ testEachStore(
     const ok = await secondStep(api, fresh, { code });
     assertEquals(ok.status, 200);
     await ok.body?.cancel();
+    // The reaper removes the expired pending sign-in.
+    assertEquals((await api.gatehouse.reaper.sweep()).factorRecords, 1);
   },
 );
 
