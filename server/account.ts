@@ -21,7 +21,7 @@ import {
 import { readId, readNewPassword } from "./_input.ts";
 import { sessionFromContext } from "./_session_context.ts";
 import { type Auth, sessionIssuer } from "./auth.ts";
-import { decode, type JsonObject, requiredString } from "./decode.ts";
+import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import { type Identity, identityFromContext } from "./identity.ts";

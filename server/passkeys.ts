@@ -80,9 +80,6 @@ const PASSKEY_INVALID = new AuthError("passkey_invalid", {
 const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
   message: "The passkey could not be verified",
 });
-const CHALLENGE_GONE = new AuthError("token_invalid", {
-  message: "This passkey request expired: try again",
-});
 
 /**
  * Builds the passkey handlers.
