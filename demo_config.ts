@@ -16,6 +16,7 @@ export const ROLES: Readonly<Record<string, RoleDefinition>> = {
 export interface DemoSessionSettings {
   idleTimeout?: number;
   reauthenticationWindow?: number;
+  requireSecondFactor?: readonly string[];
 }
 
 const DURATION = /^(\d{1,9})\s*(s|m|h|d)?$/;
@@ -24,7 +25,9 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /**
  * `GATEHOUSE_IDLE_TIMEOUT` and `GATEHOUSE_REAUTH_WINDOW`: a whole number of
  * seconds, or with a unit (`90s`, `30m`, `24h`, `7d`). Unset or empty: the
- * library's default (24 h, 30 min). Anything else throws at start.
+ * library's default (24 h, 30 min). `GATEHOUSE_REQUIRE_SECOND_FACTOR`: the
+ * roles (comma-separated) that must have a second factor. Anything else
+ * throws at start.
  */
 export function sessionSettingsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -46,5 +49,16 @@ export function sessionSettingsFromEnv(
   if (idle !== undefined) settings.idleTimeout = idle;
   const reauth = read("GATEHOUSE_REAUTH_WINDOW");
   if (reauth !== undefined) settings.reauthenticationWindow = reauth;
+  const roles = env.GATEHOUSE_REQUIRE_SECOND_FACTOR?.split(",")
+    .map((role) => role.trim()).filter((role) => role !== "");
+  if (roles !== undefined && roles.length > 0) {
+    const unknown = roles.filter((role) => !Object.hasOwn(ROLES, role));
+    if (unknown.length > 0) {
+      throw new RangeError(
+        `Invalid GATEHOUSE_REQUIRE_SECOND_FACTOR: unknown role "${unknown[0]}"`,
+      );
+    }
+    settings.requireSecondFactor = roles;
+  }
   return settings;
 }

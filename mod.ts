@@ -10,7 +10,8 @@
  *   {@linkcode respondError}, {@linkcode decode}, {@linkcode AuthError} and
  *   {@linkcode errorResponseForAuthError} to answer in the same shape.
  * - Composing by hand: {@linkcode createAuth}, {@linkcode createAdmin},
- *   {@linkcode createAccountLinks}, {@linkcode loginRateLimiter},
+ *   {@linkcode createAccountLinks}, {@linkcode createSecondFactor},
+ *   {@linkcode createPasskeys}, {@linkcode loginRateLimiter},
  *   {@linkcode crossOriginGuard} and {@linkcode Reaper} are what
  *   `createGatehouse` is built from.
  * - {@linkcode developmentMailer}: prints invitation and reset mail, links
@@ -67,8 +68,13 @@ export type {
   InvitationJson,
   InvitationListJson,
   InviteAnswer,
+  PasskeyJson,
+  PasskeyListJson,
+  RecoveryCodesJson,
+  SecondFactorChallengeJson,
   SessionJson,
   SessionListJson,
+  TotpSetupJson,
   UserJson,
   UserListJson,
 } from "@gatehouse/contract";
@@ -77,6 +83,10 @@ export {
   type AuthConfig,
   type AuthOptions,
   createAuth,
+  PENDING_COOKIE,
+  PENDING_TTL,
+  type SignInBinding,
+  type SignInMethod,
 } from "./server/auth.ts";
 export {
   type Admin,
@@ -90,6 +100,40 @@ export {
   createAccount,
 } from "./server/account.ts";
 export { toEventJson } from "./server/audit_log.ts";
+export {
+  createSecondFactor,
+  MAX_SECOND_FACTOR_FAILURES,
+  type SecondFactor,
+  type SecondFactorOptions,
+} from "./server/second_factor.ts";
+export {
+  createPasskeys,
+  MAX_PASSKEYS,
+  type PasskeyOptions,
+  type Passkeys,
+} from "./server/passkeys.ts";
+export {
+  newTotpSecret,
+  TOTP_PERIOD,
+  type TotpAccount,
+  totpCode,
+  type TotpSetup,
+  totpSetup,
+  totpStepAt,
+  totpStepOf,
+} from "./server/totp.ts";
+export {
+  hashRecoveryCode,
+  newRecoveryCodes,
+  normaliseRecoveryCode,
+  RECOVERY_CODE_COUNT,
+} from "./server/recovery_codes.ts";
+export {
+  CHALLENGE_TTL,
+  type RelyingParty,
+  relyingParty,
+  type RelyingPartyOptions,
+} from "./server/webauthn.ts";
 export {
   type AccountLinks,
   type AccountLinksConfig,
@@ -139,6 +183,7 @@ export {
 export {
   type Identity,
   identityFromContext,
+  type SecondFactorSummary,
   withIdentity,
 } from "./server/identity.ts";
 export {

@@ -55,6 +55,8 @@ export interface DemoOptions {
   idleTimeout?: number;
   /** Re-authentication window, ms (`GATEHOUSE_REAUTH_WINDOW`); 30 min by default. */
   reauthenticationWindow?: number;
+  /** Roles that must have a second factor (`GATEHOUSE_REQUIRE_SECOND_FACTOR`). */
+  requireSecondFactor?: readonly string[];
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -87,6 +89,9 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     ...(options.reauthenticationWindow === undefined
       ? {}
       : { reauthenticationWindow: options.reauthenticationWindow }),
+    ...(options.requireSecondFactor === undefined
+      ? {}
+      : { requireSecondFactor: options.requireSecondFactor }),
     // The demo has no mail system: reset links go to the log through the
     // development mailer, wired here on purpose (the library never logs a
     // link). It delivers no invitations, so the administrator sees their

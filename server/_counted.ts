@@ -9,6 +9,16 @@ import { answerError, type Middleware } from "./http.ts";
 import type { Logger } from "./logger.ts";
 
 const counted = new WeakSet<Response>();
+const countedErrors = new WeakSet<AuthError>();
+
+/**
+ * Marks a refusal as a guess the limiter counts (a wrong second-factor
+ * code, the fifth one that ends a pending sign-in); returns it to throw.
+ */
+export function countedGuess(err: AuthError): AuthError {
+  countedErrors.add(err);
+  return err;
+}
 
 /** Whether the limiter counts `res` as a password guess. */
 export function isCountedRefusal(res: Response): boolean {
@@ -17,7 +27,7 @@ export function isCountedRefusal(res: Response): boolean {
 
 /**
  * Answers errors like `answeringErrors`, marking a `password_incorrect`
- * answer as counted.
+ * answer, and one made by {@linkcode countedGuess}, as counted.
  */
 export function countingPasswordGuesses(logger: Logger): Middleware {
   return (next) =>
@@ -26,7 +36,10 @@ export function countingPasswordGuesses(logger: Logger): Middleware {
         return await next(req, params, info);
       } catch (err) {
         const res = answerError(err, logger);
-        if (err instanceof AuthError && err.code === "password_incorrect") {
+        if (
+          err instanceof AuthError &&
+          (err.code === "password_incorrect" || countedErrors.has(err))
+        ) {
           counted.add(res);
         }
         return res;

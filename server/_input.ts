@@ -175,7 +175,8 @@ export function readId(
   code:
     | "user_id_malformed"
     | "invitation_id_malformed"
-    | "session_id_malformed",
+    | "session_id_malformed"
+    | "passkey_id_malformed",
 ): string {
   if (raw === undefined || !isUuid(raw)) {
     throw new AuthError(code, { meta: { field: "id" } });

@@ -9,11 +9,19 @@
 
 import type { SessionJson, SessionListJson } from "@gatehouse/contract";
 import type { ClientMeta } from "./_client_meta.ts";
-import { countingPasswordGuesses } from "./_counted.ts";
+import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
+import {
+  lazyRelyingParty,
+  type Proof,
+  readProof,
+  spendPasskey,
+  spendRecoveryCode,
+  spendTotpCode,
+} from "./_factor_proofs.ts";
 import { readId, readNewPassword } from "./_input.ts";
 import { sessionFromContext } from "./_session_context.ts";
 import { type Auth, sessionIssuer } from "./auth.ts";
-import { decode, type JsonObject, requiredString } from "./decode.ts";
+import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
@@ -24,6 +32,11 @@ import type { SessionRecord } from "./store.ts";
 export interface AccountOptions {
   /** The authentication service whose sessions these are. */
   auth: Auth;
+  /**
+   * The site's public URL: the relying party of a passkey given as proof
+   * of identity (`POST /api/auth/reauthenticate {passkey}`).
+   */
+  publicUrl?: string;
 }
 
 /** The handlers of one's own account, named as their operations. */
@@ -44,30 +57,6 @@ export interface Account {
 
 const SESSION_ABSENT = new AuthError("session_absent");
 const SESSION_NOT_FOUND = new AuthError("session_not_found");
-
-/** A proof of identity a re-authentication takes. */
-type Proof = { kind: "password"; password: string };
-
-/**
- * The proof in a re-authentication body. Only the password is verified
- * here; a second factor (`code`, `recovery_code`, `passkey`) is refused as
- * invalid until this account has one to check it against (the second-factor
- * work extends this one function).
- */
-function proofOf(body: JsonObject): Proof {
-  if (body.password !== undefined) {
-    return { kind: "password", password: requiredString(body, "password") };
-  }
-  if (body.code !== undefined || body.recovery_code !== undefined) {
-    throw new AuthError("code_invalid", {
-      meta: { field: body.code !== undefined ? "code" : "recovery_code" },
-    });
-  }
-  if (body.passkey !== undefined) {
-    throw new AuthError("passkey_invalid", { meta: { field: "passkey" } });
-  }
-  return { kind: "password", password: requiredString(body, "password") };
-}
 
 /**
  * Builds the handlers of one's own account.
@@ -96,6 +85,58 @@ export function createAccount(options: AccountOptions): Account {
   const { store, hasher, limits, logger, now, trail } = issuer;
   const answering = answeringErrors(logger);
   const guessing = countingPasswordGuesses(logger);
+  const rp = lazyRelyingParty(options.publicUrl);
+
+  // Checks a proof of identity of the signed-in account where it is spent:
+  // its password, a TOTP code (its step once), a recovery code (once), or
+  // a passkey answering a challenge issued for this use. A wrong one is a
+  // counted guess.
+  async function checkProof(
+    req: Request,
+    identity: Identity,
+    proof: Proof,
+    client: ClientMeta,
+  ): Promise<void> {
+    const at = now();
+    if (proof.kind === "password") {
+      const verified = await issuer.verifyPassword(identity.email, proof.value);
+      if (verified === null || verified.user.id !== identity.id) {
+        throw new AuthError("password_incorrect", {
+          meta: { field: "password" },
+        });
+      }
+      return;
+    }
+    if (proof.kind === "passkey") {
+      const passkey = await spendPasskey(
+        store,
+        rp(),
+        req,
+        "reauthenticate",
+        identity.id,
+        proof.value,
+        at,
+      );
+      if (passkey === null) {
+        throw countedGuess(
+          new AuthError("passkey_invalid", { meta: { field: "passkey" } }),
+        );
+      }
+      return;
+    }
+    const field = proof.kind === "totp" ? "code" : "recovery_code";
+    if ((await store.totp(identity.id)) === null) {
+      throw new AuthError("totp_not_enabled", { meta: { field } });
+    }
+    const proven = proof.kind === "totp"
+      ? await spendTotpCode(store, identity.id, proof.value, at)
+      : await spendRecoveryCode(store, identity.id, proof.value, [
+        trail.event("recovery_code.used", { actor: identity, client }),
+      ]);
+    if (!proven) {
+      throw countedGuess(new AuthError("code_invalid", { meta: { field } }));
+    }
+  }
 
   function caller(req: Request) {
     const identity = identityFromContext(req);
@@ -157,20 +198,13 @@ export function createAccount(options: AccountOptions): Account {
   ) {
     const { identity, session } = caller(req);
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const proof = proofOf(body);
-    const verified = await issuer.verifyPassword(
-      identity.email,
-      proof.password,
-    );
-    if (verified === null || verified.user.id !== identity.id) {
-      throw new AuthError("password_incorrect", {
-        meta: { field: "password" },
-      });
-    }
+    const proof = readProof(body, true);
+    const client = issuer.client(req, info);
+    await checkProof(req, identity, proof, client);
     const events = [
       trail.event("reauthenticated", {
         actor: identity,
-        client: issuer.client(req, info),
+        client,
         detail: { session_id: session.id, method: proof.kind },
       }),
     ];

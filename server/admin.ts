@@ -96,6 +96,11 @@ export interface Admin {
    * `role_beyond_reach` (403), `user_id_malformed` (400).
    */
   revokeUserSessions: Handler;
+  /**
+   * `DELETE /api/users/{id}/second-factor`: 204, every second factor of the
+   * account removed (a lost phone); reach rules as for disable.
+   */
+  removeUserSecondFactor: Handler;
   /** `GET /api/audit?limit&cursor&user_id&type`: 200 `{events, next_cursor}`, newest first. */
   listAuditEvents: Handler;
   /** The privileged roles, as copied at construction. */
@@ -278,6 +283,29 @@ export function createAdmin(config: AdminOptions): Admin {
     return new Response(null, { status: 204, headers: NO_STORE });
   });
 
+  const removeUserSecondFactor = answering(
+    async function removeUserSecondFactor(req, params, info) {
+      const actor = rules.actor(req);
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
+      const target = await store.userById(id);
+      if (target === null) throw new AuthError("user_not_found");
+      const events = [
+        trail.event("second_factor.disabled", {
+          actor,
+          target,
+          client: client(req, info),
+          detail: { method: "all", by_administrator: true },
+        }),
+      ];
+      await store.removeUserSecondFactor(id, {
+        reachableRoles: await rules.reachable(actor),
+        events,
+      });
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
+
   const invite = inviteHandler({
     store,
     rules,
@@ -300,6 +328,7 @@ export function createAdmin(config: AdminOptions): Admin {
     listInvitations: listInvitationsHandler(invitations),
     revokeInvitation: revokeInvitationHandler(invitations),
     revokeUserSessions,
+    removeUserSecondFactor,
     listAuditEvents: listAuditEventsHandler(store, answering),
     privileged: rules.privileged,
   };

@@ -36,11 +36,13 @@ import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import type { RoleOptions, SharedOptions } from "./options.ts";
 import type { RoleRegistry } from "./roles.ts";
 import type {
+  AccountFactors,
   AuditEvent,
   Store,
   UserCredentials,
   UserRecord,
 } from "./store.ts";
+import type { SecondFactorMethod } from "@gatehouse/contract";
 
 /** Options of {@linkcode createAuth}. */
 export interface AuthOptions extends SharedOptions, RoleOptions {
@@ -58,6 +60,31 @@ export interface AuthOptions extends SharedOptions, RoleOptions {
    * writes (`fresh` operations); 30 minutes by default.
    */
   reauthenticationWindow?: number;
+  /**
+   * Roles whose accounts must have a second factor (TOTP or a passkey).
+   * Such an account without one signs in, its Identity says
+   * `second_factor_required: true`, and every operation but enrolment
+   * answers 403 `second_factor_required` until it enrols.
+   */
+  requireSecondFactor?: readonly string[];
+}
+
+/** The cookie of a sign-in waiting for its second factor. */
+export const PENDING_COOKIE = "__Host-gatehouse-pending";
+/** How long a pending sign-in lives, ms (also its cookie's Max-Age). */
+export const PENDING_TTL = 5 * 60_000;
+
+/** How a session's holder proved who they are, as events name it. */
+export type SignInMethod = "password" | SecondFactorMethod;
+
+/** What a session issued after a sign-in is bound to. */
+export interface SignInBinding {
+  /** The generation the password was verified under; absent: any. */
+  generation?: number;
+  /** The factor version a second factor was verified under; absent: any. */
+  factorVersion?: number;
+  /** The proof, for the `login.succeeded` event. */
+  method: SignInMethod;
 }
 
 /**
@@ -143,6 +170,21 @@ export interface SessionIssuer {
     email: string,
     password: string,
   ): Promise<UserCredentials | null>;
+  /**
+   * Records a session after a sign-in, bound to what the proof was
+   * verified under, with its `login.succeeded` event; `credentials_invalid`
+   * when the account changed meanwhile. Returns the cookie and the events
+   * (hand them to `trail.committed`).
+   */
+  signIn(
+    user: UserRecord,
+    binding: SignInBinding,
+    client: ClientMeta,
+  ): Promise<{ cookie: string; events: AuditEvent[] }>;
+  /** The Identity of one's own account: with its second factors. */
+  ownIdentity(user: UserRecord, factors: AccountFactors): Promise<Identity>;
+  /** The roles that must have a second factor. */
+  requireSecondFactor: ReadonlySet<string>;
 }
 
 // Module-private: the link handlers find an Auth's issuer here, so the
@@ -233,6 +275,26 @@ export function createAuth(config: AuthOptions): Auth {
   const trail = auditTrail({ store, logger, now, onEvent: config.onEvent });
   const buildIdentity = identityBuilder(registry);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
+  const requireSecondFactor: ReadonlySet<string> = new Set(
+    config.requireSecondFactor ?? [],
+  );
+  // The signed-in account's own Identity: its factors, and whether its
+  // role's policy still waits for one.
+  const withFactors = (
+    identity: Identity,
+    factors: AccountFactors,
+  ): Identity =>
+    Object.freeze({
+      ...identity,
+      second_factor: {
+        totp: factors.totpEnabled,
+        passkeys: factors.passkeyCount,
+      },
+      second_factor_required: !hasSecondFactor(factors) &&
+        requireSecondFactor.has(identity.role),
+    });
+  const ownIdentity = async (user: UserRecord, factors: AccountFactors) =>
+    withFactors(await buildIdentity(user), factors);
 
   // Unknown emails verify against this hash so every login path does the same
   // argon2 work. Made on first use with the configured parameters.
@@ -321,22 +383,23 @@ export function createAuth(config: AuthOptions): Auth {
     };
   }
 
-  // Records a session; with `expectedGeneration`, only while the password
-  // verified under it is still the account's (DESIGN.md §5).
+  // Records a session; bound to a sign-in, only while the password (and
+  // second factor) verified are still the account's (DESIGN.md §5).
   async function recordSession(
     user: UserRecord,
-    expectedGeneration?: number,
+    binding?: SignInBinding,
     client: ClientMeta = { ip: "", userAgent: "" },
   ): Promise<{ cookie: string; events: AuditEvent[] }> {
     const createdAt = now();
     const { tokenHash, id, expiresAt, cookie } = issue(createdAt);
-    const events = expectedGeneration === undefined ? [] : [
+    const events = binding === undefined ? [] : [
       trail.event("login.succeeded", {
         actor: user,
         client,
-        detail: { session_id: id, method: "password" },
+        detail: { session_id: id, method: binding.method },
       }),
     ];
+    const { generation, factorVersion } = binding ?? {};
     const created = await store.createSession({
       tokenHash,
       id,
@@ -347,7 +410,10 @@ export function createAuth(config: AuthOptions): Auth {
       userAgent: client.userAgent,
       maxSessions: limits.maxSessionsPerAccount,
       events,
-      ...(expectedGeneration === undefined ? {} : { expectedGeneration }),
+      ...(generation === undefined ? {} : { expectedGeneration: generation }),
+      ...(factorVersion === undefined
+        ? {}
+        : { expectedFactorVersion: factorVersion }),
     });
     if (!created) throw new AuthError("credentials_invalid");
     return { cookie, events };
@@ -414,7 +480,7 @@ export function createAuth(config: AuthOptions): Auth {
     }
     if (at - found.lastSeenAt >= touchInterval) touch(tokenHash, at);
     return {
-      identity: await buildIdentity(found.user),
+      identity: withFactors(await buildIdentity(found.user), found.factors),
       session: {
         tokenHash,
         id: found.id,
@@ -444,16 +510,39 @@ export function createAuth(config: AuthOptions): Auth {
     const password = requiredString(body, "password");
     const meta = client(req, info);
     const verified = await verify(email, password, meta);
-    const { cookie, events } = await recordSession(
-      verified.user,
-      verified.generation,
-      meta,
-    );
+    if (hasSecondFactor(verified.factors)) {
+      return respond({ second_factor: methodsOf(verified.factors) }, {
+        status: 202,
+        headers: { ...NO_STORE, "set-cookie": await pendingSignIn(verified) },
+      });
+    }
+    const { cookie, events } = await recordSession(verified.user, {
+      generation: verified.generation,
+      method: "password",
+    }, meta);
     trail.committed(events);
-    return respond(await identityOf(verified.user), {
+    return respond(await ownIdentity(verified.user, verified.factors), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });
   });
+
+  // A sign-in whose password was right, waiting for its second factor:
+  // bound to the credential and the factors it was verified under.
+  async function pendingSignIn(verified: UserCredentials): Promise<string> {
+    const token = randomToken();
+    const createdAt = now();
+    await store.createPendingSignIn({
+      tokenHash: hashToken(token),
+      userId: verified.user.id,
+      generation: verified.generation,
+      factorVersion: verified.factors.factorVersion,
+      createdAt,
+      expiresAt: createdAt + PENDING_TTL,
+    });
+    return serializeCookie(PENDING_COOKIE, token, {
+      maxAge: PENDING_TTL / 1000,
+    });
+  }
 
   const logout = answering(async function logout(req, _params, info) {
     const token = readCookie(req.headers.get("cookie"), name);
@@ -504,6 +593,22 @@ export function createAuth(config: AuthOptions): Auth {
     client,
     trail,
     verifyPassword,
+    signIn: recordSession,
+    ownIdentity,
+    requireSecondFactor,
   });
   return auth;
+}
+
+/** Whether an account has a second factor (TOTP or a passkey). */
+export function hasSecondFactor(factors: AccountFactors): boolean {
+  return factors.totpEnabled || factors.passkeyCount > 0;
+}
+
+/** The second-factor methods of an account, as the 202 of login names them. */
+export function methodsOf(factors: AccountFactors): SecondFactorMethod[] {
+  const methods: SecondFactorMethod[] = [];
+  if (factors.totpEnabled) methods.push("totp", "recovery_code");
+  if (factors.passkeyCount > 0) methods.push("passkey");
+  return methods;
 }

@@ -30,9 +30,11 @@ import { argon2Hasher } from "./password.ts";
 import { loginRateLimiter } from "./rate_limit.ts";
 import { Reaper } from "./reaper.ts";
 import { authority } from "./_authority.ts";
-import type { PendingOperation } from "./_pending.ts";
 import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { type Route, routeTable } from "./routes.ts";
+import { createSecondFactor, type SecondFactor } from "./second_factor.ts";
+import { createPasskeys, type Passkeys } from "./passkeys.ts";
+import { secondFactorGuard } from "./guards.ts";
 
 /** Options of {@linkcode createGatehouse}: every setting, once. */
 export interface GatehouseOptions extends SharedOptions, MailOptions {
@@ -69,6 +71,15 @@ export interface GatehouseOptions extends SharedOptions, MailOptions {
   reauthenticationWindow?: number;
   /** How long (ms) the reaper keeps audit events; 90 days by default. */
   auditRetention?: number;
+  /**
+   * Roles whose accounts must have a second factor (TOTP or a passkey).
+   * Such an account without one signs in normally, its Identity says
+   * `second_factor_required: true`, and every operation but those the
+   * contract flags `beforeSecondFactor` (session, sign-out, sessions,
+   * enrolment, re-authentication) answers 403 `second_factor_required`
+   * until it enrols.
+   */
+  requireSecondFactor?: readonly string[];
 }
 
 /** The guards `createGatehouse` built, for routes of your own. */
@@ -103,6 +114,10 @@ export interface Gatehouse {
   readonly account: Account;
   /** Accepting invitations and password resets. */
   readonly links: AccountLinks;
+  /** TOTP, recovery codes and the second step of a sign-in. */
+  readonly secondFactor: SecondFactor;
+  /** Passkeys: one's own, and signing in with one. */
+  readonly passkeys: Passkeys;
   /** The guards, for your own routes. */
   readonly guards: GatehouseGuards;
   /** The rate limiters the routes use. */
@@ -191,9 +206,16 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       cookieName: options.cookieName,
       idleTimeout: options.idleTimeout,
       reauthenticationWindow: options.reauthenticationWindow,
+      requireSecondFactor: options.requireSecondFactor,
     }),
   });
-  const account = createAccount({ auth });
+  const factorOptions = {
+    auth,
+    ...defined({ publicUrl: options.publicUrl }),
+  };
+  const secondFactor = createSecondFactor(factorOptions);
+  const passkeys = createPasskeys(factorOptions);
+  const account = createAccount(factorOptions);
   const now = options.now ?? Date.now;
   const trail = auditTrail({ store, logger, now, onEvent: options.onEvent });
   const admin = createAdmin(shared);
@@ -218,8 +240,11 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     });
   // Password guesses: failed sign-ins, and a wrong current password of a
   // signed-in person (password change, re-authentication).
+  // A 202 of login (the password was right, a second factor follows) is
+  // no failure; a wrong code of the second step is (401, or the counted
+  // 410 of the one that ends the pending sign-in).
   const guesses = (res: Response) =>
-    res.status === 401 || res.status === 202 || isCountedRefusal(res);
+    res.status === 401 || isCountedRefusal(res);
   const rateLimited = (req: Request, info?: Deno.ServeHandlerInfo) =>
     trail.refused([trail.event("login.rate_limited", {
       actor: null,
@@ -244,9 +269,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       : { servers: [options.publicUrl] }),
   });
   const describeApi = describeApiHandler(openapi);
-  const handlers: Readonly<
-    Record<Exclude<OperationName, PendingOperation>, Handler>
-  > = {
+  const handlers: Readonly<Record<OperationName, Handler>> = {
     login: auth.login,
     logout: auth.logout,
     fetchSession: auth.fetchSession,
@@ -269,6 +292,19 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     revokeUserSessions: admin.revokeUserSessions,
     listAuditEvents: admin.listAuditEvents,
     listActivity: account.listActivity,
+    setupTotp: secondFactor.setupTotp,
+    confirmTotp: secondFactor.confirmTotp,
+    disableTotp: secondFactor.disableTotp,
+    regenerateRecoveryCodes: secondFactor.regenerateRecoveryCodes,
+    verifySecondFactor: secondFactor.verifySecondFactor,
+    removeUserSecondFactor: admin.removeUserSecondFactor,
+    passkeyRegistrationOptions: passkeys.passkeyRegistrationOptions,
+    registerPasskey: passkeys.registerPasskey,
+    listPasskeys: passkeys.listPasskeys,
+    renamePasskey: passkeys.renamePasskey,
+    removePasskey: passkeys.removePasskey,
+    passkeyLoginOptions: passkeys.passkeyLoginOptions,
+    loginWithPasskey: passkeys.loginWithPasskey,
   };
   const signedIn = auth.requireSession;
   const routes = routeTable(handlers, {
@@ -277,6 +313,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       now,
       logger,
     ),
+    secondFactor: secondFactorGuard(logger),
     crossOrigin: guards.crossOrigin,
     guards: {
       public: undefined,
@@ -292,6 +329,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     admin,
     account,
     links,
+    secondFactor,
+    passkeys,
     guards,
     limiters,
     routes: Object.freeze(routes),

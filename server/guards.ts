@@ -102,3 +102,21 @@ export function freshGuard(
       return next(req, params, info);
     };
 }
+
+/**
+ * Behind `requireSession`: refuses with `second_factor_required` an
+ * account whose role requires a second factor it has not enrolled
+ * (`requireSecondFactor`; its Identity says `second_factor_required`).
+ */
+export function secondFactorGuard(logger: Logger): Middleware {
+  const refusal = new AuthError("second_factor_required");
+  return (next) =>
+    function secondFactorRequired(req, params, info) {
+      const identity = identityFromContext(req);
+      if (identity === null) return answerError(SESSION_ABSENT, logger);
+      if (identity.second_factor_required === true) {
+        return answerError(refusal, logger);
+      }
+      return next(req, params, info);
+    };
+}

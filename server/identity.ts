@@ -24,6 +24,25 @@ export interface Identity {
   readonly capabilities?: readonly string[];
   /** Roles this account may hand out. */
   readonly grantable?: readonly string[];
+  /**
+   * The account's own second factors (only in the signed-in account's own
+   * Identity: sign-in answers and the session).
+   */
+  readonly second_factor?: SecondFactorSummary;
+  /**
+   * The role requires a second factor (`requireSecondFactor`) and the
+   * account has none: every operation but enrolment answers 403
+   * `second_factor_required` until it enrols.
+   */
+  readonly second_factor_required?: boolean;
+}
+
+/** Which second factors an account has, as its own Identity shows them. */
+export interface SecondFactorSummary {
+  /** An authenticator app (TOTP) is enabled. */
+  readonly totp: boolean;
+  /** How many passkeys it has. */
+  readonly passkeys: number;
 }
 
 const identities = new WeakMap<Request, Identity>();

@@ -38,6 +38,8 @@ export interface SweepResult {
   counters: number;
   /** Audit events older than the retention. */
   events: number;
+  /** Expired pending sign-ins, WebAuthn challenges and TOTP enrolments. */
+  factorRecords: number;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -207,6 +209,9 @@ export class Reaper {
       counters: await this.#drain((n) => store.deleteExpiredCounters(now, n)),
       events: await this.#drain((n) =>
         store.deleteExpiredEvents(now - this.#auditRetention, n)
+      ),
+      factorRecords: await this.#drain((n) =>
+        store.deleteExpiredFactorRecords(now, n)
       ),
     };
   }

@@ -62,6 +62,12 @@ export interface RouteGuards {
    * older than the re-authentication window. Absent: no such check.
    */
   readonly fresh?: Middleware;
+  /**
+   * Behind the guard of a signed-in operation the contract does not flag
+   * `beforeSecondFactor`: refuses an account whose role requires a second
+   * factor it has not enrolled. Absent: no such check.
+   */
+  readonly secondFactor?: Middleware;
 }
 
 /**
@@ -82,10 +88,17 @@ export function routeTable(
       guard: Guard;
       limiter?: Limiter;
       fresh?: boolean;
+      beforeSecondFactor?: boolean;
     } = OPERATIONS[operation];
-    const inner = spec.fresh === true && wrap.fresh !== undefined
+    let inner = spec.fresh === true && wrap.fresh !== undefined
       ? wrap.fresh(handler)
       : handler;
+    if (
+      spec.guard !== "public" && spec.beforeSecondFactor !== true &&
+      wrap.secondFactor !== undefined
+    ) {
+      inner = wrap.secondFactor(inner);
+    }
     let guarded = wrap.guards[spec.guard]?.(inner) ?? inner;
     if (spec.limiter !== undefined) {
       guarded = wrap.limiters[spec.limiter](guarded);

@@ -230,6 +230,14 @@ export interface NewSession extends WithEvents {
    */
   expectedGeneration?: number;
   /**
+   * The factor version the second factor was verified under
+   * ({@linkcode AccountFactors.factorVersion} of the pending sign-in): the
+   * session is recorded only if the account's is still this one, in the
+   * same commit, so a factor removed meanwhile yields no session. Absent:
+   * whatever it is.
+   */
+  expectedFactorVersion?: number;
+  /**
    * Live sessions the account may hold once this one is recorded: the
    * sessions that would end first are ended in the same commit to make
    * room. Absent: no limit.
@@ -254,6 +262,11 @@ export interface SessionLookup {
   lastSeenAt: number;
   /** When its holder last proved who they are (sign-in or re-authentication), ms. */
   authenticatedAt: number;
+  /**
+   * The account's second factors, read with the account (no second read):
+   * the Identity and the second-factor policy need them on every request.
+   */
+  factors: AccountFactors;
 }
 
 /** A session as the list of an account's sessions shows it. */

@@ -20,6 +20,8 @@
  * @module
  */
 
+import type { WithEvents } from "./store.ts";
+
 /** What a sign-in needs to know of an account's second factors. */
 export interface AccountFactors {
   /** TOTP is enabled (and with it, recovery codes). */
@@ -52,8 +54,8 @@ export interface TotpRecord {
   recoveryCodesLeft: number;
 }
 
-/** What confirming a TOTP enrolment writes. */
-export interface TotpConfirmation {
+/** What confirming a TOTP enrolment writes (with its events). */
+export interface TotpConfirmation extends WithEvents {
   /** The secret the code was verified against: the pending enrolment's. */
   secret: string;
   /** The time step of the confirming code: it counts as used. */
@@ -150,7 +152,7 @@ export interface PasskeyUse {
 }
 
 /** What an administrator's removal of every second factor needs. */
-export interface SecondFactorRemoval {
+export interface SecondFactorRemoval extends WithEvents {
   /**
    * `role_beyond_reach` unless the account's stored role is one of these
    * (the empty role always is). Absent: every account is within reach.
@@ -228,17 +230,18 @@ export interface FactorStore {
   /** The enabled TOTP of the account, or null. */
   totp(userId: string): Promise<TotpRecord | null>;
   /**
-   * Removes TOTP and its recovery codes and moves the factor version.
-   * False when TOTP was not on.
+   * Removes TOTP and its recovery codes and moves the factor version,
+   * with `options.events`. False when TOTP was not on.
    */
-  disableTotp(userId: string): Promise<boolean>;
+  disableTotp(userId: string, options?: WithEvents): Promise<boolean>;
   /**
-   * Replaces every recovery code (the old ones die at once). False when
-   * TOTP is not on.
+   * Replaces every recovery code (the old ones die at once), with
+   * `options.events`. False when TOTP is not on.
    */
   replaceRecoveryCodes(
     userId: string,
     hashes: readonly string[],
+    options?: WithEvents,
   ): Promise<boolean>;
   /**
    * Accepts a time step for the account only if TOTP is on and `step` is
@@ -249,9 +252,14 @@ export interface FactorStore {
   /**
    * Spends one recovery code by its digest: the codes left after it, or
    * null when it is not one of the account's unused codes. Of concurrent
-   * calls with one code, one wins.
+   * calls with one code, one wins; `options.events` are written with the
+   * winner's spend.
    */
-  useRecoveryCode(userId: string, codeHash: string): Promise<number | null>;
+  useRecoveryCode(
+    userId: string,
+    codeHash: string,
+    options?: WithEvents,
+  ): Promise<number | null>;
 
   /** Records a pending sign-in (no failures yet). */
   createPendingSignIn(pending: NewPendingSignIn): Promise<void>;
@@ -300,11 +308,13 @@ export interface FactorStore {
    * Registers a passkey for an enabled account that has fewer than
    * `maxPasskeys`: the record, or null at the cap. `user_not_found` when
    * the account is gone or disabled, `passkey_invalid` when the credential
-   * is registered already (to any account).
+   * is registered already (to any account). `options.events` are written
+   * with it.
    */
   addPasskey(
     passkey: NewPasskey,
     maxPasskeys: number,
+    options?: WithEvents,
   ): Promise<PasskeyRecord | null>;
   /** The account's passkeys, oldest first. */
   listPasskeys(userId: string): Promise<PasskeyRecord[]>;
@@ -317,10 +327,14 @@ export interface FactorStore {
     name: string,
   ): Promise<PasskeyRecord | null>;
   /**
-   * Removes the account's passkey `id` and moves the factor version. False
-   * when it has no such passkey.
+   * Removes the account's passkey `id` and moves the factor version, with
+   * `options.events`. False when it has no such passkey.
    */
-  removePasskey(userId: string, id: string): Promise<boolean>;
+  removePasskey(
+    userId: string,
+    id: string,
+    options?: WithEvents,
+  ): Promise<boolean>;
   /**
    * Records a sign-in with passkey `id`: sets its counter and last use,
    * only if the passkey still exists and the counter grew (or both the

@@ -56,7 +56,7 @@ export interface RelyingPartyOptions {
  *
  * @example A public site, and the demo on localhost
  * ```ts
- * import { relyingParty } from "./webauthn.ts";
+ * import { relyingParty } from "@gatehouse/server";
  *
  * const site = relyingParty({ publicUrl: "https://app.example.com/" });
  * console.assert(site.id === "app.example.com");

@@ -74,3 +74,12 @@ export function userUpdateDecision(
   }
   return { changes };
 }
+
+/** The reach rule of a removal, as a rule-only update (no events). */
+export function reach(
+  removal: { readonly reachableRoles?: readonly string[] },
+): UserUpdate {
+  return removal.reachableRoles === undefined
+    ? {}
+    : { reachableRoles: removal.reachableRoles };
+}

@@ -331,15 +331,17 @@ testEachStore(
 );
 
 testEachStore(
-  "reauthenticate() refuses second factors it cannot check yet, and odd bodies",
+  "reauthenticate() refuses a code without TOTP, a passkey that is none, and odd bodies",
   async (store) => {
     const { member } = await people(store);
     const api = securityApi(store);
     const cookie = await api.login(member.email);
     const cases: [unknown, number, string][] = [
-      [{ code: "123456" }, 400, "code_invalid"],
-      [{ recovery_code: "abcd-efgh" }, 400, "code_invalid"],
+      [{ code: "123456" }, 409, "totp_not_enabled"],
+      [{ recovery_code: "abcd-efgh" }, 409, "totp_not_enabled"],
       [{ passkey: {} }, 400, "passkey_invalid"],
+      [{ passkey: [] }, 400, "body_malformed"],
+      [{ code: 123456 }, 400, "body_malformed"],
       [{}, 400, "body_field_required"],
       [{ password: 12 }, 400, "body_malformed"],
       [{ password: "a\u0000b" }, 403, "password_incorrect"],

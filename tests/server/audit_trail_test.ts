@@ -10,8 +10,15 @@ import { refusal, tokenOf } from "../fixtures/api.ts";
 import { memoryStore } from "../fixtures/kv.ts";
 import { ignorePostgres, schemaStore } from "../fixtures/postgres.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import type { AuditEvent, Store } from "../../mod.ts";
+import { type AuditEvent, type Store, totpCode } from "../../mod.ts";
 import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
+import {
+  enrolTotp,
+  passwordStep,
+  secondStep,
+  sessionCookieOf,
+} from "../fixtures/second_factor.ts";
+import { createAuthenticator } from "../fixtures/webauthn.ts";
 
 const NEW = "an entirely new passphrase";
 const DAY = 24 * 60 * 60 * 1000;
@@ -651,3 +658,107 @@ function assertNothingSecret(events: AuditEvent[], secrets: string[]) {
   // No 43-character base64url string (a token or a token's digest).
   assert(!/[A-Za-z0-9_-]{43}/.test(text), "an event holds a token or digest");
 }
+
+testEachStore(
+  "every second-factor and passkey action writes exactly one event; no secret, code or TOTP secret in any",
+  async (store) => {
+    const { root, member } = await people(store);
+    const api = securityApi(store);
+    const one = async (action: () => Promise<unknown>) => {
+      const events = await during(api, action);
+      assertEquals(events.length, 1, events.map((e) => e.type).join(", "));
+      return events[0]!;
+    };
+    const cookie = await api.login(member.email);
+    const secrets: string[] = [PASSWORD, cookie];
+    const setup =
+      await (await api.call("POST", "/api/auth/totp/setup", undefined, {
+        cookie,
+      })).json();
+    secrets.push(setup.secret, setup.otpauth_url);
+    let codes: string[] = [];
+    const enrolCode = totpCode(setup.secret, api.clock());
+    secrets.push(enrolCode);
+    const enabled = await one(async () => {
+      const res = await api.call("POST", "/api/auth/totp/confirm", {
+        code: enrolCode,
+      }, { cookie });
+      codes = (await res.json()).recovery_codes;
+    });
+    assertEquals(who(enabled), {
+      type: "second_factor.enabled",
+      actor: member.email,
+      target: member.email,
+    });
+    const regenerated = await one(async () => {
+      const res = await api.call(
+        "POST",
+        "/api/auth/recovery-codes",
+        undefined,
+        {
+          cookie,
+        },
+      );
+      codes = (await res.json()).recovery_codes;
+    });
+    assertEquals(regenerated.type, "recovery_codes.regenerated");
+    secrets.push(...codes);
+    const pending = await passwordStep(api, member.email);
+    secrets.push(pending);
+    const used = await during(api, async () => {
+      const res = await secondStep(api, pending, { recovery_code: codes[0] });
+      secrets.push(sessionCookieOf(res));
+      await res.body?.cancel();
+    });
+    assertEquals(used.map((e) => e.type).sort(), [
+      "login.succeeded",
+      "recovery_code.used",
+    ]);
+    const key = await createAuthenticator();
+    const options = await api.call(
+      "POST",
+      "/api/auth/passkeys/register/options",
+      undefined,
+      { cookie },
+    );
+    const creation = await options.json();
+    const challenge = options.headers.get("set-cookie")!.split(";")[0]!;
+    const added = await one(async () => {
+      const res = await api.call("POST", "/api/auth/passkeys", {
+        response: await key.register({
+          challenge: creation.challenge,
+          rpId: "app.example",
+          origin: "https://app.example",
+        }),
+      }, { cookie: `${cookie}; ${challenge}` });
+      assertEquals(res.status, 201);
+      await res.body?.cancel();
+      secrets.push(challenge);
+    });
+    assertEquals(added.type, "passkey.added");
+    const passkeyId = String(added.detail.passkey_id);
+    const removed = await one(() =>
+      api.call("DELETE", `/api/auth/passkeys/${passkeyId}`, undefined, {
+        cookie,
+      })
+    );
+    assertEquals(removed.type, "passkey.removed");
+    const disabled = await one(() =>
+      api.call("DELETE", "/api/auth/totp", undefined, { cookie })
+    );
+    assertEquals(disabled.type, "second_factor.disabled");
+    await enrolTotp(api, cookie);
+    const admin = await api.login(root.email);
+    const lost = await one(() =>
+      api.call("DELETE", `/api/users/${member.id}/second-factor`, undefined, {
+        cookie: admin,
+      })
+    );
+    assertEquals(who(lost), {
+      type: "second_factor.disabled",
+      actor: root.email,
+      target: member.email,
+    });
+    assertNothingSecret(await api.events(), secrets);
+  },
+);

@@ -71,6 +71,8 @@ Deno.test("login with valid credentials sets the cookie and answers the identity
       email: "Ada@Example.com",
       name: "Ada",
       role: "admin",
+      second_factor: { totp: false, passkeys: 0 },
+      second_factor_required: false,
     });
     const setCookie = res.headers.get("set-cookie")!;
     assertMatch(

@@ -176,11 +176,14 @@ Deno.test("identity lists appear only when the registry answers them", async () 
       "/api/auth/session",
       await signIn(plain, "admin@example.com"),
     );
+    // The own Identity always says which second factors the account has.
     assertEquals(Object.keys(bare.body).sort(), [
       "email",
       "id",
       "name",
       "role",
+      "second_factor",
+      "second_factor_required",
     ]);
 
     const capabilitiesOnly: CapabilityRegistry = {

@@ -87,6 +87,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       links: 1,
       counters: 1,
       events: 0,
+      factorRecords: 0,
     });
 
     // Gone, not merely expired: a clock before their expiry finds nothing.
@@ -118,6 +119,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       links: 0,
       counters: 0,
       events: 0,
+      factorRecords: 0,
     });
   } finally {
     close();

@@ -40,6 +40,156 @@ async function all(store: Store): Promise<AuditEvent[]> {
 /** The audit cases. */
 export const AUDIT_CASES: readonly Case[] = [
   [
+    "second-factor writes carry their events, and write none when refused",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const secret = "JBSWY3DPEHPK3PXP";
+      await s.startTotpEnrolment({
+        userId: ada.id,
+        secret,
+        createdAt: now,
+        expiresAt: now + HOUR,
+      });
+      const written: AuditEvent[] = [];
+      const expect = async (
+        done: Promise<unknown>,
+        wanted: unknown,
+        e: AuditEvent | null,
+      ) => {
+        assert.deepEqual(await done, wanted);
+        if (e !== null) written.push(e);
+        assert.deepEqual(
+          (await all(s)).map((x) => x.id),
+          written.map((x) => x.id).reverse(),
+        );
+      };
+      const enabled = event("second_factor.enabled");
+      await expect(
+        s.confirmTotp(ada.id, {
+          secret: "KRSXG5CTMVRXEZLU",
+          step: 1,
+          recoveryCodeHashes: ["a", "b"],
+          now,
+          events: [event("second_factor.enabled")],
+        }),
+        false,
+        null,
+      );
+      await expect(
+        s.confirmTotp(ada.id, {
+          secret,
+          step: 1,
+          recoveryCodeHashes: ["a", "b"],
+          now,
+          events: [enabled],
+        }),
+        true,
+        enabled,
+      );
+      const used = event("recovery_code.used");
+      await expect(
+        s.useRecoveryCode(ada.id, "zz", {
+          events: [event("recovery_code.used")],
+        }),
+        null,
+        null,
+      );
+      await expect(s.useRecoveryCode(ada.id, "a", { events: [used] }), 1, used);
+      const regenerated = event("recovery_codes.regenerated");
+      await expect(
+        s.replaceRecoveryCodes(ada.id, ["c"], { events: [regenerated] }),
+        true,
+        regenerated,
+      );
+      const disabled = event("second_factor.disabled");
+      await expect(
+        s.disableTotp(ada.id, { events: [disabled] }),
+        true,
+        disabled,
+      );
+      await expect(
+        s.disableTotp(ada.id, { events: [event("second_factor.disabled")] }),
+        false,
+        null,
+      );
+      await expect(
+        s.replaceRecoveryCodes(ada.id, ["d"], {
+          events: [event("recovery_codes.regenerated")],
+        }),
+        false,
+        null,
+      );
+      const passkey = {
+        id: crypto.randomUUID(),
+        userId: ada.id,
+        credentialId: "cred-" + nextId(),
+        publicKey: "AAEC",
+        counter: 0,
+        transports: [],
+        name: "Laptop",
+        createdAt: now,
+      };
+      const added = event("passkey.added");
+      await expect(
+        s.addPasskey(passkey, 10, { events: [added] }),
+        { ...passkey, lastUsedAt: null },
+        added,
+      );
+      await expect(
+        s.addPasskey(
+          {
+            ...passkey,
+            id: crypto.randomUUID(),
+            credentialId: "cred-" + nextId(),
+          },
+          1,
+          {
+            events: [event("passkey.added")],
+          },
+        ),
+        null,
+        null,
+      );
+      const removed = event("passkey.removed");
+      await expect(
+        s.removePasskey(ada.id, passkey.id, { events: [removed] }),
+        true,
+        removed,
+      );
+      await expect(
+        s.removePasskey(ada.id, passkey.id, {
+          events: [event("passkey.removed")],
+        }),
+        false,
+        null,
+      );
+      const bob = await addUser(s, { email: "bob@example.com", role: "admin" });
+      await refused(
+        s.removeUserSecondFactor(bob.id, {
+          reachableRoles: ["member"],
+          events: [event("second_factor.disabled")],
+        }),
+        "role_beyond_reach",
+      );
+      await refused(
+        s.removeUserSecondFactor(nextId(), {
+          events: [event("second_factor.disabled")],
+        }),
+        "user_not_found",
+      );
+      const lost = event("second_factor.disabled");
+      await expect(
+        s.removeUserSecondFactor(bob.id, {
+          reachableRoles: ["admin"],
+          events: [lost],
+        }),
+        undefined,
+        lost,
+      );
+    },
+  ],
+  [
     "an event is written with its change, and not when the change is refused",
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com" });

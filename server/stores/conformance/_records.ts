@@ -21,6 +21,56 @@ import {
 } from "./_helpers.ts";
 
 const sessions: Case[] = [
+  [
+    "createSession() with expectedFactorVersion refuses once a factor was removed; findSession() answers the factors",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const passkey = {
+        id: crypto.randomUUID(),
+        userId: ada.id,
+        credentialId: "cred-" + nextId(),
+        publicKey: "AAEC",
+        counter: 0,
+        transports: [],
+        name: "Laptop",
+        createdAt: now,
+      };
+      await s.addPasskey(passkey, 10);
+      const { factorVersion } = (await s.accountFactors(ada.id))!;
+      const bound = (version: number) =>
+        s.createSession({
+          tokenHash: tokenHash(),
+          userId: ada.id,
+          createdAt: now,
+          expiresAt: now + HOUR,
+          expectedFactorVersion: version,
+        });
+      const token = tokenHash();
+      assert.equal(
+        await s.createSession({
+          tokenHash: token,
+          userId: ada.id,
+          createdAt: now,
+          expiresAt: now + HOUR,
+          expectedFactorVersion: factorVersion,
+        }),
+        true,
+      );
+      assert.deepEqual((await s.findSession(token, now))?.factors, {
+        totpEnabled: false,
+        passkeyCount: 1,
+        factorVersion,
+      });
+      assert.equal(await s.removePasskey(ada.id, passkey.id), true);
+      assert.equal(await bound(factorVersion), false);
+      assert.equal(await bound(factorVersion + 1), true);
+      assert.deepEqual((await s.findSession(token, now))?.factors, {
+        ...NO_FACTORS,
+        factorVersion: factorVersion + 1,
+      });
+    },
+  ],
   ["findSession() answers the account until the session expires", async (s) => {
     const ada = await addUser(s, { email: "ada@example.com", role: "admin" });
     const now = Date.now();
@@ -34,6 +84,7 @@ const sessions: Case[] = [
       expiresAt: now + HOUR,
       lastSeenAt: now,
       authenticatedAt: now,
+      factors: NO_FACTORS,
     };
     assert.deepEqual(found, live);
     assert.deepEqual(await s.findSession(token, now + HOUR - 1), live);

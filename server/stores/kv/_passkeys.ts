@@ -11,7 +11,9 @@ import type {
   PasskeyUse,
   SecondFactorRemoval,
 } from "../../store_factors.ts";
+import type { WithEvents } from "../../store.ts";
 import { retry } from "./_atomic.ts";
+import { addEvents } from "./_audit.ts";
 import {
   afterRemoval,
   type FactorKeys,
@@ -19,7 +21,7 @@ import {
   withFactors,
 } from "./_factor_keys.ts";
 import type { UserValue } from "./_keys.ts";
-import { userUpdateDecision } from "../_user_rules.ts";
+import { reach, userUpdateDecision } from "../_user_rules.ts";
 
 /** Registers a passkey within the cap; null at the cap. */
 export function addPasskey(
@@ -27,6 +29,7 @@ export function addPasskey(
   k: FactorKeys,
   passkey: NewPasskey,
   maxPasskeys: number,
+  options: WithEvents = {},
 ): Promise<PasskeyRecord | null> {
   const record: PasskeyRecord = { ...passkey, lastUsedAt: null };
   return retry(async () => {
@@ -40,7 +43,7 @@ export function addPasskey(
     if (credential.value !== null) throw new AuthError("passkey_invalid");
     const { passkeyCount } = factorsOf(user.value);
     if (passkeyCount >= maxPasskeys) return { op: null, result: null };
-    const op = kv.atomic()
+    const op = addEvents(kv.atomic(), k, options.events)
       .check(user, credential, {
         key: k.passkey(passkey.id),
         versionstamp: null,
@@ -147,6 +150,7 @@ export function removePasskey(
   k: FactorKeys,
   userId: string,
   id: string,
+  options: WithEvents = {},
 ): Promise<boolean> {
   return retry(async () => {
     const [user, entry] = await kv.getMany<[UserValue, PasskeyRecord]>([
@@ -158,10 +162,13 @@ export function removePasskey(
       return { op: null, result: false };
     }
     const { passkeyCount } = factorsOf(user.value);
-    const op = kv.atomic().check(user, entry).set(
-      k.user(userId),
-      afterRemoval(user.value, { passkeyCount: Math.max(0, passkeyCount - 1) }),
-    );
+    const op = addEvents(kv.atomic(), k, options.events).check(user, entry)
+      .set(
+        k.user(userId),
+        afterRemoval(user.value, {
+          passkeyCount: Math.max(0, passkeyCount - 1),
+        }),
+      );
     deletePasskey(op, k, passkey);
     return { op, result: true };
   });
@@ -191,9 +198,9 @@ export function removeUserSecondFactor(
   return retry(async () => {
     const user = await kv.get<UserValue>(k.user(userId));
     if (user.value === null) throw new AuthError("user_not_found");
-    userUpdateDecision(user.value, removal, () => 0);
+    userUpdateDecision(user.value, reach(removal), () => 0);
     const passkeys = await listPasskeys(kv, k, userId);
-    const op = kv.atomic().check(user)
+    const op = addEvents(kv.atomic(), k, removal.events).check(user)
       .set(
         k.user(userId),
         afterRemoval(user.value, { totpEnabled: false, passkeyCount: 0 }),

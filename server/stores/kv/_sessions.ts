@@ -12,6 +12,7 @@ import type {
 import { toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";
+import { factorsOf } from "./_factor_keys.ts";
 import {
   type KvKeys,
   type SessionValue,
@@ -51,7 +52,9 @@ export function createSession(
     if (
       account === null || account.disabled ||
       (session.expectedGeneration !== undefined &&
-        account.generation !== session.expectedGeneration)
+        account.generation !== session.expectedGeneration) ||
+      (session.expectedFactorVersion !== undefined &&
+        factorsOf(account).factorVersion !== session.expectedFactorVersion)
     ) {
       return { op: null, result: false };
     }
@@ -128,6 +131,7 @@ export async function findSession(
     expiresAt: value.expiresAt,
     lastSeenAt: value.lastSeenAt,
     authenticatedAt: value.authenticatedAt,
+    factors: factorsOf(account),
   };
 }
 

@@ -10,7 +10,9 @@ import type {
   TotpEnrolment,
   TotpRecord,
 } from "../../store_factors.ts";
+import type { WithEvents } from "../../store.ts";
 import { retry } from "./_atomic.ts";
+import { addEvents } from "./_audit.ts";
 import {
   afterRemoval,
   type FactorKeys,
@@ -92,7 +94,8 @@ export function confirmTotp(
       lastStep: confirmation.step,
       recoveryCodes: [...confirmation.recoveryCodeHashes],
     };
-    const op = kv.atomic().check(user, enrolment)
+    const op = addEvents(kv.atomic(), k, confirmation.events)
+      .check(user, enrolment)
       .set(k.user(userId), withFactors(user.value, { totpEnabled: true }))
       .set(k.totp(userId), totp)
       .delete(k.totpEnrolment(userId));
@@ -120,6 +123,7 @@ export function disableTotp(
   kv: Deno.Kv,
   k: FactorKeys,
   userId: string,
+  options: WithEvents = {},
 ): Promise<boolean> {
   return retry(async () => {
     const [user, entry] = await kv.getMany<[UserValue, TotpValue]>([
@@ -129,7 +133,7 @@ export function disableTotp(
     if (user.value === null || entry.value === null) {
       return { op: null, result: false };
     }
-    const op = kv.atomic().check(user, entry)
+    const op = addEvents(kv.atomic(), k, options.events).check(user, entry)
       .set(k.user(userId), afterRemoval(user.value, { totpEnabled: false }))
       .delete(k.totp(userId));
     return { op, result: true };
@@ -137,19 +141,22 @@ export function disableTotp(
 }
 
 // One read-modify-write of the TOTP record: `change` answers the new value
-// and the result, or null to write nothing (and answer `none`).
+// and the result, or null to write nothing (and answer `none`); `events`
+// are written with the change.
 function updateTotp<T>(
   kv: Deno.Kv,
   k: FactorKeys,
   userId: string,
   none: T,
   change: (value: TotpValue) => { next: TotpValue; result: T } | null,
+  events?: WithEvents["events"],
 ): Promise<T> {
   return retry(async () => {
     const entry = await kv.get<TotpValue>(k.totp(userId));
     const decided = entry.value === null ? null : change(entry.value);
     if (decided === null) return { op: null, result: none };
-    const op = kv.atomic().check(entry).set(k.totp(userId), decided.next);
+    const op = addEvents(kv.atomic(), k, events).check(entry)
+      .set(k.totp(userId), decided.next);
     return { op, result: decided.result };
   });
 }
@@ -160,11 +167,12 @@ export function replaceRecoveryCodes(
   k: FactorKeys,
   userId: string,
   hashes: readonly string[],
+  options: WithEvents = {},
 ): Promise<boolean> {
   return updateTotp(kv, k, userId, false, (value) => ({
     next: { ...value, recoveryCodes: [...hashes] },
     result: true,
-  }));
+  }), options.events);
 }
 
 /** Accepts `step` once, if later than the last accepted one. */
@@ -192,10 +200,11 @@ export function useRecoveryCode(
   k: FactorKeys,
   userId: string,
   codeHash: string,
+  options: WithEvents = {},
 ): Promise<number | null> {
   return updateTotp<number | null>(kv, k, userId, null, (value) => {
     if (!value.recoveryCodes.includes(codeHash)) return null;
     const recoveryCodes = value.recoveryCodes.filter((h) => h !== codeHash);
     return { next: { ...value, recoveryCodes }, result: recoveryCodes.length };
-  });
+  }, options.events);
 }

@@ -508,16 +508,23 @@ export class KvStore implements Store {
   }
 
   /** Removes TOTP and its codes, moving the factor version. */
-  disableTotp(userId: string): Promise<boolean> {
-    return totp.disableTotp(this.#kv, this.#f, userId);
+  disableTotp(userId: string, options?: WithEvents): Promise<boolean> {
+    return totp.disableTotp(this.#kv, this.#f, userId, options);
   }
 
   /** Replaces every recovery code. */
   replaceRecoveryCodes(
     userId: string,
     hashes: readonly string[],
+    options?: WithEvents,
   ): Promise<boolean> {
-    return totp.replaceRecoveryCodes(this.#kv, this.#f, userId, hashes);
+    return totp.replaceRecoveryCodes(
+      this.#kv,
+      this.#f,
+      userId,
+      hashes,
+      options,
+    );
   }
 
   /** Accepts a time step once, if later than the last accepted one. */
@@ -526,8 +533,12 @@ export class KvStore implements Store {
   }
 
   /** Spends one recovery code; the codes left, or null. */
-  useRecoveryCode(userId: string, codeHash: string): Promise<number | null> {
-    return totp.useRecoveryCode(this.#kv, this.#f, userId, codeHash);
+  useRecoveryCode(
+    userId: string,
+    codeHash: string,
+    options?: WithEvents,
+  ): Promise<number | null> {
+    return totp.useRecoveryCode(this.#kv, this.#f, userId, codeHash, options);
   }
 
   /** Records a pending sign-in. */
@@ -584,8 +595,15 @@ export class KvStore implements Store {
   addPasskey(
     passkey: NewPasskey,
     maxPasskeys: number,
+    options?: WithEvents,
   ): Promise<PasskeyRecord | null> {
-    return passkeys.addPasskey(this.#kv, this.#f, passkey, maxPasskeys);
+    return passkeys.addPasskey(
+      this.#kv,
+      this.#f,
+      passkey,
+      maxPasskeys,
+      options,
+    );
   }
 
   /** The account's passkeys, oldest first. */
@@ -608,8 +626,12 @@ export class KvStore implements Store {
   }
 
   /** Removes the account's passkey, moving the factor version. */
-  removePasskey(userId: string, id: string): Promise<boolean> {
-    return passkeys.removePasskey(this.#kv, this.#f, userId, id);
+  removePasskey(
+    userId: string,
+    id: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return passkeys.removePasskey(this.#kv, this.#f, userId, id, options);
   }
 
   /** Records a sign-in with a passkey if its counter grew. */

@@ -23,6 +23,8 @@ export interface FactorTables {
   addPasskey: Table;
   /** The `remove_second_factors` function (migration 4). */
   removeSecondFactors: Table;
+  /** The `insert_events` function (migration 3). */
+  insertEvents: Table;
 }
 
 /** The second-factor tables of `schema` (already validated) on `sql`. */
@@ -37,6 +39,7 @@ export function factorTables(sql: Sql, schema: string): FactorTables {
     passkeys: sql(`${schema}.passkeys`),
     addPasskey: sql(`${schema}.add_passkey`),
     removeSecondFactors: sql(`${schema}.remove_second_factors`),
+    insertEvents: sql(`${schema}.insert_events`),
   };
 }
 
@@ -45,7 +48,7 @@ export function factorTables(sql: Sql, schema: string): FactorTables {
  * account aliased `u`, for a query that reads the account anyway.
  */
 export function factorColumns(
-  t: FactorTables,
+  t: Pick<FactorTables, "sql" | "totp" | "passkeys">,
 ): postgres.PendingQuery<postgres.Row[]> {
   return t.sql`
     EXISTS (SELECT 1 FROM ${t.totp} f WHERE f.user_id = u.id) AS totp_enabled,

@@ -420,6 +420,46 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 5,
+    name: "sessions bound to the factor version of their second factor",
+    statements: [
+      // create_session_v3 with the factor version the second factor was
+      // verified under: a factor removed while the sign-in was in flight
+      // yields no session (server/stores/postgres/_sessions.ts).
+      `CREATE FUNCTION {schema}.create_session_v5(p_token text, p_id uuid,
+        p_user uuid, p_created bigint, p_expires bigint, p_expected integer,
+        p_max integer, p_ip text, p_user_agent text, p_events jsonb,
+        p_factor_version integer)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+        f integer;
+      BEGIN
+        SELECT generation, factor_version INTO g, f FROM {schema}.users
+        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
+        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected)
+          OR (p_factor_version IS NOT NULL AND f <> p_factor_version) THEN
+          RETURN false;
+        END IF;
+        IF p_max IS NOT NULL THEN
+          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
+            SELECT token_hash FROM {schema}.sessions
+            WHERE user_id = p_user AND expires_at > p_created
+              AND generation = g
+            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
+            OFFSET p_max - 1));
+        END IF;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
+          p_created, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

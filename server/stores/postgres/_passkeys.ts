@@ -12,22 +12,31 @@ import type {
   SecondFactorRemoval,
 } from "../../store_factors.ts";
 import { type FactorTables, toPasskey } from "./_factor_tables.ts";
+import type { WithEvents } from "../../store.ts";
+import { eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
-import { userUpdateDecision } from "../_user_rules.ts";
+import { reach as reachRule, userUpdateDecision } from "../_user_rules.ts";
 
 /** Registers a passkey within the cap; null at the cap. */
 export async function addPasskey(
   t: FactorTables,
   p: NewPasskey,
   maxPasskeys: number,
+  options: WithEvents = {},
 ): Promise<PasskeyRecord | null> {
   if (!isUuid(p.userId)) throw new AuthError("user_not_found");
   let row;
   try {
+    // The events are written by the same statement, once the function
+    // said the passkey was added.
     [row] = await t.sql`
-      SELECT ${t.addPasskey}(${p.id}, ${p.userId}, ${p.credentialId},
-        ${p.publicKey}, ${p.counter}, ${p.transports}::text[], ${p.name},
-        ${p.createdAt}, ${maxPasskeys}) AS outcome`;
+      WITH added AS (
+        SELECT ${t.addPasskey}(${p.id}, ${p.userId}, ${p.credentialId},
+          ${p.publicKey}, ${p.counter}, ${p.transports}::text[], ${p.name},
+          ${p.createdAt}, ${maxPasskeys}) AS outcome)
+      SELECT outcome, CASE WHEN outcome = 'added' THEN ${t.insertEvents}(
+        ${eventsJson(options.events)}::text::jsonb) END
+      FROM added`;
   } catch (err) {
     if (codeOf(err) === "23505") throw new AuthError("passkey_invalid");
     throw err;
@@ -77,15 +86,20 @@ export async function removePasskey(
   t: FactorTables,
   userId: string,
   id: string,
+  options: WithEvents = {},
 ): Promise<boolean> {
   if (!isUuid(userId) || !isUuid(id)) return false;
-  const result = await t.sql`
+  const [row] = await t.sql`
     WITH removed AS (
       DELETE FROM ${t.passkeys} WHERE id = ${id} AND user_id = ${userId}
-      RETURNING user_id)
-    UPDATE ${t.users} SET factor_version = factor_version + 1
-    WHERE id IN (SELECT user_id FROM removed)`;
-  return result.count === 1;
+      RETURNING user_id),
+    moved AS (
+      UPDATE ${t.users} SET factor_version = factor_version + 1
+      WHERE id IN (SELECT user_id FROM removed) RETURNING 1)
+    SELECT count(*) AS n, CASE WHEN count(*) > 0
+      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    FROM moved`;
+  return Number(row?.n) === 1;
 }
 
 /** Records a sign-in with a passkey if its counter grew (or both are 0). */
@@ -113,14 +127,21 @@ export async function removeUserSecondFactor(
   const reach = removal.reachableRoles === undefined
     ? null
     : [...removal.reachableRoles];
+  // The events are written by the same statement, when the function
+  // removed (the account exists and is within reach).
   const [row] = await t.sql`
-    SELECT ${t.removeSecondFactors}(${userId}, ${reach}::text[]) AS role`;
+    WITH removed AS (
+      SELECT ${t.removeSecondFactors}(${userId}, ${reach}::text[]) AS role)
+    SELECT role, CASE WHEN role IS NOT NULL AND (${reach}::text[] IS NULL
+        OR role = '' OR role = ANY(${reach}::text[]))
+      THEN ${t.insertEvents}(${eventsJson(removal.events)}::text::jsonb) END
+    FROM removed`;
   const role = row?.role;
   if (typeof role !== "string") throw new AuthError("user_not_found");
   // The function removed nothing beyond reach; this says why.
   userUpdateDecision(
     { role, disabled: false, generation: 0 },
-    removal,
+    reachRule(removal),
     () => 0,
   );
 }

@@ -17,13 +17,15 @@ import type {
   WithEvents,
 } from "../../store.ts";
 import { eventsJson } from "./_audit.ts";
+import { factorColumns, toFactors } from "./_factor_tables.ts";
 import { type PgTables, toUser } from "./_tables.ts";
 
 /**
  * Records a session if the account is enabled and has the expected
  * generation, ending its sessions that would end first beyond
- * `maxSessions`: one call of the schema's `create_session_v3` function
- * (migration 3), which also writes the events.
+ * `maxSessions`: one call of the schema's `create_session_v5` function
+ * (migration 5), which also writes the events and checks the factor
+ * version a second factor was verified under.
  *
  * The function locks the account's row first (`FOR NO KEY UPDATE`): a
  * disable or a reset in flight is waited for and then seen, and the
@@ -45,12 +47,16 @@ export async function createSession(
       ${session.createdAt}, ${session.expiresAt},
       ${session.expectedGeneration ?? null}::integer,
       ${session.maxSessions ?? null}::integer, ${session.ip ?? ""},
-      ${session.userAgent ?? ""}, ${eventsJson(session.events)}::text::jsonb)
-      AS created`;
+      ${session.userAgent ?? ""}, ${eventsJson(session.events)}::text::jsonb,
+      ${session.expectedFactorVersion ?? null}::integer) AS created`;
   return row?.created === true;
 }
 
-/** The hot path: one prepared query joining the session to its account. */
+/**
+ * The hot path: one prepared query joining the session to its account,
+ * with the account's second factors (two index lookups in the same
+ * statement, no second round trip).
+ */
 export async function findSession(
   t: PgTables,
   tokenHash: string,
@@ -59,7 +65,7 @@ export async function findSession(
   const [row] = await t.sql`
     SELECT u.id, u.email, u.name, u.role, u.disabled, u.created_at,
       s.id AS session_id, s.created_at AS session_created_at, s.expires_at,
-      s.last_seen_at, s.authenticated_at
+      s.last_seen_at, s.authenticated_at, ${factorColumns(t)}
     FROM ${t.sessions} s JOIN ${t.users} u ON u.id = s.user_id
     WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}
       AND NOT u.disabled AND u.generation = s.generation`;
@@ -70,6 +76,7 @@ export async function findSession(
     expiresAt: Number(row.expires_at),
     lastSeenAt: Number(row.last_seen_at),
     authenticatedAt: Number(row.authenticated_at),
+    factors: toFactors(row),
   };
 }
 

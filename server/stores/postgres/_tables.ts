@@ -19,7 +19,10 @@ export interface PgTables {
   links: Table;
   counters: Table;
   auditEvents: Table;
-  /** The `create_session_v3` function of the schema (migration 3). */
+  /** The second factors the session check reads with the account. */
+  totp: Table;
+  passkeys: Table;
+  /** The `create_session_v5` function of the schema (migration 5). */
   createSession: Table;
   /** The `change_password` function of the schema (migration 3). */
   changePassword: Table;
@@ -47,7 +50,9 @@ export function pgTables(sql: Sql, schema: string): PgTables {
     links: sql(`${schema}.links`),
     counters: sql(`${schema}.counters`),
     auditEvents: sql(`${schema}.audit_events`),
-    createSession: sql(`${schema}.create_session_v3`),
+    totp: sql(`${schema}.totp`),
+    passkeys: sql(`${schema}.passkeys`),
+    createSession: sql(`${schema}.create_session_v5`),
     changePassword: sql(`${schema}.change_password`),
     insertEvents: sql(`${schema}.insert_events`),
     rulesLock: `gatehouse.account_rules:${schema}`,

@@ -16,6 +16,8 @@ import {
   type FactorTables,
   toFactors,
 } from "./_factor_tables.ts";
+import type { WithEvents } from "../../store.ts";
+import { eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
 
 /** The account's second factors, or null. */
@@ -94,7 +96,9 @@ export async function confirmTotp(
       ON CONFLICT (user_id) DO NOTHING
       RETURNING user_id)
     SELECT EXISTS (SELECT 1 FROM enabled) AS enabled,
-      EXISTS (SELECT 1 FROM ${t.totp} WHERE user_id = ${userId}) AS already`;
+      EXISTS (SELECT 1 FROM ${t.totp} WHERE user_id = ${userId}) AS already,
+      CASE WHEN EXISTS (SELECT 1 FROM enabled) THEN ${t.insertEvents}(
+        ${eventsJson(confirmation.events)}::text::jsonb) END`;
   if (row?.enabled === true) return true;
   if (row?.already === true) throw new AuthError("second_factor_enabled");
   return false;
@@ -120,14 +124,19 @@ export async function totp(
 export async function disableTotp(
   t: FactorTables,
   userId: string,
+  options: WithEvents = {},
 ): Promise<boolean> {
   if (!isUuid(userId)) return false;
-  const result = await t.sql`
+  const [row] = await t.sql`
     WITH removed AS (
-      DELETE FROM ${t.totp} WHERE user_id = ${userId} RETURNING user_id)
-    UPDATE ${t.users} SET factor_version = factor_version + 1
-    WHERE id IN (SELECT user_id FROM removed)`;
-  return result.count === 1;
+      DELETE FROM ${t.totp} WHERE user_id = ${userId} RETURNING user_id),
+    moved AS (
+      UPDATE ${t.users} SET factor_version = factor_version + 1
+      WHERE id IN (SELECT user_id FROM removed) RETURNING 1)
+    SELECT count(*) AS n, CASE WHEN count(*) > 0
+      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    FROM moved`;
+  return Number(row?.n) === 1;
 }
 
 /** Replaces every recovery code. */
@@ -135,12 +144,17 @@ export async function replaceRecoveryCodes(
   t: FactorTables,
   userId: string,
   hashes: readonly string[],
+  options: WithEvents = {},
 ): Promise<boolean> {
   if (!isUuid(userId)) return false;
-  const result = await t.sql`
-    UPDATE ${t.totp} SET recovery_codes = ${[...hashes]}::text[]
-    WHERE user_id = ${userId}`;
-  return result.count === 1;
+  const [row] = await t.sql`
+    WITH replaced AS (
+      UPDATE ${t.totp} SET recovery_codes = ${[...hashes]}::text[]
+      WHERE user_id = ${userId} RETURNING 1)
+    SELECT count(*) AS n, CASE WHEN count(*) > 0
+      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    FROM replaced`;
+  return Number(row?.n) === 1;
 }
 
 /** Accepts `step` once, if later than the last accepted one. */
@@ -161,12 +175,17 @@ export async function useRecoveryCode(
   t: FactorTables,
   userId: string,
   codeHash: string,
+  options: WithEvents = {},
 ): Promise<number | null> {
   if (!isUuid(userId)) return null;
   const [row] = await t.sql`
-    UPDATE ${t.totp}
-    SET recovery_codes = array_remove(recovery_codes, ${codeHash})
-    WHERE user_id = ${userId} AND ${codeHash} = ANY(recovery_codes)
-    RETURNING cardinality(recovery_codes) AS left`;
-  return row === undefined ? null : Number(row.left);
+    WITH spent AS (
+      UPDATE ${t.totp}
+      SET recovery_codes = array_remove(recovery_codes, ${codeHash})
+      WHERE user_id = ${userId} AND ${codeHash} = ANY(recovery_codes)
+      RETURNING cardinality(recovery_codes) AS codes_left)
+    SELECT codes_left,
+      ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)
+    FROM spent`;
+  return row === undefined ? null : Number(row.codes_left);
 }

@@ -518,16 +518,17 @@ export class PostgresStore implements Store {
   }
 
   /** Removes TOTP and its codes, moving the factor version. */
-  disableTotp(userId: string): Promise<boolean> {
-    return totp.disableTotp(this.#f, userId);
+  disableTotp(userId: string, options?: WithEvents): Promise<boolean> {
+    return totp.disableTotp(this.#f, userId, options);
   }
 
   /** Replaces every recovery code. */
   replaceRecoveryCodes(
     userId: string,
     hashes: readonly string[],
+    options?: WithEvents,
   ): Promise<boolean> {
-    return totp.replaceRecoveryCodes(this.#f, userId, hashes);
+    return totp.replaceRecoveryCodes(this.#f, userId, hashes, options);
   }
 
   /** Accepts a time step once, if later than the last accepted one. */
@@ -536,8 +537,12 @@ export class PostgresStore implements Store {
   }
 
   /** Spends one recovery code; the codes left, or null. */
-  useRecoveryCode(userId: string, codeHash: string): Promise<number | null> {
-    return totp.useRecoveryCode(this.#f, userId, codeHash);
+  useRecoveryCode(
+    userId: string,
+    codeHash: string,
+    options?: WithEvents,
+  ): Promise<number | null> {
+    return totp.useRecoveryCode(this.#f, userId, codeHash, options);
   }
 
   /** Records a pending sign-in. */
@@ -588,8 +593,9 @@ export class PostgresStore implements Store {
   addPasskey(
     passkey: NewPasskey,
     maxPasskeys: number,
+    options?: WithEvents,
   ): Promise<PasskeyRecord | null> {
-    return passkeys.addPasskey(this.#f, passkey, maxPasskeys);
+    return passkeys.addPasskey(this.#f, passkey, maxPasskeys, options);
   }
 
   /** The account's passkeys, oldest first. */
@@ -612,8 +618,12 @@ export class PostgresStore implements Store {
   }
 
   /** Removes the account's passkey, moving the factor version. */
-  removePasskey(userId: string, id: string): Promise<boolean> {
-    return passkeys.removePasskey(this.#f, userId, id);
+  removePasskey(
+    userId: string,
+    id: string,
+    options?: WithEvents,
+  ): Promise<boolean> {
+    return passkeys.removePasskey(this.#f, userId, id, options);
   }
 
   /** Records a sign-in with a passkey if its counter grew. */

@@ -1,0 +1,203 @@
+// Checking a second-factor proof where it is spent, shared by the
+// second-factor step of a sign-in, a re-authentication and a passwordless
+// sign-in: a TOTP code (its time step accepted once per account), a
+// recovery code (single use) and a passkey assertion (its challenge single
+// use, bound to a use and kept server-side under a cookie; its counter
+// checked). Each answers whether the proof holds; the callers say why not.
+
+import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
+import { readCookie, serializeCookie } from "./cookie.ts";
+import { type JsonObject, requiredString } from "./decode.ts";
+import { AuthError } from "./errors.ts";
+import { hashRecoveryCode } from "./recovery_codes.ts";
+import type { AuditEvent, Store } from "./store.ts";
+import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
+import { totpStepOf } from "./totp.ts";
+import {
+  CHALLENGE_TTL,
+  credentialIdOf,
+  type RelyingParty,
+  relyingParty,
+  verifyPasskeyAuthentication,
+} from "./webauthn.ts";
+
+/** The cookie that names a WebAuthn challenge kept by the store. */
+export const CHALLENGE_COOKIE = "__Host-gatehouse-webauthn";
+
+/** Clears the challenge cookie once its challenge is spent. */
+export const CLEAR_CHALLENGE: string = serializeCookie(CHALLENGE_COOKIE, "", {
+  maxAge: 0,
+});
+
+// Codes and recovery codes are short; anything longer is not one.
+const MAX_CODE_LENGTH = 64;
+
+/** Spends the time step of `code` for the account: true once per step. */
+export async function spendTotpCode(
+  store: Store,
+  userId: string,
+  code: string,
+  now: number,
+): Promise<boolean> {
+  if (code.length > MAX_CODE_LENGTH) return false;
+  const totp = await store.totp(userId);
+  if (totp === null) return false;
+  const step = totpStepOf(totp.secret, code, now);
+  return step !== null && await store.useTotpStep(userId, step);
+}
+
+/** Spends one recovery code of the account, writing `events` with it. */
+export async function spendRecoveryCode(
+  store: Store,
+  userId: string,
+  code: string,
+  events: readonly AuditEvent[],
+): Promise<boolean> {
+  if (code.length > MAX_CODE_LENGTH) return false;
+  const hash = hashRecoveryCode(code);
+  if (hash === null) return false;
+  return (await store.useRecoveryCode(userId, hash, { events })) !== null;
+}
+
+/**
+ * Keeps a new challenge for `use` (and the account, or "" when none is
+ * known yet) and answers the cookie that names it.
+ */
+export async function keepChallenge(
+  store: Store,
+  challenge: string,
+  use: ChallengeUse,
+  userId: string,
+  now: number,
+): Promise<string> {
+  const token = randomToken();
+  await store.createChallenge({
+    tokenHash: hashToken(token),
+    challenge,
+    use,
+    userId,
+    createdAt: now,
+    expiresAt: now + CHALLENGE_TTL,
+  });
+  return serializeCookie(CHALLENGE_COOKIE, token, {
+    maxAge: CHALLENGE_TTL / 1000,
+  });
+}
+
+/**
+ * Spends the challenge the request's cookie names, issued for `use`:
+ * the challenge and the account it was issued to, or null.
+ */
+export async function spendChallenge(
+  store: Store,
+  req: Request,
+  use: ChallengeUse,
+  now: number,
+): Promise<{ challenge: string; userId: string } | null> {
+  const token = readCookie(req.headers.get("cookie"), CHALLENGE_COOKIE);
+  if (token === null || !isTokenShaped(token)) return null;
+  return await store.spendChallenge(hashToken(token), use, now);
+}
+
+/**
+ * Verifies a passkey assertion against the request's challenge (issued for
+ * `use`) and records its use (the counter must grow, or stay 0). With
+ * `userId`, only that account's passkeys and challenges count. The passkey,
+ * or null.
+ */
+export async function spendPasskey(
+  store: Store,
+  rp: RelyingParty,
+  req: Request,
+  use: ChallengeUse,
+  userId: string | null,
+  response: unknown,
+  now: number,
+  // Read before the use is recorded: the caller binds its session to it.
+  before?: (passkey: PasskeyRecord) => Promise<boolean>,
+): Promise<PasskeyRecord | null> {
+  const challenge = await spendChallenge(store, req, use, now);
+  if (challenge === null) return null;
+  const credentialId = credentialIdOf(response);
+  if (credentialId === null) return null;
+  const passkey = await store.passkeyByCredentialId(credentialId);
+  if (
+    passkey === null || (userId !== null && passkey.userId !== userId) ||
+    (challenge.userId !== "" && challenge.userId !== passkey.userId)
+  ) {
+    return null;
+  }
+  const verified = await verifyPasskeyAuthentication(
+    rp,
+    response,
+    challenge.challenge,
+    passkey,
+  );
+  if (verified === null) return null;
+  if (before !== undefined && !(await before(passkey))) return null;
+  const used = await store.usePasskey(passkey.id, {
+    counter: verified.counter,
+    now,
+  });
+  return used ? passkey : null;
+}
+
+/**
+ * The relying party of `publicUrl`, made on first use: an application
+ * without passkeys needs no `publicUrl`, and one whose `publicUrl` a
+ * browser would refuse for passkeys learns it from the first passkey call
+ * (an `internal` answer with the reason in the log).
+ */
+export function lazyRelyingParty(
+  publicUrl: string | undefined,
+  name?: string,
+): () => RelyingParty {
+  let rp: RelyingParty | undefined;
+  return () =>
+    rp ??= relyingParty({
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...(name === undefined ? {} : { name }),
+    });
+}
+
+/** A proof of identity from a request body, by its field. */
+export type Proof =
+  | { kind: "password"; value: string }
+  | { kind: "totp"; value: string }
+  | { kind: "recovery_code"; value: string }
+  | { kind: "passkey"; value: object };
+
+/**
+ * The one proof field of a body (`password` only where `password` is
+ * allowed, then `code`, `recovery_code`, `passkey`): `body_field_required`
+ * naming the first when none is there, `body_malformed` for a wrong type.
+ */
+export function readProof(body: JsonObject, password: boolean): Proof {
+  if (password && body.password !== undefined && body.password !== null) {
+    return { kind: "password", value: requiredString(body, "password") };
+  }
+  if (body.code !== undefined && body.code !== null) {
+    return { kind: "totp", value: requiredString(body, "code") };
+  }
+  if (body.recovery_code !== undefined && body.recovery_code !== null) {
+    return {
+      kind: "recovery_code",
+      value: requiredString(body, "recovery_code"),
+    };
+  }
+  if (body.passkey !== undefined && body.passkey !== null) {
+    const value = body.passkey;
+    if (typeof value !== "object" || Array.isArray(value)) {
+      throw new AuthError("body_malformed", {
+        message: 'Field "passkey" must be an object',
+        meta: { field: "passkey" },
+      });
+    }
+    return { kind: "passkey", value };
+  }
+  const field = password ? "password" : "code";
+  throw new AuthError("body_field_required", {
+    message: `Request body is missing a required field: "${field}"`,
+    meta: { field },
+  });
+}

@@ -1,0 +1,375 @@
+/**
+ * `createPasskeys`: registering, listing, renaming and removing one's own
+ * passkeys, and signing in with one and no password (DESIGN.md §9). The
+ * relying party (RP ID and origin) comes from `publicUrl`, never from a
+ * request's `Host`. Challenges are kept by the store, single use, bound
+ * to their use, for 5 minutes, under a cookie.
+ *
+ * @module
+ */
+
+import type { PasskeyJson, PasskeyListJson } from "@gatehouse/contract";
+import { countingPasswordGuesses } from "./_counted.ts";
+import { hashToken, isTokenShaped, uuidv7 } from "./_crypto.ts";
+import {
+  CLEAR_CHALLENGE,
+  keepChallenge,
+  lazyRelyingParty,
+  spendChallenge,
+  spendPasskey,
+} from "./_factor_proofs.ts";
+import { readId, readName } from "./_input.ts";
+import { sessionFromContext } from "./_session_context.ts";
+import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
+import { readCookie } from "./cookie.ts";
+import { decode, type JsonObject, optionalString } from "./decode.ts";
+import { AuthError } from "./errors.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
+import { identityFromContext } from "./identity.ts";
+import type { PasskeyRecord } from "./store.ts";
+import {
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions as creationOptions,
+  verifyPasskeyRegistration,
+} from "./webauthn.ts";
+
+/** Options of {@linkcode createPasskeys}. */
+export interface PasskeyOptions {
+  /** The authentication service whose accounts and sessions these are. */
+  auth: Auth;
+  /**
+   * The site's public URL (`https://…`, or `http://localhost:PORT` in
+   * development): the RP ID is its host name and responses must come from
+   * its origin. Without it, the passkey routes answer `internal`.
+   */
+  publicUrl?: string;
+  /** The name authenticators show; the host name by default. */
+  rpName?: string;
+}
+
+/** The passkey handlers, named as their operations. */
+export interface Passkeys {
+  /** `POST /api/auth/passkeys/register/options`: 200 creation options. */
+  passkeyRegistrationOptions: Handler;
+  /** `POST /api/auth/passkeys` `{response, name?}`: 201 Passkey. */
+  registerPasskey: Handler;
+  /** `GET /api/auth/passkeys`: 200 `{passkeys}`. */
+  listPasskeys: Handler;
+  /** `PATCH /api/auth/passkeys/{id}` `{name}`: 200 Passkey. */
+  renamePasskey: Handler;
+  /** `DELETE /api/auth/passkeys/{id}`: 204. */
+  removePasskey: Handler;
+  /**
+   * `POST /api/auth/passkeys/login/options`: 200 request options, for a
+   * passwordless sign-in, the pending second factor (with its cookie) or a
+   * re-authentication (with a session).
+   */
+  passkeyLoginOptions: Handler;
+  /** `POST /api/auth/passkeys/login` `{response}`: 200 Identity + session cookie. */
+  loginWithPasskey: Handler;
+}
+
+/** Passkeys an account may hold. */
+export const MAX_PASSKEYS = 20;
+
+const SESSION_ABSENT = new AuthError("session_absent");
+const PASSKEY_NOT_FOUND = new AuthError("passkey_not_found");
+const PASSKEY_INVALID = new AuthError("passkey_invalid", {
+  meta: { field: "response" },
+});
+const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
+  message: "The passkey could not be verified",
+});
+
+/**
+ * Builds the passkey handlers.
+ *
+ * @param options The auth service and the site's public URL.
+ * @returns The seven handlers.
+ *
+ * @example Options for a passwordless sign-in
+ * ```ts
+ * import { createAuth, createPasskeys } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const auth = createAuth({ store });
+ * const passkeys = createPasskeys({ auth, publicUrl: "https://app.example" });
+ * const res = await passkeys.passkeyLoginOptions(
+ *   new Request("https://app.example/api/auth/passkeys/login/options", {
+ *     method: "POST",
+ *   }),
+ * );
+ * const options = await res.json();
+ * console.assert(options.rpId === "app.example");
+ * kv.close();
+ * ```
+ */
+export function createPasskeys(options: PasskeyOptions): Passkeys {
+  const issuer = sessionIssuer(options.auth);
+  const { store, limits, logger, now, trail } = issuer;
+  const answering = answeringErrors(logger);
+  const guessing = countingPasswordGuesses(logger);
+  const rp = lazyRelyingParty(options.publicUrl, options.rpName);
+
+  function caller(req: Request) {
+    const identity = identityFromContext(req);
+    if (identity === null || sessionFromContext(req) === null) {
+      throw SESSION_ABSENT;
+    }
+    return identity;
+  }
+
+  const withChallenge = (body: unknown, cookie: string) =>
+    respond(body, { headers: { ...NO_STORE, "set-cookie": cookie } });
+
+  const registrationOptions = answering(
+    async function passkeyRegistrationOptions(req) {
+      const identity = caller(req);
+      const existing = await store.listPasskeys(identity.id);
+      const creation = await creationOptions(
+        rp(),
+        identity,
+        existing,
+      );
+      const cookie = await keepChallenge(
+        store,
+        creation.challenge,
+        "register",
+        identity.id,
+        now(),
+      );
+      return withChallenge(creation, cookie);
+    },
+  );
+
+  const registerPasskey = answering(async function registerPasskey(
+    req,
+    _params,
+    info,
+  ) {
+    const identity = caller(req);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const response = objectField(body, "response");
+    const rawName = optionalString(body, "name");
+    const name = rawName === undefined || rawName.trim() === ""
+      ? "Passkey"
+      : readName(rawName, limits);
+    const at = now();
+    const challenge = await spendChallenge(store, req, "register", at);
+    if (challenge === null || challenge.userId !== identity.id) {
+      throw PASSKEY_INVALID;
+    }
+    const credential = await verifyPasskeyRegistration(
+      rp(),
+      response,
+      challenge.challenge,
+    );
+    if (credential === null) throw PASSKEY_INVALID;
+    const id = uuidv7(at);
+    const events = [
+      trail.event("passkey.added", {
+        actor: identity,
+        client: issuer.client(req, info),
+        detail: { passkey_id: id },
+      }),
+    ];
+    const added = await store.addPasskey(
+      {
+        id,
+        userId: identity.id,
+        ...credential,
+        name,
+        createdAt: at,
+      },
+      MAX_PASSKEYS,
+      { events },
+    );
+    // At the cap. A code of its own (`passkey_limit_reached`) waits for the
+    // client's error table; until then the refusal says why in words.
+    if (added === null) {
+      throw new AuthError("passkey_invalid", {
+        message:
+          `This account has ${MAX_PASSKEYS} passkeys, as many as it may: remove one first`,
+        meta: { field: "response" },
+      });
+    }
+    trail.committed(events);
+    return respond(toPasskeyJson(added), {
+      status: 201,
+      headers: { ...NO_STORE, "set-cookie": CLEAR_CHALLENGE },
+    });
+  });
+
+  const listPasskeys = answering(async function listPasskeys(req) {
+    const identity = caller(req);
+    const body: PasskeyListJson = {
+      passkeys: (await store.listPasskeys(identity.id)).map(toPasskeyJson),
+    };
+    return respond(body, { headers: NO_STORE });
+  });
+
+  const renamePasskey = answering(async function renamePasskey(req, params) {
+    const identity = caller(req);
+    const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const name = readName(requiredName(body), limits);
+    const renamed = await store.renamePasskey(identity.id, id, name);
+    if (renamed === null) throw PASSKEY_NOT_FOUND;
+    return respond(toPasskeyJson(renamed), { headers: NO_STORE });
+  });
+
+  const removePasskey = answering(async function removePasskey(
+    req,
+    params,
+    info,
+  ) {
+    const identity = caller(req);
+    const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
+    const events = [
+      trail.event("passkey.removed", {
+        actor: identity,
+        client: issuer.client(req, info),
+        detail: { passkey_id: id },
+      }),
+    ];
+    if (!(await store.removePasskey(identity.id, id, { events }))) {
+      throw PASSKEY_NOT_FOUND;
+    }
+    trail.committed(events);
+    return new Response(null, { status: 204, headers: NO_STORE });
+  });
+
+  // One route, three uses: with a live pending sign-in, the second factor
+  // of that account; with a session, a re-authentication; else a
+  // passwordless sign-in (the browser offers its discoverable passkeys).
+  const passkeyLoginOptions = answering(async function passkeyLoginOptions(
+    req,
+  ) {
+    const at = now();
+    const pending = await pendingOf(req, at);
+    const session = pending === null
+      ? await options.auth.sessionIdentity(
+        readCookie(req.headers.get("cookie"), options.auth.cookieName()) ?? "",
+      )
+      : null;
+    const userId = pending?.userId ?? session?.id ?? "";
+    const allowed = userId === "" ? [] : await store.listPasskeys(userId);
+    const request = await passkeyAuthenticationOptions(rp(), allowed);
+    const use = pending !== null
+      ? "second_factor"
+      : session !== null
+      ? "reauthenticate"
+      : "login";
+    const cookie = await keepChallenge(
+      store,
+      request.challenge,
+      use,
+      userId,
+      at,
+    );
+    return withChallenge(request, cookie);
+  });
+
+  async function pendingOf(req: Request, at: number) {
+    const token = readCookie(req.headers.get("cookie"), PENDING_COOKIE);
+    if (token === null || !isTokenShaped(token)) return null;
+    return await store.findPendingSignIn(hashToken(token), at);
+  }
+
+  const loginWithPasskey = guessing(async function loginWithPasskey(
+    req,
+    _params,
+    info,
+  ) {
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const response = objectField(body, "response");
+    const at = now();
+    const client = issuer.client(req, info);
+    let factorVersion: number | undefined;
+    const passkey = await spendPasskey(
+      store,
+      rp(),
+      req,
+      "login",
+      null,
+      response,
+      at,
+      // The session is bound to the factors as they were when the passkey
+      // was found: one removed meanwhile moves the version.
+      async (found) => {
+        factorVersion = (await store.accountFactors(found.userId))
+          ?.factorVersion;
+        return factorVersion !== undefined;
+      },
+    );
+    const user = passkey === null ? null : await store.userById(passkey.userId);
+    if (passkey === null || user === null || user.disabled) {
+      trail.refused([trail.event("login.failed", {
+        actor: user,
+        client,
+        detail: { method: "passkey" },
+      })]);
+      throw SIGN_IN_REFUSED;
+    }
+    const { cookie, events } = await issuer.signIn(user, {
+      ...(factorVersion === undefined ? {} : { factorVersion }),
+      method: "passkey",
+    }, client);
+    trail.committed(events);
+    const factors = await store.accountFactors(user.id);
+    if (factors === null) throw SIGN_IN_REFUSED;
+    const headers = new Headers(NO_STORE);
+    headers.append("set-cookie", cookie);
+    headers.append("set-cookie", CLEAR_CHALLENGE);
+    return respond(await issuer.ownIdentity(user, factors), { headers });
+  });
+
+  return {
+    passkeyRegistrationOptions: registrationOptions,
+    registerPasskey,
+    listPasskeys,
+    renamePasskey,
+    removePasskey,
+    passkeyLoginOptions,
+    loginWithPasskey,
+  };
+}
+
+/** A passkey as the API answers it. */
+function toPasskeyJson(passkey: PasskeyRecord): PasskeyJson {
+  return {
+    id: passkey.id,
+    name: passkey.name,
+    created_at: new Date(passkey.createdAt).toISOString(),
+    last_used_at: passkey.lastUsedAt === null
+      ? null
+      : new Date(passkey.lastUsedAt).toISOString(),
+  };
+}
+
+// A required object field (a WebAuthn response).
+function objectField(body: JsonObject, field: string): object {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    throw new AuthError("body_field_required", {
+      message: `Request body is missing a required field: "${field}"`,
+      meta: { field },
+    });
+  }
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new AuthError("body_malformed", {
+      message: `Field "${field}" must be an object`,
+      meta: { field },
+    });
+  }
+  return value;
+}
+
+function requiredName(body: JsonObject): string {
+  const name = optionalString(body, "name");
+  if (name === undefined) throw new AuthError("name_required");
+  return name;
+}

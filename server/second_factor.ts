@@ -1,0 +1,297 @@
+/**
+ * `createSecondFactor`: TOTP enrolment and removal, recovery codes, and the
+ * second step of a sign-in (DESIGN.md §9). Mount each behind its guard, as
+ * `createGatehouse`'s routes do: the enrolment routes behind
+ * `auth.requireSession` (setup, removal and new codes also behind the
+ * re-authentication window), `verifySecondFactor` in public behind the
+ * login limiter.
+ *
+ * @module
+ */
+
+import type {
+  RecoveryCodesJson,
+  SecondFactorMethod,
+  TotpSetupJson,
+} from "@gatehouse/contract";
+import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
+import { hashToken, isTokenShaped } from "./_crypto.ts";
+import {
+  CLEAR_CHALLENGE,
+  lazyRelyingParty,
+  readProof,
+  spendPasskey,
+  spendRecoveryCode,
+  spendTotpCode,
+} from "./_factor_proofs.ts";
+import { sessionFromContext } from "./_session_context.ts";
+import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
+import { readCookie, serializeCookie } from "./cookie.ts";
+import { decode, requiredString } from "./decode.ts";
+import { AuthError } from "./errors.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
+import { identityFromContext } from "./identity.ts";
+import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
+import type { UserRecord } from "./store.ts";
+import { newTotpSecret, totpSetup, totpStepOf } from "./totp.ts";
+
+/** Options of {@linkcode createSecondFactor}. */
+export interface SecondFactorOptions {
+  /** The authentication service whose accounts and sessions these are. */
+  auth: Auth;
+  /**
+   * The site's public URL: its host names the issuer in authenticator
+   * apps, and it is the relying party of a passkey used as second factor.
+   */
+  publicUrl?: string;
+}
+
+/** The TOTP, recovery-code and second-step handlers, named as their operations. */
+export interface SecondFactor {
+  /** `POST /api/auth/totp/setup`: 200 `{secret, otpauth_url, qr_svg}`. */
+  setupTotp: Handler;
+  /** `POST /api/auth/totp/confirm` `{code}`: 200 `{recovery_codes}`. */
+  confirmTotp: Handler;
+  /** `DELETE /api/auth/totp`: 204. */
+  disableTotp: Handler;
+  /** `POST /api/auth/recovery-codes`: 200 `{recovery_codes}`. */
+  regenerateRecoveryCodes: Handler;
+  /**
+   * `POST /api/auth/second-factor` `{code}` | `{recovery_code}` |
+   * `{passkey}` with the pending cookie: 200 Identity + session cookie.
+   */
+  verifySecondFactor: Handler;
+}
+
+/** Wrong codes a pending sign-in takes; the last one ends it. */
+export const MAX_SECOND_FACTOR_FAILURES = 5;
+// An enrolment not confirmed within this is forgotten.
+const ENROLMENT_TTL = 10 * 60_000;
+
+const SESSION_ABSENT = new AuthError("session_absent");
+const PENDING_GONE = new AuthError("token_invalid", {
+  message: "This sign-in is no longer valid: start again with your password",
+});
+const CODE_INVALID = new AuthError("code_invalid", { meta: { field: "code" } });
+
+/**
+ * Builds the second-factor handlers.
+ *
+ * @param options The auth service (its store, clock and settings are used).
+ * @returns The five handlers.
+ *
+ * @example Mounting the second step of a sign-in
+ * ```ts
+ * import { createAuth, createSecondFactor } from "@gatehouse/server";
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const store = new KvStore(kv);
+ * await store.migrate();
+ * const auth = createAuth({ store });
+ * const { verifySecondFactor } = createSecondFactor({ auth });
+ * const res = await verifySecondFactor(
+ *   new Request("http://localhost/api/auth/second-factor", {
+ *     method: "POST",
+ *     body: JSON.stringify({ code: "123456" }),
+ *   }),
+ * );
+ * console.assert(res.status === 410); // no pending sign-in
+ * kv.close();
+ * ```
+ */
+export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
+  const issuer = sessionIssuer(options.auth);
+  const { store, limits, logger, now, trail } = issuer;
+  const answering = answeringErrors(logger);
+  const guessing = countingPasswordGuesses(logger);
+  const rp = lazyRelyingParty(options.publicUrl);
+  const appName = options.publicUrl !== undefined &&
+      URL.canParse(options.publicUrl)
+    ? new URL(options.publicUrl).hostname
+    : "Gatehouse";
+  const clearPending = serializeCookie(PENDING_COOKIE, "", { maxAge: 0 });
+
+  function caller(req: Request) {
+    const identity = identityFromContext(req);
+    if (identity === null || sessionFromContext(req) === null) {
+      throw SESSION_ABSENT;
+    }
+    return identity;
+  }
+
+  const setupTotp = answering(async function setupTotp(req) {
+    const identity = caller(req);
+    const secret = newTotpSecret();
+    const at = now();
+    await store.startTotpEnrolment({
+      userId: identity.id,
+      secret,
+      createdAt: at,
+      expiresAt: at + ENROLMENT_TTL,
+    });
+    const setup = totpSetup(secret, { issuer: appName, label: identity.email });
+    const body: TotpSetupJson = {
+      secret: setup.secret,
+      otpauth_url: setup.otpauthUrl,
+      qr_svg: setup.qrSvg,
+    };
+    return respond(body, { headers: NO_STORE });
+  });
+
+  const confirmTotp = guessing(async function confirmTotp(req, _params, info) {
+    const identity = caller(req);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const code = requiredString(body, "code");
+    if ((await store.totp(identity.id)) !== null) {
+      throw new AuthError("second_factor_enabled");
+    }
+    const at = now();
+    const enrolment = await store.totpEnrolment(identity.id, at);
+    const step = enrolment === null || code.length > 64
+      ? null
+      : totpStepOf(enrolment.secret, code, at);
+    if (enrolment === null || step === null) throw countedGuess(CODE_INVALID);
+    const codes = newRecoveryCodes();
+    const events = [
+      trail.event("second_factor.enabled", {
+        actor: identity,
+        client: issuer.client(req, info),
+        detail: { method: "totp" },
+      }),
+    ];
+    const confirmed = await store.confirmTotp(identity.id, {
+      secret: enrolment.secret,
+      // The enrolment's step counts as used: its code is no sign-in code.
+      step,
+      recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
+      now: at,
+      events,
+    });
+    if (!confirmed) throw countedGuess(CODE_INVALID);
+    trail.committed(events);
+    const answer: RecoveryCodesJson = { recovery_codes: codes };
+    return respond(answer, { headers: NO_STORE });
+  });
+
+  const disableTotp = answering(async function disableTotp(req, _p, info) {
+    const identity = caller(req);
+    const events = [
+      trail.event("second_factor.disabled", {
+        actor: identity,
+        client: issuer.client(req, info),
+        detail: { method: "totp" },
+      }),
+    ];
+    if (await store.disableTotp(identity.id, { events })) {
+      trail.committed(events);
+    }
+    return new Response(null, { status: 204, headers: NO_STORE });
+  });
+
+  const regenerateRecoveryCodes = answering(
+    async function regenerateRecoveryCodes(req, _params, info) {
+      const identity = caller(req);
+      const codes = newRecoveryCodes();
+      const events = [
+        trail.event("recovery_codes.regenerated", {
+          actor: identity,
+          client: issuer.client(req, info),
+        }),
+      ];
+      const replaced = await store.replaceRecoveryCodes(
+        identity.id,
+        codes.map((c) => hashRecoveryCode(c)!),
+        { events },
+      );
+      if (!replaced) throw new AuthError("totp_not_enabled");
+      trail.committed(events);
+      const answer: RecoveryCodesJson = { recovery_codes: codes };
+      return respond(answer, { headers: NO_STORE });
+    },
+  );
+
+  const verifySecondFactor = guessing(async function verifySecondFactor(
+    req,
+    _params,
+    info,
+  ) {
+    const token = readCookie(req.headers.get("cookie"), PENDING_COOKIE);
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const proof = readProof(body, false);
+    if (token === null || !isTokenShaped(token)) throw PENDING_GONE;
+    const tokenHash = hashToken(token);
+    const at = now();
+    const pending = await store.findPendingSignIn(tokenHash, at);
+    const user = pending === null ? null : await store.userById(pending.userId);
+    if (pending === null || user === null) throw PENDING_GONE;
+    const client = issuer.client(req, info);
+    let proven: boolean;
+    if (proof.kind === "totp") {
+      proven = await spendTotpCode(store, user.id, proof.value, at);
+    } else if (proof.kind === "recovery_code") {
+      proven = await spendRecoveryCode(store, user.id, proof.value, [
+        trail.event("recovery_code.used", { actor: user, client }),
+      ]);
+    } else {
+      proven = proof.kind === "passkey" &&
+        (await spendPasskey(
+            store,
+            rp(),
+            req,
+            "second_factor",
+            user.id,
+            proof.value,
+            at,
+          )) !== null;
+    }
+    if (!proven) {
+      const failure = await store.failPendingSignIn(
+        tokenHash,
+        at,
+        MAX_SECOND_FACTOR_FAILURES,
+      );
+      loginFailed(user, client, proof.kind);
+      if (failure === null || failure.ended) throw countedGuess(PENDING_GONE);
+      throw new AuthError("credentials_invalid", {
+        message: "The code is not valid",
+      });
+    }
+    const spent = await store.spendPendingSignIn(tokenHash, at);
+    if (spent === null) throw PENDING_GONE;
+    const { cookie, events } = await issuer.signIn(user, {
+      generation: spent.generation,
+      factorVersion: spent.factorVersion,
+      method: proof.kind as SecondFactorMethod,
+    }, client);
+    trail.committed(events);
+    const factors = await store.accountFactors(user.id);
+    if (factors === null) throw PENDING_GONE;
+    const headers = new Headers(NO_STORE);
+    headers.append("set-cookie", cookie);
+    headers.append("set-cookie", clearPending);
+    if (proof.kind === "passkey") headers.append("set-cookie", CLEAR_CHALLENGE);
+    return respond(await issuer.ownIdentity(user, factors), { headers });
+  });
+
+  // A wrong code is a failed sign-in of a known account.
+  function loginFailed(
+    user: UserRecord,
+    client: ReturnType<typeof issuer.client>,
+    method: string,
+  ) {
+    trail.refused([trail.event("login.failed", {
+      actor: user,
+      client,
+      detail: { email: user.email, method },
+    })]);
+  }
+
+  return {
+    setupTotp,
+    confirmTotp,
+    disableTotp,
+    regenerateRecoveryCodes,
+    verifySecondFactor,
+  };
+}
