@@ -35,6 +35,12 @@ import {
   spendableLink,
 } from "./_link_handlers.ts";
 
+const NEW_ACCOUNT_FACTORS = Object.freeze({
+  totpEnabled: false,
+  passkeyCount: 0,
+  factorVersion: 0,
+});
+
 /** What the invite handler needs; `createAdmin` builds it. */
 export interface InviteDeps {
   store: Store;
@@ -199,7 +205,8 @@ export function acceptInviteHandler(settings: LinkSettings): Handler {
     });
     if (user === null) throw DEAD_LINK;
     issuer.trail.committed(events);
-    return respond(await auth.identityOf(user), {
+    // The caller's own identity, like login's: a new account has no factor.
+    return respond(await issuer.ownIdentity(user, NEW_ACCOUNT_FACTORS), {
       headers: { ...NO_STORE, "set-cookie": cookie },
     });
   });

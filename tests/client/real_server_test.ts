@@ -173,6 +173,8 @@ Deno.test("REST against the real server: login, session and logout", async () =>
       role: "admin",
       capabilities: ["users.manage"],
       grantable: ["admin", "member"],
+      secondFactor: { totp: false, passkeys: 0 },
+      secondFactorRequired: false,
     });
     assert.equal(jar.size, 1, "the session cookie was set");
     assert.deepEqual(await fetchSession(), user);
