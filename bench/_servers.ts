@@ -28,11 +28,22 @@ export async function startServer(
   timeoutMs = 120_000,
 ): Promise<ServerProcess> {
   const script = new URL(`servers/${name}.ts`, import.meta.url).pathname;
+  // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server process
+  // there when it stops (see bench/README.md, "Profiling").
+  const profileDir = Deno.env.get("BENCH_CPU_PROF");
+  const profile = profileDir
+    ? [
+      "--cpu-prof",
+      `--cpu-prof-dir=${profileDir}`,
+      `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+    ]
+    : [];
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "--lock=dev.lock",
       "--allow-all",
+      ...profile,
       script,
       JSON.stringify(config),
     ],
