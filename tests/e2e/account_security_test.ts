@@ -106,7 +106,9 @@ e2eTest(
     await page.locator('[role="menuitem"][data-gh-action="disable"]').click();
     await page.locator('dialog[data-gh-dialog="disable"][open]')
       .getByRole("button", { name: "Disable account" }).click();
-    const reauth = page.locator('dialog[data-gh-dialog="reauthenticate"][open]');
+    const reauth = page.locator(
+      'dialog[data-gh-dialog="reauthenticate"][open]',
+    );
     await reauth.waitFor();
     assert.equal(
       await reauth.locator('input[name="password"]').evaluate((input) =>
