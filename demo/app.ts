@@ -57,6 +57,8 @@ export interface DemoOptions {
   reauthenticationWindow?: number;
   /** Roles that must have a second factor (`GATEHOUSE_REQUIRE_SECOND_FACTOR`). */
   requireSecondFactor?: readonly string[];
+  /** The clock, in ms since the epoch; `Date.now` by default (tests move their own). */
+  now?: () => number;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -92,6 +94,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     ...(options.requireSecondFactor === undefined
       ? {}
       : { requireSecondFactor: options.requireSecondFactor }),
+    ...(options.now === undefined ? {} : { now: options.now }),
     // The demo has no mail system: reset links go to the log through the
     // development mailer, wired here on purpose (the library never logs a
     // link). It delivers no invitations, so the administrator sees their

@@ -8,7 +8,7 @@ import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listActivity } from "../account_calls.ts";
 import { deviceLabel } from "./_account_sessions.tsx";
-import { eventLabel } from "./_audit_labels.ts";
+import { eventDetail, eventLabel } from "./_audit_labels.ts";
 import { failureText } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
 import { formatTime } from "./_format.ts";
@@ -47,7 +47,15 @@ export function AccountActivity(props: { readonly level: 2 | 3 }): VNode {
           {events.map((event) => (
             <li key={event.id} class="gh-list-item" data-event={event.type}>
               <div class="gh-list-main">
-                <span class="gh-list-name">{eventLabel(event.type)}</span>
+                <span class="gh-list-name">
+                  {eventLabel(event.type)}
+                  {eventDetail(event) !== "" && (
+                    <span class="gh-hint gh-event-detail">
+                      {" "}
+                      {eventDetail(event)}
+                    </span>
+                  )}
+                </span>
                 <time dateTime={event.at}>{formatTime(event.at)}</time>
               </div>
               <p class="gh-list-facts">

@@ -3,7 +3,8 @@
 
 import { AUDIT_EVENT_TYPES } from "@gatehouse/contract";
 import { __ } from "@wordpress/i18n";
-import type { AuditEventType } from "../security_types.ts";
+import type { AuditEvent, AuditEventType } from "../security_types.ts";
+import { roleLabel } from "./_roles.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /** What an event of `type` says, for people. */
@@ -58,6 +59,19 @@ export function eventLabel(type: AuditEventType | string): string {
     default:
       return type;
   }
+}
+
+/**
+ * What changed, when the event's type alone does not say it: a role change
+ * shows its old and new role ("Member → Administrator"); "" otherwise.
+ */
+export function eventDetail(
+  event: Pick<AuditEvent, "type" | "detail">,
+): string {
+  if (event.type !== "user.role_changed") return "";
+  const { old_role: before, new_role: after } = event.detail;
+  if (before === undefined || after === undefined) return "";
+  return `${roleLabel(before)} → ${roleLabel(after)}`;
 }
 
 /** Every type, for a filter menu. */

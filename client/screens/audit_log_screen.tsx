@@ -16,7 +16,7 @@ import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
 import type { AuditEvent, AuditEventType } from "../security_types.ts";
 import { deviceLabel } from "./_account_sessions.tsx";
-import { EVENT_TYPES, eventLabel } from "./_audit_labels.ts";
+import { EVENT_TYPES, eventDetail, eventLabel } from "./_audit_labels.ts";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, SelectField, TextField } from "./_field.tsx";
 import { useFocusWhenSwappedIn } from "./_focus.ts";
@@ -213,7 +213,10 @@ function AuditTable(
                   <td>
                     <time dateTime={event.at}>{formatTime(event.at)}</time>
                   </td>
-                  <th scope="row">{eventLabel(event.type)}</th>
+                  <th scope="row">
+                    {eventLabel(event.type)}
+                    <EventDetail event={event} />
+                  </th>
                   <td>{who(event.actor)}</td>
                   <td>{who(event.target)}</td>
                   <td>
@@ -252,4 +255,12 @@ function AuditTable(
       )}
     </div>
   );
+}
+
+/** An event's detail under its label, when it has one. */
+function EventDetail(props: { readonly event: AuditEvent }): VNode | null {
+  const detail = eventDetail(props.event);
+  return detail === ""
+    ? null
+    : <span class="gh-hint gh-event-detail">{" "}{detail}</span>;
 }

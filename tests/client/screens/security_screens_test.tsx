@@ -13,7 +13,10 @@ import {
 import * as testing from "@gatehouse/client/testing";
 import { fireEvent, render, waitFor, within } from "@testing-library/preact";
 import { AUDIT_EVENT_TYPES } from "@gatehouse/contract";
-import { eventLabel } from "../../../client/screens/_audit_labels.ts";
+import {
+  eventDetail,
+  eventLabel,
+} from "../../../client/screens/_audit_labels.ts";
 import { recordRequests } from "../_support.ts";
 import {
   admin,
@@ -370,4 +373,17 @@ Deno.test("every audit event type has Spanish words of its own", async () => {
     assert.equal(eventLabel("user.role_changed"), "Rol cambiado");
     return Promise.resolve();
   });
+});
+
+Deno.test("a role change names its old and new role; other events no detail", () => {
+  const change = {
+    type: "user.role_changed",
+    detail: { old_role: "", new_role: "admin" },
+  } as const;
+  assert.equal(eventDetail(change), "No role → admin");
+  assert.equal(
+    eventDetail({ type: "user.disabled", detail: { role: "admin" } }),
+    "",
+  );
+  assert.equal(eventDetail({ type: "user.role_changed", detail: {} }), "");
 });
