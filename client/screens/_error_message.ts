@@ -237,6 +237,15 @@ function securityText(error: unknown): string | undefined {
   if (error instanceof PasskeyInvalidError) {
     return __("The passkey could not be verified.", DOMAIN);
   }
+  if (error instanceof Error && error.name === "NotAllowedError") {
+    // The browser's own refusal of a passkey ceremony (WebAuthn): the
+    // person closed the prompt, it timed out, or the authenticator could
+    // not verify them. Not a fault of the page or the server.
+    return __(
+      "The passkey was not used: the request was cancelled or timed out, or your device could not confirm it is you. Try again.",
+      DOMAIN,
+    );
+  }
   if (error instanceof SessionNotFoundError) {
     return __("This session has already ended. Reload the list.", DOMAIN);
   }

@@ -308,6 +308,10 @@ export const es: Catalog = {
   "The passkey could not be verified.": [
     "No se ha podido verificar la llave de acceso.",
   ],
+  "The passkey was not used: the request was cancelled or timed out, or your device could not confirm it is you. Try again.":
+    [
+      "No se ha usado la llave de acceso: la solicitud se canceló o caducó, o tu dispositivo no pudo confirmar que eres tú. Vuelve a intentarlo.",
+    ],
   "This session has already ended. Reload the list.": [
     "Esta sesión ya ha terminado. Recarga la lista.",
   ],
