@@ -262,5 +262,5 @@ function EventDetail(props: { readonly event: AuditEvent }): VNode | null {
   const detail = eventDetail(props.event);
   return detail === ""
     ? null
-    : <span class="gh-hint gh-event-detail">{" "}{detail}</span>;
+    : <span class="gh-hint gh-event-detail">{detail}</span>;
 }
