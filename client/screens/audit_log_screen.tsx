@@ -262,5 +262,7 @@ function EventDetail(props: { readonly event: AuditEvent }): VNode | null {
   const detail = eventDetail(props.event);
   return detail === ""
     ? null
-    : <span class="gh-hint gh-event-detail">{detail}</span>;
+    // The space keeps the label and the detail apart in the text a screen
+    // reader (and a copy) gets; a template, as fmt trims a bare leading space.
+    : <span class="gh-hint gh-event-detail">{` ${detail}`}</span>;
 }
