@@ -27,6 +27,19 @@ export function eventsJson(
   })));
 }
 
+/**
+ * A select-list item that writes `events` when the statement's CTE changed
+ * a row: `SELECT count(*) AS n, ${eventsIfChanged(t, events)} FROM changed`
+ * makes the change and its events one statement, or neither.
+ */
+export function eventsIfChanged(
+  t: Pick<PgTables, "sql" | "insertEvents">,
+  events: readonly AuditEvent[] | undefined,
+): postgres.PendingQuery<postgres.Row[]> {
+  return t.sql`CASE WHEN count(*) > 0
+    THEN ${t.insertEvents}(${eventsJson(events)}::text::jsonb) END`;
+}
+
 /** Writes events inside a transaction of the change they record. */
 export async function insertEvents(
   tx: Tx,

@@ -13,7 +13,7 @@ import type {
 } from "../../store_factors.ts";
 import { type FactorTables, toPasskey } from "./_factor_tables.ts";
 import type { WithEvents } from "../../store.ts";
-import { eventsJson } from "./_audit.ts";
+import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
 import { reach as reachRule, userUpdateDecision } from "../_user_rules.ts";
 
@@ -96,8 +96,7 @@ export async function removePasskey(
     moved AS (
       UPDATE ${t.users} SET factor_version = factor_version + 1
       WHERE id IN (SELECT user_id FROM removed) RETURNING 1)
-    SELECT count(*) AS n, CASE WHEN count(*) > 0
-      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    SELECT count(*) AS n, ${eventsIfChanged(t, options.events)}
     FROM moved`;
   return Number(row?.n) === 1;
 }

@@ -16,7 +16,7 @@ import type {
   UserRecord,
   WithEvents,
 } from "../../store.ts";
-import { eventsJson } from "./_audit.ts";
+import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { factorColumns, toFactors } from "./_factor_tables.ts";
 import { type PgTables, toUser } from "./_tables.ts";
 
@@ -127,8 +127,7 @@ export async function deleteSession(
       DELETE FROM ${t.sessions} WHERE token_hash = ${tokenHash} RETURNING 1
     )
     SELECT count(*) AS n,
-      CASE WHEN count(*) > 0
-        THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+      ${eventsIfChanged(t, options.events)}
     FROM d`;
   return Number(row?.n) > 0;
 }
@@ -147,8 +146,7 @@ export async function deleteSessionById(
       WHERE id = ${sessionId} AND user_id = ${userId} RETURNING 1
     )
     SELECT count(*) AS n,
-      CASE WHEN count(*) > 0
-        THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+      ${eventsIfChanged(t, options.events)}
     FROM d`;
   return Number(row?.n) > 0;
 }

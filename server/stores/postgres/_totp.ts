@@ -17,7 +17,7 @@ import {
   toFactors,
 } from "./_factor_tables.ts";
 import type { WithEvents } from "../../store.ts";
-import { eventsJson } from "./_audit.ts";
+import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
 
 /** The account's second factors, or null. */
@@ -133,8 +133,7 @@ export async function disableTotp(
     moved AS (
       UPDATE ${t.users} SET factor_version = factor_version + 1
       WHERE id IN (SELECT user_id FROM removed) RETURNING 1)
-    SELECT count(*) AS n, CASE WHEN count(*) > 0
-      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    SELECT count(*) AS n, ${eventsIfChanged(t, options.events)}
     FROM moved`;
   return Number(row?.n) === 1;
 }
@@ -151,8 +150,7 @@ export async function replaceRecoveryCodes(
     WITH replaced AS (
       UPDATE ${t.totp} SET recovery_codes = ${[...hashes]}::text[]
       WHERE user_id = ${userId} RETURNING 1)
-    SELECT count(*) AS n, CASE WHEN count(*) > 0
-      THEN ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb) END
+    SELECT count(*) AS n, ${eventsIfChanged(t, options.events)}
     FROM replaced`;
   return Number(row?.n) === 1;
 }
