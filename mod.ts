@@ -37,7 +37,7 @@
  * });
  * const handler = (req: Request, info?: Deno.ServeHandlerInfo) => {
  *   const route = routes.find((r) => r.method === req.method && r.pattern.test(req.url));
- *   return route?.handler(req, route.pattern.exec(req.url)!, info) ?? new Response("Not found", { status: 404 });
+ *   return route?.handler(req, undefined, info) ?? new Response("Not found", { status: 404 });
  * };
  * // Deno.serve(handler);
  * const res = await handler(new Request("http://localhost/api/auth/session"));

@@ -3,57 +3,87 @@
 // what), so both read the registry the same way.
 
 import type { RoleRegistry } from "./roles.ts";
-import type { Identity } from "./identity.ts";
-import type { UserRecord } from "./store.ts";
+import type { Identity, SecondFactorSummary } from "./identity.ts";
+import type { AccountFactors, UserRecord } from "./store.ts";
 
-/** Builds Identity values, reading the registry once per call. */
+/**
+ * What only the signed-in account's own Identity carries (sign-in answers
+ * and the session): its second factors, and whether its role's policy
+ * still waits for one.
+ */
+export interface OwnFactors {
+  /** The account's second factors. */
+  readonly factors: Pick<AccountFactors, "totpEnabled" | "passkeyCount">;
+  /** Its role requires a second factor and it has none. */
+  readonly required: boolean;
+}
+
+/**
+ * Builds Identity values, reading the registry once per call; with `own`,
+ * the account's own Identity. One frozen object per call, built in one
+ * go: this runs on every guarded request.
+ */
 export function identityBuilder(
   registry: RoleRegistry | undefined,
-): (user: UserRecord) => Promise<Identity> | Identity {
-  const plain = (user: UserRecord): Identity =>
-    Object.freeze({
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      role: user.role,
-    });
-  if (registry === undefined) return plain;
+): (user: UserRecord, own?: OwnFactors) => Promise<Identity> | Identity {
+  if (registry === undefined) {
+    return (user, own) => build(user, undefined, undefined, own);
+  }
   const grantable = registry.grantable?.bind(registry);
-  // This runs on every guarded request: a synchronous registry (such as
-  // roleRegistry) is answered without promises or copies of frozen lists.
-  return (user) => {
+  // A synchronous registry (such as roleRegistry) is answered without
+  // promises or copies of frozen lists.
+  return (user, own) => {
     const capabilities = registry.capabilitiesOf(user.role);
     const grants = grantable?.(user.role);
     if (capabilities instanceof Promise || grants instanceof Promise) {
       return Promise.all([capabilities, grants]).then(([c, g]) =>
-        build(user, c, g)
+        build(user, c, g, own)
       );
     }
-    return build(user, capabilities, grants);
+    return build(user, capabilities, grants, own);
   };
 }
 
 function build(
   user: UserRecord,
-  capabilities: readonly string[],
+  capabilities: readonly string[] | undefined,
   grantable: readonly string[] | undefined,
+  own: OwnFactors | undefined,
 ): Identity {
   const identity: {
-    id: string;
-    email: string;
-    name: string;
-    role: string;
-    capabilities: readonly string[];
-    grantable?: readonly string[];
+    -readonly [K in keyof Identity]: Identity[K];
   } = {
     id: user.id,
     email: user.email,
     name: user.name,
     role: user.role,
-    capabilities: frozenList(capabilities),
   };
+  if (capabilities !== undefined) {
+    identity.capabilities = frozenList(capabilities);
+  }
   if (grantable !== undefined) identity.grantable = frozenList(grantable);
+  if (own !== undefined) {
+    identity.second_factor = summary(
+      own.factors.totpEnabled,
+      own.factors.passkeyCount,
+    );
+    identity.second_factor_required = own.required;
+  }
   return Object.freeze(identity);
+}
+
+// The summaries of the usual factor counts, frozen once and shared by
+// every Identity that shows them (no allocation per request).
+const SUMMARIES = [false, true].map((totp) =>
+  Array.from(
+    { length: 32 },
+    (_, passkeys): SecondFactorSummary => Object.freeze({ totp, passkeys }),
+  )
+);
+
+function summary(totp: boolean, passkeys: number): SecondFactorSummary {
+  return SUMMARIES[totp ? 1 : 0]![passkeys] ??
+    Object.freeze({ totp, passkeys });
 }
 
 // The identity must not share a list the registry could change later.

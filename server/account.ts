@@ -19,7 +19,7 @@ import {
   spendTotpCode,
 } from "./_factor_proofs.ts";
 import { readId, readNewPassword } from "./_input.ts";
-import { sessionFromContext } from "./_session_context.ts";
+import { sessionFromContext } from "./_request_context.ts";
 import { type Auth, sessionIssuer } from "./auth.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
@@ -166,7 +166,7 @@ export function createAccount(options: AccountOptions): Account {
     }
     const client = issuer.client(req, info);
     const at = now();
-    const { cookie, ...fresh } = issuer.issue(at);
+    const { cookie, ...fresh } = issuer.issue(at, identity.id);
     const events = [
       trail.event("password.changed", {
         actor: identity,

@@ -8,9 +8,15 @@
 import { type AuditTrail, auditTrail } from "./_audit.ts";
 import { inBackground } from "./_background.ts";
 import { type ClientMeta, clientMeta } from "./_client_meta.ts";
-import { hashToken, isTokenShaped, randomToken, uuidv7 } from "./_crypto.ts";
+import {
+  hashToken,
+  randomToken,
+  sessionToken,
+  sessionTokenAccount,
+  uuidv7,
+} from "./_crypto.ts";
 import { isSignInPassword, signInKey } from "./_input.ts";
-import { type SessionContext, withSession } from "./_session_context.ts";
+import { attachContext } from "./_request_context.ts";
 import { identityBuilder } from "./_roles.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
@@ -137,8 +143,11 @@ export interface Auth {
 
 /** What the link and account handlers need of an Auth. */
 export interface SessionIssuer {
-  /** A fresh token's digest, public id and expiry, and the cookie that carries it. */
-  issue(now: number): {
+  /**
+   * A fresh session token for the account `userId`: its digest, public id
+   * and expiry, and the cookie that carries it.
+   */
+  issue(now: number, userId: string): {
     tokenHash: string;
     id: string;
     expiresAt: number;
@@ -280,21 +289,12 @@ export function createAuth(config: AuthOptions): Auth {
   );
   // The signed-in account's own Identity: its factors, and whether its
   // role's policy still waits for one.
-  const withFactors = (
-    identity: Identity,
-    factors: AccountFactors,
-  ): Identity =>
-    Object.freeze({
-      ...identity,
-      second_factor: {
-        totp: factors.totpEnabled,
-        passkeys: factors.passkeyCount,
-      },
-      second_factor_required: !hasSecondFactor(factors) &&
-        requireSecondFactor.has(identity.role),
-    });
-  const ownIdentity = async (user: UserRecord, factors: AccountFactors) =>
-    withFactors(await buildIdentity(user), factors);
+  const own = (user: UserRecord, factors: AccountFactors) => ({
+    factors,
+    required: !hasSecondFactor(factors) && requireSecondFactor.has(user.role),
+  });
+  const ownIdentity = (user: UserRecord, factors: AccountFactors) =>
+    Promise.resolve(buildIdentity(user, own(user, factors)));
 
   // Unknown emails verify against this hash so every login path does the same
   // argon2 work. Made on first use with the configured parameters.
@@ -373,8 +373,8 @@ export function createAuth(config: AuthOptions): Auth {
     return await identityOf((await verify(email, password)).user);
   }
 
-  function issue(at: number) {
-    const token = randomToken();
+  function issue(at: number, userId: string) {
+    const token = sessionToken(userId);
     return {
       tokenHash: hashToken(token),
       id: uuidv7(at),
@@ -391,7 +391,7 @@ export function createAuth(config: AuthOptions): Auth {
     client: ClientMeta = { ip: "", userAgent: "" },
   ): Promise<{ cookie: string; events: AuditEvent[] }> {
     const createdAt = now();
-    const { tokenHash, id, expiresAt, cookie } = issue(createdAt);
+    const { tokenHash, id, expiresAt, cookie } = issue(createdAt, user.id);
     const events = binding === undefined ? [] : [
       trail.event("login.succeeded", {
         actor: user,
@@ -429,7 +429,7 @@ export function createAuth(config: AuthOptions): Auth {
     token: string,
     client?: ClientMeta,
   ): Promise<string> {
-    if (!isTokenShaped(token)) return clearing;
+    if (sessionTokenAccount(token) === null) return clearing;
     const tokenHash = hashToken(token);
     const found = await store.findSession(tokenHash, now());
     const events = found === null || client === undefined ? [] : [
@@ -445,60 +445,76 @@ export function createAuth(config: AuthOptions): Auth {
     return clearing;
   }
 
-  // Sessions whose last-seen write is in flight on this instance: one
-  // write at a time per session, however many requests it serves.
-  const touching = new Set<string>();
+  // When this instance last recorded a use of each session lately, in two
+  // generations of one touch interval each (so memory holds only the
+  // sessions used in the last two intervals): a session is written at most
+  // once per interval here, even when a read that began before the write
+  // returns after it with the older time.
+  let recent = new Map<string, number>();
+  let previous = new Map<string, number>();
+  let rotatedAt = now();
   const touch = (tokenHash: string, at: number) => {
-    if (touching.has(tokenHash)) return;
-    touching.add(tokenHash);
+    if (at - rotatedAt >= touchInterval) {
+      previous = recent;
+      recent = new Map();
+      rotatedAt = at;
+    }
+    const last = recent.get(tokenHash) ?? previous.get(tokenHash);
+    if (last !== undefined && at - last < touchInterval) return;
+    recent.set(tokenHash, at);
     inBackground(
       store,
-      store.touchSession(tokenHash, at).finally(() =>
-        touching.delete(tokenHash)
-      ),
+      store.touchSession(tokenHash, at),
       (error) => logger.error("session use not recorded", { error }),
     );
   };
 
-  // The hot path: one store read; a use is recorded at most once per touch
-  // interval, after the answer (never awaited), and idle expiry is judged
-  // against the recorded time.
+  // The hot path: one store read (the token names the account, so a store
+  // can read the session and the account at once); a use is recorded at
+  // most once per touch interval, after the answer (never awaited), and
+  // idle expiry is judged against the recorded time. With `req`, the
+  // identity and the session are attached to it (requireSession).
   async function lookup(
     token: string,
-  ): Promise<{ identity: Identity; session: SessionContext } | null> {
-    if (!isTokenShaped(token)) return null;
+    req?: Request,
+  ): Promise<Identity | null> {
+    const account = sessionTokenAccount(token);
+    if (account === null) return null;
     const at = now();
     const tokenHash = hashToken(token);
-    const found = await store.findSession(tokenHash, at);
+    const found = await store.findSession(
+      tokenHash,
+      at,
+      account === "" ? undefined : account,
+    );
     // The store already checks; checking again here keeps a faulty store
-    // from extending a session past its lifetime.
+    // from extending a session past its lifetime or handing out another
+    // account's session.
     if (
       found === null || found.expiresAt <= at || found.user.disabled ||
-      at - found.lastSeenAt >= idleTimeout
+      at - found.lastSeenAt >= idleTimeout ||
+      (account !== "" && found.user.id !== account)
     ) {
       return null;
     }
     if (at - found.lastSeenAt >= touchInterval) touch(tokenHash, at);
-    return {
-      identity: withFactors(await buildIdentity(found.user), found.factors),
-      session: {
+    const built = buildIdentity(found.user, own(found.user, found.factors));
+    const identity = built instanceof Promise ? await built : built;
+    if (req !== undefined) {
+      attachContext(req, identity, {
         tokenHash,
         id: found.id,
         authenticatedAt: found.authenticatedAt,
-      },
-    };
+      });
+    }
+    return identity;
   }
 
-  async function sessionIdentity(token: string): Promise<Identity | null> {
-    return (await lookup(token))?.identity ?? null;
-  }
+  const sessionIdentity = (token: string) => lookup(token);
 
-  const resolve = async (req: Request) => {
+  const resolve = (req: Request) => {
     const token = readCookie(req.headers.get("cookie"), name);
-    const found = token === null ? null : await lookup(token);
-    if (found === null) return null;
-    withSession(req, found.session);
-    return found.identity;
+    return token === null ? Promise.resolve(null) : lookup(token, req);
   };
   const requireSession = sessionGuard(resolve, logger);
 

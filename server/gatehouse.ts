@@ -170,7 +170,7 @@ export interface Gatehouse {
  * });
  * const serve = (req: Request, info?: Deno.ServeHandlerInfo) => {
  *   const route = routes.find((r) => r.method === req.method && r.pattern.test(req.url));
- *   return route?.handler(req, route.pattern.exec(req.url)!, info) ?? new Response("Not found", { status: 404 });
+ *   return route?.handler(req, undefined, info) ?? new Response("Not found", { status: 404 });
  * };
  * const res = await serve(new Request("http://localhost/api/auth/session"));
  * console.assert(res.status === 401);

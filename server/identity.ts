@@ -6,6 +6,8 @@
  * @module
  */
 
+import { attachContext, contextOf } from "./_request_context.ts";
+
 /**
  * Who is signed in. `capabilities` is present only when a registry is
  * configured, `grantable` only when the registry also answers it; both are
@@ -45,8 +47,6 @@ export interface SecondFactorSummary {
   readonly passkeys: number;
 }
 
-const identities = new WeakMap<Request, Identity>();
-
 /**
  * Attaches `identity` to `req` and returns the same request. The request
  * object is the context: pass that very object on to the next handler.
@@ -69,7 +69,9 @@ const identities = new WeakMap<Request, Identity>();
  * ```
  */
 export function withIdentity(req: Request, identity: Identity): Request {
-  identities.set(req, identity);
+  const context = contextOf(req);
+  if (context === undefined) attachContext(req, identity, null);
+  else context.identity = identity;
   return req;
 }
 
@@ -87,5 +89,5 @@ export function withIdentity(req: Request, identity: Identity): Request {
  * ```
  */
 export function identityFromContext(req: Request): Identity | null {
-  return identities.get(req) ?? null;
+  return contextOf(req)?.identity ?? null;
 }

@@ -175,13 +175,13 @@ export function acceptInviteHandler(settings: LinkSettings): Handler {
       "invitation",
     );
     const at = settings.now();
-    const { cookie, ...session } = issuer.issue(at);
+    const userId = uuidv7(at);
+    const { cookie, ...session } = issuer.issue(at, userId);
     const granters = await grantersOf(
       issuer.capabilities,
       issuer.privileged,
       link.role,
     );
-    const userId = uuidv7(at);
     const client = issuer.client(req, info);
     const events = [
       issuer.trail.event("invitation.accepted", {

@@ -19,7 +19,7 @@ import {
   spendPasskey,
 } from "./_factor_proofs.ts";
 import { readId, readName } from "./_input.ts";
-import { sessionFromContext } from "./_session_context.ts";
+import { sessionFromContext } from "./_request_context.ts";
 import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
 import { readCookie } from "./cookie.ts";
 import { decode, type JsonObject, optionalString } from "./decode.ts";

@@ -24,7 +24,7 @@ import {
   spendRecoveryCode,
   spendTotpCode,
 } from "./_factor_proofs.ts";
-import { sessionFromContext } from "./_session_context.ts";
+import { sessionFromContext } from "./_request_context.ts";
 import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
 import { readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";

@@ -496,8 +496,16 @@ export interface Store extends FactorStore {
    * The hot path: the session behind `tokenHash` and its account, or null
    * when there is none, it expired by `now`, the account is disabled, or the
    * session was revoked (disable, password reset) since it was issued.
+   *
+   * `userId`, when given, is the account the session token names (the
+   * token carries it): a store may read the session and that account at
+   * once, and must answer null when the session belongs to another account.
    */
-  findSession(tokenHash: string, now: number): Promise<SessionLookup | null>;
+  findSession(
+    tokenHash: string,
+    now: number,
+    userId?: string,
+  ): Promise<SessionLookup | null>;
   /**
    * Records a use of the session at `at` (sets `lastSeenAt` if later).
    * Never brings a deleted session back. Gatehouse calls it at most once

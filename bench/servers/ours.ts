@@ -8,7 +8,7 @@
 // password-reset request handler without its limiter, and a mailer that
 // drops the mail.
 
-import { createGatehouse, type Handler, respond } from "../../mod.ts";
+import { createGatehouse, type Handler } from "../../mod.ts";
 import { COOKIE_NAME, ROLES } from "../_fixtures.ts";
 import { config, listen } from "./_listen.ts";
 import { openStore, type StoreConfig } from "./_open_store.ts";
@@ -56,13 +56,13 @@ if (options.sweep) {
   });
 }
 
-const app: Handler = (req, _params, info) => {
-  for (const route of table) {
-    if (route.method !== req.method) continue;
-    const match = route.pattern.exec(req.url);
-    if (match) return route.handler(req, match, info);
-  }
-  return respond({ error: "Not found", code: "not_found" }, { status: 404 });
+// The README's mount, word for word.
+const handler = (req: Request, info?: Deno.ServeHandlerInfo) => {
+  const route = table.find((r) =>
+    r.method === req.method && r.pattern.test(req.url)
+  );
+  return route?.handler(req, undefined, info) ??
+    new Response("Not found", { status: 404 });
 };
 
-listen((req, info) => app(req, undefined, info));
+listen(handler);

@@ -32,7 +32,11 @@ e2eTest(
     assert.equal(cookies.length, 1, JSON.stringify(cookies));
     const cookie = cookies[0]!;
     assert.equal(cookie.name, "__Host-session");
-    assert.match(cookie.value, /^[A-Za-z0-9_-]{43}$/);
+    // The account's id, a dot, then 32 random bytes.
+    assert.match(
+      cookie.value,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.[A-Za-z0-9_-]{43}$/,
+    );
     assert.equal(cookie.domain, "localhost", "host-only, no Domain");
     assert.equal(cookie.path, "/");
     assert.equal(cookie.httpOnly, true);

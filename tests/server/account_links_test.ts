@@ -114,7 +114,9 @@ testEachStore(
     );
     assertMatch(
       res.headers.get("set-cookie")!,
-      /^__Host-session=[A-Za-z0-9_-]{43}; Max-Age=604800;/,
+      new RegExp(
+        `^__Host-session=${identity.id}\\.[A-Za-z0-9_-]{43}; Max-Age=604800;`,
+      ),
     );
     const session = await t.get(
       "/api/auth/session",

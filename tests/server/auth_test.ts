@@ -75,9 +75,12 @@ Deno.test("login with valid credentials sets the cookie and answers the identity
       second_factor_required: false,
     });
     const setCookie = res.headers.get("set-cookie")!;
+    // The token: the account's id, a dot, 32 random bytes (base64url).
     assertMatch(
       setCookie,
-      /^__Host-session=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      new RegExp(
+        `^__Host-session=${user.id}\\.[A-Za-z0-9_-]{43}; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax$`,
+      ),
     );
     const session = await t.api("/api/auth/session", {
       headers: { cookie: cookiePair(setCookie) },
@@ -353,7 +356,9 @@ Deno.test("direct methods: startSession and endSession return cookies without se
     const cookie = await auth.startSession(user.id);
     assertMatch(
       cookie,
-      /^sid=[A-Za-z0-9_-]{43}; Max-Age=90; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      new RegExp(
+        `^sid=${user.id}\\.[A-Za-z0-9_-]{43}; Max-Age=90; Path=/; HttpOnly; Secure; SameSite=Lax$`,
+      ),
     );
     const token = cookie.split(";")[0]!.slice("sid=".length);
     assertEquals((await auth.sessionIdentity(token))?.id, user.id);

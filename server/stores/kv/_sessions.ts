@@ -10,6 +10,7 @@ import type {
   WithEvents,
 } from "../../store.ts";
 import { toRecord } from "./_accounts.ts";
+import { coalescing } from "../_coalesce.ts";
 import { commit, retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";
 import { factorsOf } from "./_factor_keys.ts";
@@ -106,20 +107,97 @@ async function surplus(
   return [...live.slice(0, over), ...ended].slice(0, MAX_ENDED);
 }
 
-/** The live session behind `tokenHash` and its enabled account, or null. */
+/** A session record and the account its token names, as read together. */
+export type SessionRead = [SessionValue | null, UserValue | null];
+
+/** A session by its token hash, with the account the token names. */
+export interface SessionQuery {
+  tokenHash: string;
+  userId: string;
+}
+
+// Deno KV reads at most 10 keys per getMany.
+const READ_BATCH = 10;
+
+/**
+ * Reads sessions and the accounts their tokens name, at most
+ * `maxInFlight` reads at once; the checks that wait meanwhile share the
+ * next `getMany` (up to its ten keys: five sessions of different accounts,
+ * more when they share one). See ../_coalesce.ts.
+ */
+export function sessionReader(
+  kv: Deno.Kv,
+  k: KvKeys,
+  maxInFlight: number,
+): (query: SessionQuery) => Promise<SessionRead> {
+  return coalescing<SessionQuery, SessionRead>({
+    async readMany(queries) {
+      const slots = new Map<string, number>();
+      const keys: Deno.KvKey[] = [];
+      const slot = (id: string, key: Deno.KvKey) => {
+        let at = slots.get(id);
+        if (at === undefined) {
+          slots.set(id, at = keys.length);
+          keys.push(key);
+        }
+        return at;
+      };
+      const pairs = queries.map((q) =>
+        [
+          slot(`s${q.tokenHash}`, k.session(q.tokenHash)),
+          slot(`u${q.userId}`, k.user(q.userId)),
+        ] as const
+      );
+      const entries = await kv.getMany<unknown[]>(keys);
+      return pairs.map(([session, user]) => [
+        entries[session]!.value as SessionValue | null,
+        entries[user]!.value as UserValue | null,
+      ]);
+    },
+    take(waiting) {
+      const seen = new Set<string>();
+      let count = 0;
+      for (const q of waiting) {
+        const session = `s${q.tokenHash}`;
+        const user = `u${q.userId}`;
+        const adds = (seen.has(session) ? 0 : 1) + (seen.has(user) ? 0 : 1);
+        if (seen.size + adds > READ_BATCH) break;
+        seen.add(session).add(user);
+        count++;
+      }
+      return count;
+    },
+    maxInFlight,
+  });
+}
+
+/**
+ * The live session behind `tokenHash` and its enabled account, or null.
+ * Given the account the token names, `read` fetches both at once (the hot
+ * path's single round trip, shared with the checks waiting at the same
+ * moment); a session of another account is refused. Without it (a token of
+ * the older form), the session names the account: two reads.
+ */
 export async function findSession(
   kv: Deno.Kv,
   k: KvKeys,
+  read: (query: SessionQuery) => Promise<SessionRead>,
   tokenHash: string,
   now: number,
+  userId?: string,
 ): Promise<SessionLookup | null> {
-  const session = await kv.get<SessionValue>(k.session(tokenHash));
-  const value = session.value;
-  if (value === null || value.expiresAt <= now) return null;
-  const user = await kv.get<UserValue>(k.user(value.userId));
-  const account = user.value;
+  let value: SessionValue | null;
+  let account: UserValue | null;
+  if (userId !== undefined) {
+    [value, account] = await read({ tokenHash, userId });
+    if (value === null || value.userId !== userId) return null;
+  } else {
+    value = (await kv.get<SessionValue>(k.session(tokenHash))).value;
+    if (value === null) return null;
+    account = (await kv.get<UserValue>(k.user(value.userId))).value;
+  }
   if (
-    account === null || account.disabled ||
+    value.expiresAt <= now || account === null || account.disabled ||
     account.generation !== value.generation
   ) {
     return null;
@@ -157,9 +235,6 @@ export async function touchSession(
     ),
   );
 }
-
-// Deno KV reads at most 10 keys per getMany.
-const READ_BATCH = 10;
 
 /** The session records of an account, each with its token hash. */
 async function sessionsOf(

@@ -61,6 +61,7 @@ import { type FactorKeys, factorKeys, factorsOf } from "./_factor_keys.ts";
 import * as passkeys from "./_passkeys.ts";
 import * as totp from "./_totp.ts";
 import { userUpdateDecision } from "../_user_rules.ts";
+import { DEFAULT_SESSION_READS_IN_FLIGHT } from "../_coalesce.ts";
 
 const MAX_PRIVILEGED_ROLES = 9;
 
@@ -68,6 +69,15 @@ const MAX_PRIVILEGED_ROLES = 9;
 export interface KvStoreOptions {
   /** Key prefix, so Gatehouse can share a database; `["gatehouse"]` by default. */
   prefix?: Deno.KvKey;
+  /**
+   * Session reads in flight at most (2 by default). A session check that
+   * finds them all busy waits for the next one, which reads the sessions
+   * then waiting (as many as fit in one `getMany` of ten keys) at once:
+   * under load, one read serves several requests; alone, a check is read
+   * at once. Nothing is cached, so an ended session is refused on the very
+   * next request.
+   */
+  sessionReadsInFlight?: number;
 }
 
 /**
@@ -92,6 +102,9 @@ export class KvStore implements Store {
   readonly #kv: Deno.Kv;
   readonly #keys: KvKeys;
   readonly #f: FactorKeys;
+  readonly #readSession: (
+    query: sessions.SessionQuery,
+  ) => Promise<sessions.SessionRead>;
 
   /**
    * Wraps an open `Deno.Kv`.
@@ -103,6 +116,11 @@ export class KvStore implements Store {
     this.#kv = kv;
     this.#keys = kvKeys(options.prefix ?? ["gatehouse"]);
     this.#f = factorKeys(options.prefix ?? ["gatehouse"]);
+    this.#readSession = sessions.sessionReader(
+      kv,
+      this.#keys,
+      options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
+    );
   }
 
   /**
@@ -273,12 +291,23 @@ export class KvStore implements Store {
     return sessions.createSession(this.#kv, this.#keys, session);
   }
 
-  /** The live session behind `tokenHash` and its enabled account, or null. */
-  async findSession(
+  /**
+   * The live session behind `tokenHash` and its enabled account, or null;
+   * one read of both when the token names the account.
+   */
+  findSession(
     tokenHash: string,
     now: number,
+    userId?: string,
   ): Promise<SessionLookup | null> {
-    return await sessions.findSession(this.#kv, this.#keys, tokenHash, now);
+    return sessions.findSession(
+      this.#kv,
+      this.#keys,
+      this.#readSession,
+      tokenHash,
+      now,
+      userId,
+    );
   }
 
   /** Records a use of the session at `at`. */

@@ -460,6 +460,56 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 6,
+    name: "the account's second factors on its row, for the session check",
+    statements: [
+      // The session check reads the account's row anyway; with these two
+      // columns it needs no lookup in `totp` and `passkeys` (two index
+      // probes per check, about as much database work as the check
+      // itself). Triggers keep them exact whatever statement changes a
+      // factor. Every statement that changes a factor locks the account's
+      // row first (as add_passkey and remove_second_factors do), so the
+      // triggers' update of that row never waits on a lock taken in the
+      // other order.
+      `ALTER TABLE {schema}.users
+        ADD COLUMN totp_enabled boolean NOT NULL DEFAULT false,
+        ADD COLUMN passkey_count integer NOT NULL DEFAULT 0`,
+      `UPDATE {schema}.users u SET
+        totp_enabled = EXISTS (
+          SELECT 1 FROM {schema}.totp f WHERE f.user_id = u.id),
+        passkey_count = (
+          SELECT count(*) FROM {schema}.passkeys p WHERE p.user_id = u.id)`,
+      `CREATE FUNCTION {schema}.count_totp() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE {schema}.users SET totp_enabled = true WHERE id = NEW.user_id;
+        ELSE
+          UPDATE {schema}.users SET totp_enabled = false
+          WHERE id = OLD.user_id;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER totp_counted AFTER INSERT OR DELETE ON {schema}.totp
+        FOR EACH ROW EXECUTE FUNCTION {schema}.count_totp()`,
+      `CREATE FUNCTION {schema}.count_passkeys() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE {schema}.users SET passkey_count = passkey_count + 1
+          WHERE id = NEW.user_id;
+        ELSE
+          UPDATE {schema}.users SET passkey_count = passkey_count - 1
+          WHERE id = OLD.user_id;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER passkeys_counted AFTER INSERT OR DELETE
+        ON {schema}.passkeys
+        FOR EACH ROW EXECUTE FUNCTION {schema}.count_passkeys()`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

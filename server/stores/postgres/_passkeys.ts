@@ -89,9 +89,14 @@ export async function removePasskey(
   options: WithEvents = {},
 ): Promise<boolean> {
   if (!isUuid(userId) || !isUuid(id)) return false;
+  // The account's row first, then the passkey: the lock order of every
+  // factor change (migration 6's trigger updates the row).
   const [row] = await t.sql`
-    WITH removed AS (
-      DELETE FROM ${t.passkeys} WHERE id = ${id} AND user_id = ${userId}
+    WITH locked AS (
+      SELECT id FROM ${t.users} WHERE id = ${userId} FOR NO KEY UPDATE),
+    removed AS (
+      DELETE FROM ${t.passkeys}
+      WHERE id = ${id} AND user_id IN (SELECT id FROM locked)
       RETURNING user_id),
     moved AS (
       UPDATE ${t.users} SET factor_version = factor_version + 1

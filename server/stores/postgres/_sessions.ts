@@ -17,7 +17,7 @@ import type {
   WithEvents,
 } from "../../store.ts";
 import { eventsIfChanged, eventsJson } from "./_audit.ts";
-import { factorColumns, toFactors } from "./_factor_tables.ts";
+import { toFactors } from "./_factor_tables.ts";
 import { type PgTables, toUser } from "./_tables.ts";
 
 /**
@@ -54,26 +54,36 @@ export async function createSession(
 
 /**
  * The hot path: one prepared query joining the session to its account,
- * with the account's second factors (two index lookups in the same
- * statement, no second round trip).
+ * whose row carries its second factors (migration 6): two primary-key
+ * probes, no other table, and one query for all the checks waiting at the
+ * same moment. A session of another account than the one the token names
+ * is refused.
  */
 export async function findSession(
   t: PgTables,
   tokenHash: string,
   now: number,
+  userId?: string,
 ): Promise<SessionLookup | null> {
-  const [row] = await t.sql`
-    SELECT u.id, u.email, u.name, u.role, u.disabled, u.created_at,
-      s.id AS session_id, s.created_at AS session_created_at, s.expires_at,
-      s.last_seen_at, s.authenticated_at, ${factorColumns(t)}
-    FROM ${t.sessions} s JOIN ${t.users} u ON u.id = s.user_id
-    WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}
-      AND NOT u.disabled AND u.generation = s.generation`;
-  return row === undefined ? null : {
-    user: toUser(row),
+  const row = await t.sessionRow(tokenHash);
+  if (row === undefined || (userId !== undefined && row.id !== userId)) {
+    return null;
+  }
+  const expiresAt = Number(row.expires_at);
+  if (expiresAt <= now) return null;
+  return {
+    // The statement reads enabled accounts only.
+    user: {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      disabled: false,
+      createdAt: Number(row.created_at),
+    },
     id: row.session_id,
     createdAt: Number(row.session_created_at),
-    expiresAt: Number(row.expires_at),
+    expiresAt,
     lastSeenAt: Number(row.last_seen_at),
     authenticatedAt: Number(row.authenticated_at),
     factors: toFactors(row),

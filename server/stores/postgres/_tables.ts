@@ -3,6 +3,7 @@
 
 import type postgres from "postgres";
 import type { Counter, UserRecord } from "../../store.ts";
+import { coalescing } from "../_coalesce.ts";
 
 /** A postgres.js client. */
 export type Sql = postgres.Sql;
@@ -19,15 +20,18 @@ export interface PgTables {
   links: Table;
   counters: Table;
   auditEvents: Table;
-  /** The second factors the session check reads with the account. */
-  totp: Table;
-  passkeys: Table;
   /** The `create_session_v5` function of the schema (migration 5). */
   createSession: Table;
   /** The `change_password` function of the schema (migration 3). */
   changePassword: Table;
   /** The `insert_events` function of the schema (migration 3). */
   insertEvents: Table;
+  /**
+   * The row of the live session behind a token hash with its account
+   * (`findSessionsText`), read together with the other checks waiting at
+   * the same moment: see ../_coalesce.ts.
+   */
+  sessionRow(tokenHash: string): Promise<postgres.Row | undefined>;
   /**
    * Advisory lock of account changes (role, disabled): they queue, so the
    * last-privileged count is race-free.
@@ -41,8 +45,31 @@ export interface PgTables {
 const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 5;
 
-/** The tables of `schema` (already validated) on `sql`. */
-export function pgTables(sql: Sql, schema: string): PgTables {
+/** Session rows one statement reads at most. */
+const MAX_SESSIONS_PER_READ = 100;
+
+/**
+ * The tables of `schema` (already validated) on `sql`; at most
+ * `sessionReadsInFlight` session reads run at once.
+ */
+export function pgTables(
+  sql: Sql,
+  schema: string,
+  sessionReadsInFlight: number,
+): PgTables {
+  // A constant, prepared statement (postgres.js prepares it once per
+  // connection): the hot path assembles no fragments or identifiers.
+  const text = findSessionsText(schema);
+  const sessionRow = coalescing<string, postgres.Row | undefined>({
+    async readMany(hashes) {
+      const rows = await sql.unsafe(text, [hashes], { prepare: true });
+      const byHash = new Map<string, postgres.Row>();
+      for (const row of rows) byHash.set(row.token_hash, row);
+      return hashes.map((hash) => byHash.get(hash));
+    },
+    take: (waiting) => Math.min(waiting.length, MAX_SESSIONS_PER_READ),
+    maxInFlight: sessionReadsInFlight,
+  });
   return {
     sql,
     users: sql(`${schema}.users`),
@@ -50,11 +77,10 @@ export function pgTables(sql: Sql, schema: string): PgTables {
     links: sql(`${schema}.links`),
     counters: sql(`${schema}.counters`),
     auditEvents: sql(`${schema}.audit_events`),
-    totp: sql(`${schema}.totp`),
-    passkeys: sql(`${schema}.passkeys`),
     createSession: sql(`${schema}.create_session_v5`),
     changePassword: sql(`${schema}.change_password`),
     insertEvents: sql(`${schema}.insert_events`),
+    sessionRow,
     rulesLock: `gatehouse.account_rules:${schema}`,
     async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
       for (let attempt = 1;; attempt++) {
@@ -68,6 +94,14 @@ export function pgTables(sql: Sql, schema: string): PgTables {
       }
     },
   };
+}
+
+// The session check of one or more token hashes (a text[]): each session by
+// its primary key, joined to its account by the account's primary key; the
+// account's row carries its second factors (migration 6). Expiry is
+// compared by the caller.
+function findSessionsText(schema: string): string {
+  return `SELECT s.token_hash, u.id, u.email, u.name, u.role, u.created_at, s.id AS session_id, s.created_at AS session_created_at, s.expires_at, s.last_seen_at, s.authenticated_at, u.totp_enabled, u.passkey_count, u.factor_version FROM "${schema}".sessions s JOIN "${schema}".users u ON u.id = s.user_id WHERE s.token_hash = ANY($1::text[]) AND NOT u.disabled AND u.generation = s.generation`;
 }
 
 // bigint columns arrive as strings by default (or as BigInt with custom

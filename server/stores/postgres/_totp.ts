@@ -84,10 +84,15 @@ export async function confirmTotp(
 ): Promise<boolean> {
   if (!isUuid(userId)) return false;
   const { secret, step, recoveryCodeHashes, now } = confirmation;
+  // The account's row is locked first, like every factor change (the
+  // trigger of migration 6 updates it; one lock order, no deadlock).
   const [row] = await t.sql`
-    WITH spent AS (
+    WITH locked AS (
+      SELECT id FROM ${t.users} WHERE id = ${userId} FOR NO KEY UPDATE),
+    spent AS (
       DELETE FROM ${t.totpEnrolments}
-      WHERE user_id = ${userId} AND secret = ${secret} AND expires_at > ${now}
+      WHERE user_id IN (SELECT id FROM locked) AND secret = ${secret}
+        AND expires_at > ${now}
       RETURNING user_id, secret),
     enabled AS (
       INSERT INTO ${t.totp} (user_id, secret, last_step, recovery_codes)
@@ -127,9 +132,14 @@ export async function disableTotp(
   options: WithEvents = {},
 ): Promise<boolean> {
   if (!isUuid(userId)) return false;
+  // The account's row first, then the factor: the lock order of every
+  // factor change.
   const [row] = await t.sql`
-    WITH removed AS (
-      DELETE FROM ${t.totp} WHERE user_id = ${userId} RETURNING user_id),
+    WITH locked AS (
+      SELECT id FROM ${t.users} WHERE id = ${userId} FOR NO KEY UPDATE),
+    removed AS (
+      DELETE FROM ${t.totp} WHERE user_id IN (SELECT id FROM locked)
+      RETURNING user_id),
     moved AS (
       UPDATE ${t.users} SET factor_version = factor_version + 1
       WHERE id IN (SELECT user_id FROM removed) RETURNING 1)

@@ -74,6 +74,7 @@ import {
   type Tx,
 } from "./_tables.ts";
 import { countsAsPrivileged, userUpdateDecision } from "../_user_rules.ts";
+import { DEFAULT_SESSION_READS_IN_FLIGHT } from "../_coalesce.ts";
 
 /** Options of {@linkcode PostgresStore}. */
 export interface PostgresStoreOptions {
@@ -82,6 +83,14 @@ export interface PostgresStoreOptions {
    * lower-case letters, digits and `_`. `gatehouse` by default.
    */
   schema?: string;
+  /**
+   * Session reads in flight at most (2 by default). A session check that
+   * finds them all busy waits for the next one, which reads every check
+   * then waiting (up to 100) in one query: under load, one round trip
+   * serves many requests; alone, a check is read at once. Nothing is
+   * cached, so an ended session is refused on the very next request.
+   */
+  sessionReadsInFlight?: number;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -149,7 +158,11 @@ export class PostgresStore implements Store {
     }
     this.#sql = sql;
     this.#schema = schema;
-    this.#t = pgTables(sql, schema);
+    this.#t = pgTables(
+      sql,
+      schema,
+      options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
+    );
     this.#f = factorTables(sql, schema);
   }
 
@@ -316,11 +329,12 @@ export class PostgresStore implements Store {
    * The live session behind `tokenHash` and its enabled account, or null:
    * one prepared query, the hot path.
    */
-  async findSession(
+  findSession(
     tokenHash: string,
     now: number,
+    userId?: string,
   ): Promise<SessionLookup | null> {
-    return await sessions.findSession(this.#t, tokenHash, now);
+    return sessions.findSession(this.#t, tokenHash, now, userId);
   }
 
   /** Records a use of the session at `at`. */
