@@ -1,7 +1,7 @@
-// Two app instances on one store: two createAuth over two Store objects with
-// their own connections (two Deno.openKv handles on one KV file; two
-// postgres.js pools on one schema). Whatever one instance writes, the other
-// must see: sessions, logouts, disables and limiter counts.
+// Two app instances on one store (tests/fixtures/instances.ts): two
+// createAuth over two Store objects with their own connections. Whatever one
+// instance writes, the other must see: sessions, logouts, disables and
+// limiter counts.
 
 import assert from "node:assert/strict";
 import {
@@ -9,62 +9,9 @@ import {
   createAuth,
   type Handler,
   loginRateLimiter,
-  type Store,
 } from "../../mod.ts";
-import { KvStore } from "../../server/stores/kv/mod.ts";
-import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { addUser, hasher, PASSWORD } from "../fixtures/kv.ts";
-import { ignorePostgres, pool, uniqueSchema } from "../fixtures/postgres.ts";
-
-interface Pair {
-  a: Store;
-  b: Store;
-  close(): Promise<void>;
-}
-
-const PAIRS: Array<{ name: string; ignore: boolean; open(): Promise<Pair> }> = [
-  {
-    name: "one KV file",
-    ignore: false,
-    async open() {
-      const path = await Deno.makeTempFile({ suffix: ".kv" });
-      const kvA = await Deno.openKv(path);
-      const kvB = await Deno.openKv(path);
-      const a = new KvStore(kvA);
-      const b = new KvStore(kvB);
-      await Promise.all([a.migrate(), b.migrate()]);
-      return {
-        a,
-        b,
-        async close() {
-          kvA.close();
-          kvB.close();
-          await Deno.remove(path);
-        },
-      };
-    },
-  },
-  {
-    name: "one Postgres schema",
-    ignore: ignorePostgres,
-    async open() {
-      const schema = uniqueSchema();
-      const sqlA = pool();
-      const sqlB = pool();
-      const a = new PostgresStore(sqlA, { schema });
-      const b = new PostgresStore(sqlB, { schema });
-      await Promise.all([a.migrate(), b.migrate()]);
-      return {
-        a,
-        b,
-        async close() {
-          await sqlA.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await Promise.all([sqlA.end(), sqlB.end()]);
-        },
-      };
-    },
-  },
-];
+import { type Pair, pairTest } from "../fixtures/instances.ts";
 
 function instances(pair: Pair): [Auth, Auth] {
   return [
@@ -105,23 +52,6 @@ async function statusOf(res: Response | Promise<Response>): Promise<number> {
 
 const withCookie = (path: string, cookie: string, method = "GET") =>
   new Request(`http://localhost${path}`, { method, headers: { cookie } });
-
-function pairTest(title: string, fn: (pair: Pair) => Promise<void>) {
-  for (const { name, ignore, open } of PAIRS) {
-    Deno.test({
-      name: `Two instances on ${name} ${title}`,
-      ignore,
-      async fn() {
-        const pair = await open();
-        try {
-          await fn(pair);
-        } finally {
-          await pair.close();
-        }
-      },
-    });
-  }
-}
 
 pairTest("see each other's logins and logouts", async (pair) => {
   const [authA, authB] = instances(pair);

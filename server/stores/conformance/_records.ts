@@ -91,6 +91,39 @@ const sessions: Case[] = [
     assert.equal(await s.findSession(token, now + HOUR), null);
     assert.equal(await s.findSession(tokenHash(), now), null);
   }],
+  [
+    "findSession() given the account the token names answers its session, and null for a session of another account",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      const now = Date.now();
+      const adas = await addSession(s, ada.id, now);
+      assert.equal((await s.findSession(adas, now, ada.id))?.user.id, ada.id);
+      assert.equal(await s.findSession(adas, now, bob.id), null);
+      assert.equal(await s.findSession(adas, now, nextId()), null);
+      assert.equal(await s.findSession(tokenHash(), now, ada.id), null);
+      // Many at once, of both accounts and of none (the stores read
+      // concurrent checks together): each answers its own.
+      const bobs = await addSession(s, bob.id, now);
+      const asked = Array.from({ length: 300 }, (_, i) => {
+        const [token, named, owner] = [
+          [adas, ada.id, ada.id],
+          [bobs, bob.id, bob.id],
+          [adas, bob.id, null],
+          [bobs, ada.id, null],
+          [tokenHash(), ada.id, null],
+        ][i % 5]!;
+        return { token, named, owner };
+      });
+      const found = await Promise.all(
+        asked.map(({ token, named }) => s.findSession(token!, now, named!)),
+      );
+      assert.deepEqual(
+        found.map((f) => f?.user.id ?? null),
+        asked.map((a) => a.owner),
+      );
+    },
+  ],
   ["createSession() refuses a disabled or missing account", async (store) => {
     const ada = await addUser(store, { email: "ada@example.com" });
     await store.updateUser(ada.id, { disabled: true });
