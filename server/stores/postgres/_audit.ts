@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { isUuid } from "../../_crypto.ts";
 import type { AuditEvent, AuditPage, AuditQuery } from "../../store.ts";
-import type { PgTables, Tx } from "./_tables.ts";
+import type { PgTables } from "./_tables.ts";
 
 /** The events as the JSON array `insert_events` reads, or null for none. */
 export function eventsJson(
@@ -38,16 +38,6 @@ export function eventsIfChanged(
 ): postgres.PendingQuery<postgres.Row[]> {
   return t.sql`CASE WHEN count(*) > 0
     THEN ${t.insertEvents}(${eventsJson(events)}::text::jsonb) END`;
-}
-
-/** Writes events inside a transaction of the change they record. */
-export async function insertEvents(
-  tx: Tx,
-  t: PgTables,
-  events: readonly AuditEvent[] | undefined,
-): Promise<void> {
-  const json = eventsJson(events);
-  if (json !== null) await tx`SELECT ${t.insertEvents}(${json}::text::jsonb)`;
 }
 
 /** Writes events that record no change: one statement. */

@@ -2,7 +2,8 @@
 // invitation (the account and its first session, under the inviter's
 // authority or, for the first-run link, while no account exists) or a reset
 // link (under the generation it was issued for), listing and revoking
-// pending invitations, and the reaper's sweep.
+// pending invitations, and the reaper's sweep; each change in one statement
+// or one function call (no client-side transaction: see _tables.ts).
 
 import type postgres from "postgres";
 import { isUuid, uuidv7 } from "../../_crypto.ts";
@@ -17,8 +18,8 @@ import type {
   UserRecord,
   WithEvents,
 } from "../../store.ts";
-import { eventsJson, insertEvents } from "./_audit.ts";
-import { type PgTables, toUser, type Tx } from "./_tables.ts";
+import { eventsJson } from "./_audit.ts";
+import { type PgTables, toUser } from "./_tables.ts";
 
 /** Stores a single-use link. */
 export async function createLink(
@@ -54,30 +55,18 @@ export async function findLink(
   return row === undefined ? null : toLink(row);
 }
 
-// Deletes a live link of `kind` and returns it, or null. The DELETE locks
-// the row, so of two concurrent spenders one gets it and the other nothing.
-// A link of another kind or an expired one is left as it is.
-async function spendLink(
-  tx: Tx,
-  t: PgTables,
-  tokenHash: string,
-  kind: LinkKind,
-  now: number,
-): Promise<LinkRecord | null> {
-  const [row] = await tx`
-    DELETE FROM ${t.links}
-    WHERE token_hash = ${tokenHash} AND kind = ${kind} AND expires_at > ${now}
-    RETURNING *`;
-  return row === undefined ? null : toLink(row);
-}
-
 /**
- * Spends an invitation and creates its account and first session in one
- * transaction. A link without inviter locks the accounts table against
- * writers (`SHARE ROW EXCLUSIVE`: an account being created elsewhere is
- * waited for, then seen) and creates only into an empty table; any other
- * locks its inviter's row (`FOR SHARE`), so a disable or demotion in flight
- * is waited for and then seen.
+ * Spends an invitation and creates its account and first session: one call
+ * of the schema's `accept_invitation` function (migration 7), which reads
+ * the link's authority under locks held until it commits. A
+ * link without inviter locks the accounts table against writers (`SHARE
+ * ROW EXCLUSIVE`: an account being created elsewhere is waited for, then
+ * seen) and creates only into an empty table; any other locks its
+ * inviter's row (`FOR SHARE`), so a disable or demotion in flight is waited
+ * for and then seen.
+ *
+ * The link is read first for its name, whose folded key the account stores
+ * (folding is JavaScript's); a dead link is answered without a write.
  */
 export async function acceptInvitation(
   t: PgTables,
@@ -85,55 +74,20 @@ export async function acceptInvitation(
   acceptance: InvitationAcceptance,
 ): Promise<UserRecord | null> {
   const { now, session } = acceptance;
-  return await t.transaction(async (tx) => {
-    const link = await spendLink(tx, t, tokenHash, "invitation", now);
-    if (link === null) return null;
-    if (!(await authorised(tx, t, link, acceptance.granters))) return null;
-    // An address that has an account (or got one since) creates nothing;
-    // the link stays spent. This is also how decoy invitations die.
-    const created = await tx`
-      INSERT INTO ${t.users}
-        (id, email, email_key, name, name_key, role, password_hash, created_at)
-      VALUES (${acceptance.userId}, ${link.email}, ${link.emailKey},
-        ${link.name}, ${fold(link.name)}, ${link.role},
-        ${acceptance.passwordHash}, ${now})
-      ON CONFLICT (email_key) DO NOTHING`;
-    if (created.count === 0) return null;
-    await tx`
-      INSERT INTO ${t.sessions}
-        (token_hash, id, user_id, generation, created_at, expires_at,
-          last_seen_at, authenticated_at, ip, user_agent)
-      VALUES (${session.tokenHash}, ${session.id ?? uuidv7(now)}::uuid,
-        ${acceptance.userId}, 0, ${now}, ${session.expiresAt}, ${now}, ${now},
-        ${session.ip ?? ""}, ${session.userAgent ?? ""})`;
-    await insertEvents(tx, t, acceptance.events);
-    return {
-      id: acceptance.userId,
-      email: link.email,
-      name: link.name,
-      role: link.role,
-      disabled: false,
-      createdAt: now,
-    };
-  });
-}
-
-async function authorised(
-  tx: Tx,
-  t: PgTables,
-  link: LinkRecord,
-  granters: readonly string[] | undefined,
-): Promise<boolean> {
-  if (link.invitedBy === "") {
-    await tx`LOCK TABLE ${t.users} IN SHARE ROW EXCLUSIVE MODE`;
-    const [row] = await tx`SELECT EXISTS (SELECT 1 FROM ${t.users}) AS found`;
-    return row?.found === false;
-  }
-  const [inviter] = await tx`
-    SELECT role, disabled FROM ${t.users}
-    WHERE id = ${link.invitedBy} FOR SHARE`;
-  return inviter !== undefined && !inviter.disabled &&
-    (granters === undefined || granters.includes(inviter.role));
+  const link = await findLink(t, tokenHash, "invitation", now);
+  if (link === null) return null;
+  const granters = acceptance.granters === undefined
+    ? null
+    : [...acceptance.granters];
+  const [row] = await t.sql`
+    SELECT id, email, name, role, disabled, created_at
+    FROM ${t.acceptInvitation}(${tokenHash}, ${now}, ${link.name},
+      ${fold(link.name)}, ${granters}::text[], ${acceptance.userId}::uuid,
+      ${acceptance.passwordHash}, ${session.tokenHash},
+      ${session.id ?? uuidv7(now)}::uuid, ${session.expiresAt},
+      ${session.ip ?? ""}, ${session.userAgent ?? ""},
+      ${eventsJson(acceptance.events)}::text::jsonb)`;
+  return row?.id == null ? null : toUser(row);
 }
 
 /** The pending invitations, newest first. */
@@ -188,28 +142,21 @@ export async function revokeInvitation(
 /**
  * Spends a reset link and, if its account is enabled and still at the
  * generation the link was issued for, sets the password, moves the
- * generation (every other reset link dies) and deletes every session.
+ * generation (every other reset link dies) and deletes every session: one
+ * call of the schema's `confirm_reset` function (migration 7), which locks
+ * the account's row before the link.
  */
 export async function confirmReset(
   t: PgTables,
   tokenHash: string,
   confirmation: ResetConfirmation,
 ): Promise<UserRecord | null> {
-  return await t.transaction(async (tx) => {
-    const link = await spendLink(tx, t, tokenHash, "reset", confirmation.now);
-    if (link === null || link.userId === "") return null;
-    const [row] = await tx`
-      UPDATE ${t.users}
-      SET password_hash = ${confirmation.passwordHash},
-        generation = generation + 1
-      WHERE id = ${link.userId} AND NOT disabled
-        AND generation = ${link.generation}
-      RETURNING id, email, name, role, disabled, created_at`;
-    if (row === undefined) return null;
-    await tx`DELETE FROM ${t.sessions} WHERE user_id = ${row.id}`;
-    await insertEvents(tx, t, confirmation.events);
-    return toUser(row);
-  });
+  const [row] = await t.sql`
+    SELECT id, email, name, role, disabled, created_at
+    FROM ${t.confirmReset}(${tokenHash}, ${confirmation.now},
+      ${confirmation.passwordHash},
+      ${eventsJson(confirmation.events)}::text::jsonb)`;
+  return row?.id == null ? null : toUser(row);
 }
 
 function toLink(row: postgres.Row): LinkRecord {

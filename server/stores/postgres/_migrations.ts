@@ -510,6 +510,156 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION {schema}.count_passkeys()`,
     ],
   },
+  {
+    version: 7,
+    name: "account changes and link spends in one function call each",
+    statements: [
+      // The enabled accounts whose role is in p_keep (an empty list counts
+      // every enabled account): the count the last-privileged rule asks for.
+      // NULL without a list, without reading the table (STRICT).
+      `CREATE FUNCTION {schema}.count_privileged(p_keep text[])
+      RETURNS bigint LANGUAGE sql STABLE STRICT AS $$
+        SELECT count(*) FROM {schema}.users
+        WHERE NOT disabled AND (cardinality(p_keep) = 0 OR role = ANY(p_keep))
+      $$`,
+      // An account change decided in JavaScript (userUpdateDecision, on what
+      // the caller read: the account's role and disabled state and, with
+      // p_keep, count_privileged) and applied only if all of it still reads
+      // the same; false otherwise, and the caller reads and decides again
+      // (server/stores/postgres/_user_update.ts). The advisory lock of
+      // account changes comes before the row lock, the order of the
+      // transaction this replaces, so instances of both versions side by
+      // side queue rather than deadlock; under it, changes to accounts count
+      // one after another (a VOLATILE function reads afresh at each
+      // statement).
+      `CREATE FUNCTION {schema}.update_user(p_user uuid, p_lock text,
+        p_role_before text, p_disabled_before boolean, p_keep text[],
+        p_privileged_before bigint, p_role text, p_disabled boolean,
+        p_revoke boolean, p_events jsonb)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        r text;
+        d boolean;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext(p_lock));
+        SELECT role, disabled INTO r, d FROM {schema}.users
+        WHERE id = p_user FOR UPDATE;
+        IF NOT FOUND OR r <> p_role_before OR d <> p_disabled_before THEN
+          RETURN false;
+        END IF;
+        IF {schema}.count_privileged(p_keep)
+          IS DISTINCT FROM p_privileged_before THEN
+          RETURN false;
+        END IF;
+        IF r <> p_role OR d <> p_disabled OR p_revoke THEN
+          UPDATE {schema}.users SET role = p_role, disabled = p_disabled,
+            generation = generation + CASE WHEN p_revoke THEN 1 ELSE 0 END
+          WHERE id = p_user;
+        END IF;
+        IF p_revoke THEN
+          DELETE FROM {schema}.sessions WHERE user_id = p_user;
+        END IF;
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
+      // Spending an invitation: the link, then its authority (the inviter's
+      // row FOR SHARE, so a disable or demotion in flight is waited for and
+      // then seen; without inviter, the accounts table locked against
+      // writers and found empty), then the account, its first session and
+      // the events. A link spent without authority, or for an address that
+      // has an account (or got one since: how decoy invitations die), stays
+      // spent. The name's folded key comes from the
+      // caller (folding is JavaScript's, never the database's locale), for
+      // the name it read: a link is never updated, and the condition on the
+      // name makes the key provably the fold of the name stored. Answers the
+      // new account, or NULL.
+      `CREATE FUNCTION {schema}.accept_invitation(p_token text, p_now bigint,
+        p_name text, p_name_key text, p_granters text[], p_user uuid,
+        p_hash text, p_session text, p_session_id uuid, p_expires bigint,
+        p_ip text, p_user_agent text, p_events jsonb)
+      RETURNS {schema}.users LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        l {schema}.links%ROWTYPE;
+        inviter_role text;
+        inviter_disabled boolean;
+        u {schema}.users%ROWTYPE;
+      BEGIN
+        DELETE FROM {schema}.links
+        WHERE token_hash = p_token AND kind = 'invitation'
+          AND expires_at > p_now AND name = p_name
+        RETURNING * INTO l;
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
+        IF l.invited_by IS NULL THEN
+          LOCK TABLE {schema}.users IN SHARE ROW EXCLUSIVE MODE;
+          IF EXISTS (SELECT 1 FROM {schema}.users) THEN
+            RETURN NULL;
+          END IF;
+        ELSE
+          SELECT role, disabled INTO inviter_role, inviter_disabled
+          FROM {schema}.users WHERE id = l.invited_by FOR SHARE;
+          IF NOT FOUND OR inviter_disabled OR (p_granters IS NOT NULL
+            AND NOT (inviter_role = ANY(p_granters))) THEN
+            RETURN NULL;
+          END IF;
+        END IF;
+        INSERT INTO {schema}.users (id, email, email_key, name, name_key,
+          role, password_hash, created_at)
+        VALUES (p_user, l.email, l.email_key, l.name, p_name_key, l.role,
+          p_hash, p_now)
+        ON CONFLICT (email_key) DO NOTHING
+        RETURNING * INTO u;
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_session, p_session_id, p_user, 0, p_now, p_expires, p_now,
+          p_now, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN u;
+      END $$`,
+      // Spending a reset link: the account's row is locked first (as
+      // change_password does before it deletes reset links, so the two
+      // cannot deadlock), then the link is spent, and the password is set
+      // and the generation moved only while the account is enabled and at
+      // the generation the link was issued for; every session goes with the
+      // events. A link whose account is gone, disabled or moved on stays
+      // spent. Answers the account, or NULL.
+      `CREATE FUNCTION {schema}.confirm_reset(p_token text, p_now bigint,
+        p_hash text, p_events jsonb)
+      RETURNS {schema}.users LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        account uuid;
+        issued integer;
+        u {schema}.users%ROWTYPE;
+      BEGIN
+        PERFORM 1 FROM {schema}.users WHERE id = (
+          SELECT user_id FROM {schema}.links
+          WHERE token_hash = p_token AND kind = 'reset'
+            AND expires_at > p_now)
+        FOR NO KEY UPDATE;
+        DELETE FROM {schema}.links
+        WHERE token_hash = p_token AND kind = 'reset' AND expires_at > p_now
+        RETURNING user_id, generation INTO account, issued;
+        IF NOT FOUND OR account IS NULL THEN
+          RETURN NULL;
+        END IF;
+        UPDATE {schema}.users SET password_hash = p_hash,
+          generation = generation + 1
+        WHERE id = account AND NOT disabled AND generation = issued
+        RETURNING * INTO u;
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
+        DELETE FROM {schema}.sessions WHERE user_id = account;
+        PERFORM {schema}.insert_events(p_events);
+        RETURN u;
+      END $$`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

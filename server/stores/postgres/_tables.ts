@@ -1,5 +1,10 @@
-// What every PostgresStore module needs: the client, the schema's tables
-// and locks, the transaction runner, and the row readers.
+// What every PostgresStore module needs: the client, the schema's tables,
+// functions and locks, and the row readers. No request path runs a
+// client-side transaction (postgres.js `sql.begin()`): when a connection
+// dies mid-transaction, the driver writes its ROLLBACK to a dead socket
+// from a timer and the process ends (porsager/postgres#1208), and under
+// load it can send a BEGIN on a connection already in one (#823). Every
+// change is one statement or one call of a function of the schema.
 
 import type postgres from "postgres";
 import type { Counter, UserRecord } from "../../store.ts";
@@ -7,8 +12,6 @@ import { coalescing } from "../_coalesce.ts";
 
 /** A postgres.js client. */
 export type Sql = postgres.Sql;
-/** A postgres.js transaction. */
-export type Tx = postgres.TransactionSql;
 /** A table of the store's schema, as an identifier helper. */
 export type Table = postgres.Helper<string, []>;
 
@@ -26,6 +29,14 @@ export interface PgTables {
   changePassword: Table;
   /** The `insert_events` function of the schema (migration 3). */
   insertEvents: Table;
+  /** The `count_privileged` function of the schema (migration 7). */
+  countPrivileged: Table;
+  /** The `update_user` function of the schema (migration 7). */
+  updateUser: Table;
+  /** The `accept_invitation` function of the schema (migration 7). */
+  acceptInvitation: Table;
+  /** The `confirm_reset` function of the schema (migration 7). */
+  confirmReset: Table;
   /**
    * The row of the live session behind a token hash with its account
    * (`findSessionsText`), read together with the other checks waiting at
@@ -37,13 +48,7 @@ export interface PgTables {
    * last-privileged count is race-free.
    */
   rulesLock: string;
-  /** Runs `work` in one transaction, again after a serialization failure. */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 }
-
-// Serialization failures and deadlocks are safe to retry: nothing committed.
-const RETRYABLE = new Set(["40001", "40P01"]);
-const MAX_ATTEMPTS = 5;
 
 /** Session rows one statement reads at most. */
 const MAX_SESSIONS_PER_READ = 100;
@@ -80,19 +85,12 @@ export function pgTables(
     createSession: sql(`${schema}.create_session_v5`),
     changePassword: sql(`${schema}.change_password`),
     insertEvents: sql(`${schema}.insert_events`),
+    countPrivileged: sql(`${schema}.count_privileged`),
+    updateUser: sql(`${schema}.update_user`),
+    acceptInvitation: sql(`${schema}.accept_invitation`),
+    confirmReset: sql(`${schema}.confirm_reset`),
     sessionRow,
     rulesLock: `gatehouse.account_rules:${schema}`,
-    async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-      for (let attempt = 1;; attempt++) {
-        try {
-          return await sql.begin(work) as T;
-        } catch (err) {
-          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(codeOf(err))) {
-            throw err;
-          }
-        }
-      }
-    },
   };
 }
 

@@ -1,7 +1,7 @@
 // The PostgresStore class: the Store interface on PostgreSQL through
 // postgres.js, each concern in its private module beside it (tables,
-// sessions, links, counters, user listing, migrations). The public entry is
-// mod.ts.
+// account changes, sessions, links, counters, user listing, migrations). The
+// public entry is mod.ts.
 
 import type postgres from "postgres";
 import { isUuid } from "../../_crypto.ts";
@@ -69,11 +69,9 @@ import {
   deleteExpired,
   type PgTables,
   pgTables,
-  type Table,
   toUser,
-  type Tx,
 } from "./_tables.ts";
-import { countsAsPrivileged, userUpdateDecision } from "../_user_rules.ts";
+import { updateUser } from "./_user_update.ts";
 import { DEFAULT_SESSION_READS_IN_FLIGHT } from "../_coalesce.ts";
 
 /** Options of {@linkcode PostgresStore}. */
@@ -106,10 +104,11 @@ const DECOY = {
 /**
  * The PostgreSQL implementation of `Store`.
  *
- * Every multi-record decision is one transaction: disabling an account bumps
- * its session generation and deletes its sessions together; a single-use
- * link is deleted and applied together; the session check is one prepared
- * query joining the session to its account.
+ * Every multi-record change commits in one statement or one function call,
+ * never in a client-side transaction: disabling an account bumps its
+ * session generation and deletes its sessions together; a single-use link
+ * is deleted and applied together; the session check is one prepared query
+ * joining the session to its account.
  *
  * @example Two app instances sharing one database
  * ```ts
@@ -254,54 +253,12 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Applies `update` atomically under its rules.
-   *
-   * Race-freedom of the last-privileged rule: every account change first
-   * takes a transaction-level advisory lock of this schema, so changes to
-   * accounts run one after another, and each counts the privileged accounts
-   * after the previous one committed (READ COMMITTED takes a fresh snapshot
-   * per statement). Locking the privileged rows `FOR UPDATE` instead would
-   * also work, but two demotions would lock their own row and then each
-   * other's and deadlock; account changes are rare admin actions, so one
-   * queue costs nothing. The account's own row is locked `FOR UPDATE` too,
-   * since resets and sign-ins touch it without the advisory lock.
+   * Applies `update` atomically under its rules: a read, the rules' decision
+   * and one call of `update_user`, which applies it only if the account
+   * still reads the same (see _user_update.ts).
    */
   async updateUser(id: string, update: UserUpdate): Promise<UserRecord> {
-    if (!isUuid(id)) throw new AuthError("user_not_found");
-    const t = this.#t;
-    return await t.transaction(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(hashtext(${t.rulesLock}))`;
-      const [row] = await tx`
-        SELECT id, email, name, role, disabled, created_at, generation
-        FROM ${t.users} WHERE id = ${id} FOR UPDATE`;
-      if (row === undefined) throw new AuthError("user_not_found");
-      const current = toUser(row);
-      const subject = { ...current, generation: row.generation as number };
-      const keep = update.keepPrivileged;
-      // The rules ask for the count only when the account is privileged now.
-      const enabled = keep !== undefined && countsAsPrivileged(current, keep)
-        ? await countPrivileged(tx, t.users, keep)
-        : 0;
-      const { changes } = userUpdateDecision(subject, update, () => enabled);
-      const next = { ...subject, ...changes };
-      const after = { ...current, role: next.role, disabled: next.disabled };
-      await audit.insertEvents(tx, t, update.events?.(current, after));
-      if (
-        next.role === current.role && next.disabled === current.disabled &&
-        next.generation === subject.generation
-      ) {
-        return current;
-      }
-      await tx`
-        UPDATE ${t.users}
-        SET role = ${next.role}, disabled = ${next.disabled},
-          generation = ${next.generation}
-        WHERE id = ${id}`;
-      if (next.generation !== subject.generation) {
-        await tx`DELETE FROM ${t.sessions} WHERE user_id = ${id}`;
-      }
-      return { ...current, role: next.role, disabled: next.disabled };
-    });
+    return await updateUser(this.#t, id, update);
   }
 
   /** Replaces a password hash if it is still `previousHash`. */
@@ -429,7 +386,7 @@ export class PostgresStore implements Store {
     return await links.findLink(this.#t, tokenHash, kind, now);
   }
 
-  /** Spends an invitation; creates its account and session in one transaction. */
+  /** Spends an invitation; creates its account and session in one call. */
   async acceptInvitation(
     tokenHash: string,
     acceptance: InvitationAcceptance,
@@ -657,20 +614,6 @@ export class PostgresStore implements Store {
   deleteExpiredFactorRecords(now: number, limit: number): Promise<number> {
     return challenges.deleteExpiredFactorRecords(this.#f, now, limit);
   }
-}
-
-async function countPrivileged(
-  tx: Tx,
-  users: Table,
-  privileged: readonly string[],
-): Promise<number> {
-  // An empty list counts every enabled account (see UserUpdate).
-  const [row] = privileged.length === 0
-    ? await tx`SELECT count(*) AS n FROM ${users} WHERE NOT disabled`
-    : await tx`
-      SELECT count(*) AS n FROM ${users}
-      WHERE NOT disabled AND role = ANY(${[...privileged]}::text[])`;
-  return Number(row!.n);
 }
 
 function isEmailTaken(err: unknown): boolean {
