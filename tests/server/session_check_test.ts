@@ -98,7 +98,10 @@ async function underLoad(
   act: () => Promise<void>,
 ): Promise<{ checks: Array<{ at: number; status: number }>; done: number }> {
   const checks: Array<{ at: number; status: number }> = [];
-  let target = 200;
+  // Wait for 200 checks before acting, then for 400 that start after.
+  let phase: "before" | "acting" | "after" = "before";
+  let done = Infinity;
+  let counted = 0;
   let reached = Promise.withResolvers<void>();
   let stop = false;
   const loop = async () => {
@@ -108,7 +111,10 @@ async function underLoad(
         on.call("GET", "/api/auth/session", cookie),
       );
       checks.push({ at, status });
-      if (checks.length >= target) reached.resolve();
+      if (phase === "before" || (phase === "after" && at > done)) counted++;
+      if (phase !== "acting" && counted >= (phase === "before" ? 200 : 400)) {
+        reached.resolve();
+      }
       // Let timers and I/O of the other instance run between checks.
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
@@ -116,10 +122,12 @@ async function underLoad(
   };
   const workers = Array.from({ length: 40 }, loop);
   await reached.promise;
-  await act();
-  const done = performance.now();
-  target = checks.length + 400;
+  phase = "acting";
   reached = Promise.withResolvers<void>();
+  await act();
+  done = performance.now();
+  counted = 0;
+  phase = "after";
   await reached.promise;
   stop = true;
   await Promise.all(workers);
