@@ -6,7 +6,7 @@
 // deadlock (every factor change locks the account's row first).
 
 import assert from "node:assert/strict";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { AuthError } from "../../mod.ts";
 import { MIGRATIONS } from "../../server/stores/postgres/_migrations.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
