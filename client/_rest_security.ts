@@ -10,6 +10,7 @@ import {
   readOptions,
   readPasskey,
   readPasskeys,
+  readRecoveryCodeCount,
   readRecoveryCodes,
   readSessions,
   readTotpSetup,
@@ -30,6 +31,7 @@ export type SecurityOperations = Pick<
   | "confirmTotp"
   | "disableTotp"
   | "regenerateRecoveryCodes"
+  | "countRecoveryCodes"
   | "verifySecondFactor"
   | "removeUserSecondFactor"
   | "passkeyRegistrationOptions"
@@ -86,6 +88,8 @@ export function securityOperations(
     disableTotp: () => none({ operation: "disableTotp" }),
     regenerateRecoveryCodes: () =>
       json({ operation: "regenerateRecoveryCodes" }, readRecoveryCodes),
+    countRecoveryCodes: () =>
+      json({ operation: "countRecoveryCodes" }, readRecoveryCodeCount),
     verifySecondFactor: (proof) =>
       json(
         { operation: "verifySecondFactor", body: proofBody(proof) },

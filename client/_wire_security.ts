@@ -82,6 +82,16 @@ export function readRecoveryCodes(value: unknown, status: number): string[] {
   return codes as string[];
 }
 
+/** The count of a `{recovery_codes_left}` answer: a whole number, 0 or more. */
+export function readRecoveryCodeCount(value: unknown, status: number): number {
+  const body = object(value, "the recovery code count", status);
+  const left = body.recovery_codes_left;
+  if (typeof left !== "number" || !Number.isInteger(left) || left < 0) {
+    throw malformed(`"recovery_codes_left" is not a count`, status);
+  }
+  return left;
+}
+
 /** One passkey. */
 export function readPasskey(value: unknown, status: number): Passkey {
   const body = object(value, "a passkey", status);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { changingRecoveryCodes } from "./_recovery_code_changes.ts";
 import { activeTransport } from "./transport.ts";
 import type {
   AccountSession,
@@ -65,7 +66,8 @@ export function changePassword(change: PasswordChange): Promise<void> {
  * ```
  */
 export function reauthenticate(proof: Proof): Promise<void> {
-  return activeTransport().reauthenticate(proof);
+  const answer = activeTransport().reauthenticate(proof);
+  return "recoveryCode" in proof ? changingRecoveryCodes(answer) : answer;
 }
 
 /**

@@ -6,7 +6,8 @@
  * - {@linkcode createAuthQueryClient} builds the TanStack query client that
  *   drops the session when any call finds it gone; {@linkcode useSession},
  *   {@linkcode useLogout}, {@linkcode can}, {@linkcode adoptSession} and
- *   {@linkcode sessionQueryKey} work with it.
+ *   {@linkcode sessionQueryKey} work with it; {@linkcode useRecoveryCodeCount}
+ *   reads how many recovery codes are left.
  * - {@linkcode fetchSession}, {@linkcode login}, {@linkcode logout} and
  *   {@linkcode isSessionRevoked} are the session operations of the
  *   transport: REST by default, replaceable with
@@ -78,7 +79,7 @@ export {
   ValidationError,
 } from "./errors.ts";
 export { AuthGate, type AuthGateProps } from "./gate.tsx";
-export { useLogout, useSession } from "./hooks.ts";
+export { useLogout, useRecoveryCodeCount, useSession } from "./hooks.ts";
 export {
   adoptSession,
   type AuthQueryClientOptions,
@@ -96,6 +97,7 @@ export {
 } from "./account_calls.ts";
 export {
   confirmTotp,
+  countRecoveryCodes,
   disableTotp,
   listPasskeys,
   loginWithPasskey,

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { changingRecoveryCodes } from "./_recovery_code_changes.ts";
 import { activeTransport } from "./transport.ts";
 import type {
   Passkey,
@@ -54,7 +55,7 @@ export function setupTotp(): Promise<TotpSetup> {
  * ```
  */
 export function confirmTotp(code: string): Promise<string[]> {
-  return activeTransport().confirmTotp(code);
+  return changingRecoveryCodes(activeTransport().confirmTotp(code));
 }
 
 /**
@@ -72,7 +73,7 @@ export function confirmTotp(code: string): Promise<string[]> {
  * ```
  */
 export function disableTotp(): Promise<void> {
-  return activeTransport().disableTotp();
+  return changingRecoveryCodes(activeTransport().disableTotp());
 }
 
 /**
@@ -90,7 +91,28 @@ export function disableTotp(): Promise<void> {
  * ```
  */
 export function regenerateRecoveryCodes(): Promise<string[]> {
-  return activeTransport().regenerateRecoveryCodes();
+  return changingRecoveryCodes(activeTransport().regenerateRecoveryCodes());
+}
+
+/**
+ * How many recovery codes the signed-in account has left unused (`GET
+ * /api/auth/recovery-codes`): ten after an enrolment or a regeneration, one
+ * fewer for each spent, 0 when no app is enabled. In a component,
+ * `useRecoveryCodeCount()` reads it through the query cache and refreshes
+ * it after the calls that change it.
+ *
+ * @returns The count.
+ * @throws {UnauthorizedError} The session is gone.
+ *
+ * @example Time to make new ones
+ * ```ts
+ * import { countRecoveryCodes } from "@gatehouse/client";
+ *
+ * const runningLow = async () => (await countRecoveryCodes()) <= 3;
+ * ```
+ */
+export function countRecoveryCodes(): Promise<number> {
+  return activeTransport().countRecoveryCodes();
 }
 
 /**
@@ -118,7 +140,8 @@ export function regenerateRecoveryCodes(): Promise<string[]> {
 export function verifySecondFactor(
   proof: SecondFactorProof,
 ): Promise<SessionUser> {
-  return activeTransport().verifySecondFactor(proof);
+  const answer = activeTransport().verifySecondFactor(proof);
+  return "recoveryCode" in proof ? changingRecoveryCodes(answer) : answer;
 }
 
 /**

@@ -114,6 +114,8 @@ export interface AuthTransport {
   disableTotp(): Promise<void>;
   /** New recovery codes; the old ones die. Throws TotpNotEnabledError, ReauthenticationRequiredError. */
   regenerateRecoveryCodes(): Promise<string[]>;
+  /** How many recovery codes are left unused; 0 when no app is enabled. */
+  countRecoveryCodes(): Promise<number>;
   /** Finishes a sign-in that waits for its second factor. Throws InvalidCredentialsError (wrong code), InvalidTokenError (start again). */
   verifySecondFactor(proof: SecondFactorProof): Promise<SessionUser>;
   /** Removes every second factor of another account. Throws UserNotFoundError, RoleBeyondReachError, ReauthenticationRequiredError. */

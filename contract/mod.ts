@@ -77,6 +77,7 @@ export type {
   InviteAnswer,
   PasskeyJson,
   PasskeyListJson,
+  RecoveryCodeCountJson,
   RecoveryCodesJson,
   SecondFactorChallengeJson,
   SecondFactorMethod,

@@ -227,6 +227,13 @@ export const OPERATIONS = {
     success: 200,
     fresh: true,
   },
+  countRecoveryCodes: {
+    method: "GET",
+    path: "/api/auth/recovery-codes",
+    guard: "session",
+    success: 200,
+    beforeSecondFactor: true,
+  },
   verifySecondFactor: {
     method: "POST",
     path: "/api/auth/second-factor",

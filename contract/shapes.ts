@@ -236,6 +236,9 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
       maxItems: 10,
     },
   }),
+  RecoveryCodeCount: /* @__PURE__ */ closed({
+    recovery_codes_left: { type: "integer", minimum: 0, maximum: 10 },
+  }),
   Passkey: /* @__PURE__ */ closed({
     id: uuid,
     name: string,
@@ -304,6 +307,7 @@ export type SchemaName =
   | "SecondFactorChallenge"
   | "TotpSetup"
   | "RecoveryCodes"
+  | "RecoveryCodeCount"
   | "Passkey"
   | "PasskeyList"
   | "PasskeyCreationOptions"
@@ -622,6 +626,12 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     summary: "New recovery codes; the old ones die",
     errors: ["totp_not_enabled"],
     answer: "RecoveryCodes",
+  },
+  countRecoveryCodes: {
+    summary:
+      "How many of the caller's recovery codes are left unused (0 without an authenticator app)",
+    errors: [],
+    answer: "RecoveryCodeCount",
   },
   verifySecondFactor: {
     summary:

@@ -299,6 +299,23 @@ export interface RecoveryCodesJson {
 }
 
 /**
+ * How many recovery codes the caller has left: each works once, ten come
+ * with an enrolment or a regeneration, and none without an authenticator
+ * app.
+ *
+ * @example Three left: time to make new ones
+ * ```ts
+ * import type { RecoveryCodeCountJson } from "@gatehouse/contract";
+ *
+ * const count: RecoveryCodeCountJson = { recovery_codes_left: 3 };
+ * ```
+ */
+export interface RecoveryCodeCountJson {
+  /** Unused recovery codes, 0–10; 0 when TOTP is off. */
+  recovery_codes_left: number;
+}
+
+/**
  * A passkey of the caller on the wire.
  *
  * @example

@@ -296,6 +296,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     confirmTotp: secondFactor.confirmTotp,
     disableTotp: secondFactor.disableTotp,
     regenerateRecoveryCodes: secondFactor.regenerateRecoveryCodes,
+    countRecoveryCodes: secondFactor.countRecoveryCodes,
     verifySecondFactor: secondFactor.verifySecondFactor,
     removeUserSecondFactor: admin.removeUserSecondFactor,
     passkeyRegistrationOptions: passkeys.passkeyRegistrationOptions,

@@ -1,15 +1,16 @@
 /**
  * `createSecondFactor`: TOTP enrolment and removal, recovery codes, and the
  * second step of a sign-in (DESIGN.md §9). Mount each behind its guard, as
- * `createGatehouse`'s routes do: the enrolment routes behind
- * `auth.requireSession` (setup, removal and new codes also behind the
- * re-authentication window), `verifySecondFactor` in public behind the
- * login limiter.
+ * `createGatehouse`'s routes do: the enrolment routes and the count of
+ * recovery codes left behind `auth.requireSession` (setup, removal and new
+ * codes also behind the re-authentication window), `verifySecondFactor` in
+ * public behind the login limiter.
  *
  * @module
  */
 
 import type {
+  RecoveryCodeCountJson,
   RecoveryCodesJson,
   SecondFactorMethod,
   TotpSetupJson,
@@ -57,6 +58,11 @@ export interface SecondFactor {
   /** `POST /api/auth/recovery-codes`: 200 `{recovery_codes}`. */
   regenerateRecoveryCodes: Handler;
   /**
+   * `GET /api/auth/recovery-codes`: 200 `{recovery_codes_left}`, the
+   * caller's unused recovery codes (0 when TOTP is off).
+   */
+  countRecoveryCodes: Handler;
+  /**
    * `POST /api/auth/second-factor` `{code}` | `{recovery_code}` |
    * `{passkey}` with the pending cookie: 200 Identity + session cookie.
    */
@@ -78,7 +84,7 @@ const CODE_INVALID = new AuthError("code_invalid", { meta: { field: "code" } });
  * Builds the second-factor handlers.
  *
  * @param options The auth service (its store, clock and settings are used).
- * @returns The five handlers.
+ * @returns The six handlers.
  *
  * @example Mounting the second step of a sign-in
  * ```ts
@@ -211,6 +217,19 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     },
   );
 
+  // Reads no input: a query string or a body is ignored. The count says
+  // something about the caller's secrets, so it is never cached.
+  const countRecoveryCodes = answering(
+    async function countRecoveryCodes(req) {
+      const identity = caller(req);
+      const totp = await store.totp(identity.id);
+      const answer: RecoveryCodeCountJson = {
+        recovery_codes_left: totp?.recoveryCodesLeft ?? 0,
+      };
+      return respond(answer, { headers: NO_STORE });
+    },
+  );
+
   const verifySecondFactor = guessing(async function verifySecondFactor(
     req,
     _params,
@@ -292,6 +311,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     confirmTotp,
     disableTotp,
     regenerateRecoveryCodes,
+    countRecoveryCodes,
     verifySecondFactor,
   };
 }

@@ -1,13 +1,15 @@
 // "Two-step verification" of the account panel: set up an authenticator
 // app (its QR code, drawn by the server, and the key to type by hand),
 // confirm it with a code, then the ten recovery codes, shown once, to copy
-// or download; new codes and turning it off later. Setup, new codes and
-// turning off go through the re-authentication dialog.
+// or download; how many are left (a warning from three down), new codes and
+// turning it off later. Setup, new codes and turning off go through the
+// re-authentication dialog.
 
 import { useSignal } from "@preact/signals";
 import { useQueryClient } from "@tanstack/preact-query";
-import { __ } from "@wordpress/i18n";
+import { __, _n, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
+import { useRecoveryCodeCount } from "../hooks.ts";
 import type { VNode } from "../_peer_types.ts";
 import { sessionQueryKey } from "../_session_cache.ts";
 import {
@@ -25,6 +27,9 @@ import { ActionButton, ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import type { Reauthentication } from "./_reauth.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { DOMAIN } from "./i18n.ts";
+
+// From this many codes left down, the count is a warning with a prompt.
+const FEW_RECOVERY_CODES = 3;
 
 type Step =
   | { readonly at: "idle" }
@@ -48,6 +53,7 @@ export function AccountTotp(
   const confirmOff = useSignal(false);
   const offButton = useRef<HTMLButtonElement>(null);
   const news = useSignal("");
+  const left = useRecoveryCodeCount();
   const { reauth } = props;
   const Heading = `h${props.level}` as "h2";
   const described = describeFailure(form.failure.value, ["code"]);
@@ -111,6 +117,7 @@ export function AccountTotp(
                 DOMAIN,
               )}
           </p>
+          {props.enabled && left !== null && <CodesLeft left={left} />}
           <div class="gh-actions">
             {props.enabled
               ? (
@@ -217,6 +224,28 @@ export function AccountTotp(
         </Dialog>
       )}
     </section>
+  );
+}
+
+/** How many recovery codes are left; from a few down, a warning. */
+function CodesLeft(props: { readonly left: number }): VNode {
+  const { left } = props;
+  const few = left <= FEW_RECOVERY_CODES;
+  return (
+    <p class={few ? "gh-codes-left gh-warning" : "gh-codes-left"}>
+      {left === 0 ? __("No recovery codes left.", DOMAIN) : sprintf(
+        _n(
+          "%d recovery code left.",
+          "%d recovery codes left.",
+          left,
+          DOMAIN,
+        ),
+        left,
+      )}
+      {few && " "}
+      {few &&
+        __("Generate new ones so a lost phone cannot lock you out.", DOMAIN)}
+    </p>
   );
 }
 

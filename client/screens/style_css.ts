@@ -51,6 +51,8 @@ export const stylesheet: string = `/*
   --gh-color-on-danger: #ffffff;
   --gh-color-success: #146c2e;
   --gh-color-success-surface: #e7f4ea;
+  --gh-color-warning: #8a4b00;
+  --gh-color-warning-surface: #fff4e5;
   --gh-color-focus: #0b57d0;
 
   --gh-space-1: 0.25rem;
@@ -86,6 +88,8 @@ export const stylesheet: string = `/*
     --gh-color-on-danger: #3a0b08;
     --gh-color-success: #9ad6a8;
     --gh-color-success-surface: #16301e;
+    --gh-color-warning: #ffcc80;
+    --gh-color-warning-surface: #3a2a12;
     --gh-color-focus: #8ab4f8;
     --gh-color-row-hover: #20262d;
     --gh-color-line: #333b44;
@@ -253,6 +257,20 @@ export const stylesheet: string = `/*
   padding: var(--gh-space-3);
   background: var(--gh-color-surface);
   border-radius: var(--gh-radius);
+}
+
+/* A warning that stays (few recovery codes left): not an error, not news. */
+.gh .gh-warning {
+  padding: var(--gh-space-2) var(--gh-space-3);
+  color: var(--gh-color-warning);
+  background: var(--gh-color-warning-surface);
+  border-inline-start: 4px solid var(--gh-color-warning);
+  border-radius: var(--gh-radius);
+}
+
+.gh .gh-warning::before {
+  content: "⚠ ";
+  content: "⚠ " / "";
 }
 
 /* Buttons */
@@ -848,6 +866,7 @@ export const stylesheet: string = `/*
 @media (forced-colors: active) {
   .gh .gh-alert:not(:empty),
   .gh .gh-status:not(:empty),
+  .gh .gh-warning,
   .gh .gh-badge,
   .gh .gh-menu {
     border: 1px solid CanvasText;

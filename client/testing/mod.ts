@@ -120,6 +120,8 @@ export {
 export {
   confirmTotpOk,
   confirmTotpRefused,
+  countRecoveryCodesOk,
+  countRecoveryCodesUnauthorized,
   disableTotpOk,
   disableTotpReauthenticationRequired,
   listPasskeysOk,

@@ -1,8 +1,8 @@
 /**
  * Canned answers of second factors and passkeys (DESIGN.md §9): the 202 of
  * a sign-in that waits for its second factor, the second step, the
- * authenticator-app enrolment, recovery codes, and passkeys. Factories
- * named `<operation><Outcome>()`.
+ * authenticator-app enrolment, recovery codes (and how many are left), and
+ * passkeys. Factories named `<operation><Outcome>()`.
  *
  * @module
  */
@@ -284,6 +284,42 @@ export function regenerateRecoveryCodesRefused(
   once = false,
 ): HttpHandler {
   return answerError("regenerateRecoveryCodes", code, { once });
+}
+
+/**
+ * How many recovery codes are left.
+ *
+ * @param left The count; 10 (a fresh set) by default.
+ * @returns The handler.
+ *
+ * @example Running low
+ * ```ts
+ * import { countRecoveryCodesOk } from "@gatehouse/client/testing";
+ *
+ * const handler = countRecoveryCodesOk(3);
+ * ```
+ */
+export function countRecoveryCodesOk(left = 10): HttpHandler {
+  return route(
+    "countRecoveryCodes",
+    () => HttpResponse.json({ recovery_codes_left: left }),
+  );
+}
+
+/**
+ * The session is gone: 401 `session_absent` (the client drops its session).
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { countRecoveryCodesUnauthorized } from "@gatehouse/client/testing";
+ *
+ * const handler = countRecoveryCodesUnauthorized();
+ * ```
+ */
+export function countRecoveryCodesUnauthorized(): HttpHandler {
+  return answerError("countRecoveryCodes", "session_absent");
 }
 
 const CREATION_OPTIONS = {

@@ -101,6 +101,10 @@ const CALLS: {
   confirmTotp: [(t) => t.confirmTotp("123456"), CODES],
   disableTotp: [(t) => t.disableTotp(), undefined],
   regenerateRecoveryCodes: [(t) => t.regenerateRecoveryCodes(), CODES],
+  countRecoveryCodes: [
+    (t) => t.countRecoveryCodes(),
+    { recovery_codes_left: 3 },
+  ],
   verifySecondFactor: [(t) => t.verifySecondFactor({ code: "1" }), IDENTITY],
   removeUserSecondFactor: [(t) => t.removeUserSecondFactor(ID), undefined],
   passkeyRegistrationOptions: [
@@ -353,6 +357,21 @@ const CANNED: Array<
     "regenerateRecoveryCodesRefused(reauthentication_required)",
     () => testing.regenerateRecoveryCodesRefused("reauthentication_required"),
     "regenerateRecoveryCodes",
+  ],
+  [
+    "countRecoveryCodesOk",
+    () => testing.countRecoveryCodesOk(),
+    "countRecoveryCodes",
+  ],
+  [
+    "countRecoveryCodesOk(0)",
+    () => testing.countRecoveryCodesOk(0),
+    "countRecoveryCodes",
+  ],
+  [
+    "countRecoveryCodesUnauthorized",
+    () => testing.countRecoveryCodesUnauthorized(),
+    "countRecoveryCodes",
   ],
   [
     "verifySecondFactorOk",

@@ -350,6 +350,14 @@ export const es: Catalog = {
   "Off: your password alone signs you in. An authenticator app adds a code that changes every 30 seconds.":
     ["Desactivada: basta con tu contraseña para iniciar sesión. Una aplicación de autenticación añade un código que cambia cada 30 segundos."],
   "New recovery codes": ["Nuevos códigos de recuperación"],
+  "%d recovery code left.": [
+    "Te queda %d código de recuperación.",
+    "Te quedan %d códigos de recuperación.",
+  ],
+  "No recovery codes left.": ["No te quedan códigos de recuperación."],
+  "Generate new ones so a lost phone cannot lock you out.": [
+    "Genera otros nuevos para que un teléfono perdido no te deje fuera.",
+  ],
   "Turn off…": ["Desactivar…"],
   "Set up an authenticator app": ["Configurar una aplicación de autenticación"],
   "Scan this code with your authenticator app, or type the key into it. Then enter the code the app shows.":

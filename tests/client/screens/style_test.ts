@@ -171,6 +171,7 @@ Deno.test("the default colours, light and dark, meet WCAG AA: 4.5:1 for text, 3:
     ["on-danger", "danger", 4.5, "disable buttons, hovered"],
     ["success", "success-surface", 4.5, "status messages"],
     ["success", "background", 4.5, "the Active badge"],
+    ["warning", "warning-surface", 4.5, "few recovery codes left"],
     ["border", "background", 3, "input and button borders"],
     ["border", "surface", 3, "borders inside account rows"],
     ["focus", "background", 3, "the focus ring"],
