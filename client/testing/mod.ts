@@ -127,6 +127,7 @@ export {
   loginWithPasskeyOk,
   loginWithPasskeyRefused,
   passkeyLoginOptionsOk,
+  passkeyLoginOptionsRateLimited,
   passkeyRegistrationOptionsOk,
   passkeyRegistrationOptionsReauthenticationRequired,
   regenerateRecoveryCodesOk,
