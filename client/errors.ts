@@ -165,7 +165,8 @@ export interface RateLimitedErrorOptions extends AuthClientErrorOptions {
 }
 
 /**
- * The login limiter refused (login or password-reset request). Code
+ * A limiter refused: too many failed sign-ins or password-reset requests,
+ * or too many passkey options asked for, from this address. Code
  * `login_rate_limited`, status 429.
  *
  * @example Saying how long to wait

@@ -246,6 +246,8 @@ export function removePasskey(id: string): Promise<void> {
  * re-authenticate, as the cookies say.
  *
  * @returns The options.
+ * @throws {RateLimitedError} Too many options asked for from this address
+ *   (each writes a challenge on the server); `retryAfter` says for how long.
  *
  * @example
  * ```ts

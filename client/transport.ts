@@ -133,7 +133,7 @@ export interface AuthTransport {
   renamePasskey(id: string, name: string): Promise<Passkey>;
   /** Removes a passkey. Throws PasskeyNotFoundError, ReauthenticationRequiredError. */
   removePasskey(id: string): Promise<void>;
-  /** WebAuthn request options: to sign in, to finish a pending sign-in, or to re-authenticate. */
+  /** WebAuthn request options: to sign in, to finish a pending sign-in, or to re-authenticate. Throws RateLimitedError. */
   passkeyLoginOptions(): Promise<PasskeyOptions>;
   /** Signs in with a passkey, no password. Throws InvalidCredentialsError, InvalidTokenError. */
   loginWithPasskey(

@@ -21,10 +21,12 @@ export type Guard = "public" | "session" | "privileged";
 
 /**
  * The login rate limiter an operation sits behind, by the count it adds to:
- * failed sign-ins (`login`), reset requests (`reset`), or attempts with dead
- * links (`link`, each of which costs an argon2 hash).
+ * failed sign-ins (`login`), reset requests (`reset`), attempts with dead
+ * links (`link`, each of which costs an argon2 hash), or WebAuthn challenges
+ * written for anyone who asks (`challenge`: each request counts, since each
+ * writes a record, not only failures).
  */
-export type Limiter = "login" | "reset" | "link";
+export type Limiter = "login" | "reset" | "link" | "challenge";
 
 /** One operation of the API. */
 export interface OperationSpec {
@@ -248,6 +250,11 @@ export const OPERATIONS = {
     success: 204,
     fresh: true,
   },
+  // No limiter: it writes a challenge too, but only for a session that
+  // proved its password (or a factor) within the re-authentication window
+  // (`fresh`); the session guard refuses everyone else before the handler.
+  // Each write is tied to a named, revocable account, and its record dies
+  // in 5 minutes like the others.
   passkeyRegistrationOptions: {
     method: "POST",
     path: "/api/auth/passkeys/register/options",
@@ -283,10 +290,13 @@ export const OPERATIONS = {
     success: 204,
     fresh: true,
   },
+  // Public, and every call writes a challenge: limited by requests (the
+  // `challenge` limiter), or anyone could make the store grow at will.
   passkeyLoginOptions: {
     method: "POST",
     path: "/api/auth/passkeys/login/options",
     guard: "public",
+    limiter: "challenge",
     success: 200,
   },
   loginWithPasskey: {

@@ -27,7 +27,10 @@ import { DEFAULT_REAUTHENTICATION_WINDOW } from "./limits.ts";
 import { defaultLogger } from "./logger.ts";
 import type { MailOptions, SharedOptions } from "./options.ts";
 import { argon2Hasher } from "./password.ts";
-import { loginRateLimiter } from "./rate_limit.ts";
+import {
+  loginRateLimiter,
+  type LoginRateLimiterOptions,
+} from "./rate_limit.ts";
 import { Reaper } from "./reaper.ts";
 import { authority } from "./_authority.ts";
 import type { RoleDefinition, RoleRegistry } from "./roles.ts";
@@ -35,6 +38,13 @@ import { type Route, routeTable } from "./routes.ts";
 import { createSecondFactor, type SecondFactor } from "./second_factor.ts";
 import { createPasskeys, type Passkeys } from "./passkeys.ts";
 import { secondFactorGuard } from "./guards.ts";
+
+/**
+ * WebAuthn challenges the public passkey options route writes per client
+ * address and window by default: the login page asks for one per view (for
+ * passkey autofill), and an office behind one address has many viewers.
+ */
+const DEFAULT_MAX_CHALLENGES = 100;
 
 /** Options of {@linkcode createGatehouse}: every setting, once. */
 export interface GatehouseOptions extends SharedOptions, MailOptions {
@@ -56,8 +66,19 @@ export interface GatehouseOptions extends SharedOptions, MailOptions {
   sessionTtl?: number;
   /** Session cookie name; `__Host-session` by default. */
   cookieName?: string;
-  /** The rate limiters' threshold and window (10 per 15 minutes by default). */
-  rateLimit?: { readonly maxFailures?: number; readonly window?: number };
+  /**
+   * The rate limiters' window (15 minutes by default) and thresholds per
+   * client address and window: `maxFailures` counted answers of the
+   * sign-in, reset-request and dead-link limiters (10 each by default), and
+   * `maxChallenges` WebAuthn challenges written by the public passkey
+   * options route (100 by default: the login page asks for one on every
+   * view, for passkey autofill, and an office may share one address).
+   */
+  rateLimit?: {
+    readonly maxFailures?: number;
+    readonly maxChallenges?: number;
+    readonly window?: number;
+  };
   /**
    * A session unused this long (ms) is dead, as if expired; 24 hours by
    * default. `sessionTtl` still bounds it.
@@ -102,6 +123,11 @@ export interface GatehouseLimiters {
   readonly reset: Middleware;
   /** Attempts with dead links (410) per client address. */
   readonly link: Middleware;
+  /**
+   * WebAuthn challenges written by the public passkey options route per
+   * client address: every request counts, not only failures.
+   */
+  readonly challenge: Middleware;
 }
 
 /** What {@linkcode createGatehouse} returns, all built from one configuration. */
@@ -223,7 +249,10 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   const limiter = (
     namespace: string,
     counts?: (res: Response) => boolean,
-    onRefusal?: (req: Request, info?: Deno.ServeHandlerInfo) => void,
+    more: Pick<
+      LoginRateLimiterOptions,
+      "maxFailures" | "onRefusal" | "reportFirstRefusalOnly"
+    > = {},
   ) =>
     loginRateLimiter({
       store,
@@ -235,8 +264,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
         trustedProxy: options.trustedProxy,
         now: options.now,
         counts,
-        onRefusal,
       }),
+      ...defined(more),
     });
   // Password guesses: failed sign-ins, and a wrong current password of a
   // signed-in person (password change, re-authentication).
@@ -251,10 +280,22 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       client: clientMeta(req, info, options.trustedProxy),
       detail: { path: new URL(req.url).pathname.slice(0, 200) },
     })]);
+  // Each answer of the passkey options route wrote a challenge (a 200), or
+  // may have before failing (a 5xx: counted, the safe side). Counted by
+  // requests, not failures: the write is the cost, whoever asks. A flood
+  // past the threshold records one `login.rate_limited` event per address
+  // and window, not one per request, or the refusals would grow the store
+  // in the challenges' stead (and be kept for the audit retention).
+  const wroteChallenge = (res: Response) => res.ok || res.status >= 500;
   const limiters: GatehouseLimiters = Object.freeze({
-    login: limiter("login", guesses, rateLimited),
+    login: limiter("login", guesses, { onRefusal: rateLimited }),
     reset: limiter("reset"),
     link: limiter("link", (res) => res.status === 410),
+    challenge: limiter("challenge", wroteChallenge, {
+      maxFailures: options.rateLimit?.maxChallenges ?? DEFAULT_MAX_CHALLENGES,
+      onRefusal: rateLimited,
+      reportFirstRefusalOnly: true,
+    }),
   });
   const guards: GatehouseGuards = Object.freeze({
     requireSession: auth.requireSession,

@@ -1,9 +1,9 @@
 /**
- * The login rate limiter: failed sign-ins (and password-reset requests, and
- * attempts with dead links) are counted per client IP in the store, so every
- * instance sharing the store shares the counts. Past the threshold the
- * client gets 429 `login_rate_limited` with `Retry-After` until its window
- * ends.
+ * The login rate limiter: failed sign-ins (and password-reset requests,
+ * attempts with dead links, and WebAuthn challenges written for anyone) are
+ * counted per client IP in the store, so every instance sharing the store
+ * shares the counts. Past the threshold the client gets 429
+ * `login_rate_limited` with `Retry-After` until its window ends.
  *
  * Each attempt is reserved in the store before the handler runs (an atomic
  * increment that refuses at the threshold) and given back when its answer
@@ -17,6 +17,7 @@
  * @module
  */
 
+import { inBackground } from "./_background.ts";
 import { addressBucket, canonicalAddress } from "./_ip.ts";
 import { AuthError, errorResponseForAuthError } from "./errors.ts";
 import { answeringErrors, type Middleware, respondError } from "./http.ts";
@@ -80,10 +81,24 @@ export interface LoginRateLimiterOptions {
    * throw.
    */
   onRefusal?: (request: Request, info?: Deno.ServeHandlerInfo) => void;
+  /**
+   * Tell `onRefusal` of the first refusal of each client's window only,
+   * not of every refused request, so that a flood past the threshold makes
+   * no write per request (an audit event per refusal would be the very
+   * growth the limiter stops). Instances sharing the store report once
+   * between them: a refusal reserves a marker counter that ends with the
+   * window, and only its first reservation is reported; each instance asks
+   * the store once per client and window, and remembers the answer. False
+   * by default.
+   */
+  reportFirstRefusalOnly?: boolean;
 }
 
 const DEFAULT_MAX_FAILURES = 10;
 const DEFAULT_WINDOW = 15 * 60 * 1000;
+// Windows an instance remembers having reported (reportFirstRefusalOnly);
+// past this many the memory starts over and the store's marker decides.
+const MAX_REMEMBERED_REPORTS = 1024;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 interface PreparedProxy {
@@ -136,8 +151,10 @@ export function clientAddress(
 
 /**
  * Builds the login rate limiter middleware. Mount it on the login handler,
- * on the password-reset request handler, and (counting 410) on the
- * invitation-accept and reset-confirm handlers.
+ * on the password-reset request handler, (counting 410) on the
+ * invitation-accept and reset-confirm handlers, and (counting every answer,
+ * with a threshold of its own) on the passkey options handler, which writes
+ * a challenge for anyone who asks.
  *
  * Before the handler runs, the request reserves one attempt in the store,
  * atomically: a client whose window already counts `maxFailures` gets 429
@@ -226,6 +243,38 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     }
   };
 
+  const { onRefusal } = options;
+  const firstOnly = options.reportFirstRefusalOnly === true;
+  // key → end of the window this instance reported a refusal of.
+  const reported = new Map<string, number>();
+  const report = (
+    key: string,
+    resetAt: number,
+    request: Request,
+    info?: Deno.ServeHandlerInfo,
+  ) => {
+    if (onRefusal === undefined) return;
+    if (!firstOnly) return onRefusal(request, info);
+    if (reported.get(key) === resetAt) return;
+    if (reported.size >= MAX_REMEMBERED_REPORTS) reported.clear();
+    reported.set(key, resetAt);
+    // One marker per window, across instances: only its first reservation
+    // is admitted, and it ends when the window does.
+    const at = now();
+    inBackground(
+      store,
+      store.reserveAttempt(`${key}:refused`, {
+        now: at,
+        windowMs: Math.max(1, resetAt - at),
+        limit: 1,
+      }).then((marker) => {
+        if (marker.admitted) onRefusal(request, info);
+      }),
+      (error) =>
+        logger.error("rate limiter could not report a refusal", { error }),
+    );
+  };
+
   const answering = answeringErrors(logger);
   return (next) =>
     answering(async function loginRateLimited(request, params, info) {
@@ -236,7 +285,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
         limit: maxFailures,
       });
       if (!reservation.admitted) {
-        options.onRefusal?.(request, info);
+        report(key, reservation.resetAt, request, info);
         return refusal(reservation.resetAt - now());
       }
       let counted = false;

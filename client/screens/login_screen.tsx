@@ -148,8 +148,10 @@ export function LoginScreen(props: LoginScreenProps): VNode {
         if (live) onLogin(await loginWithPasskey(response));
       } catch {
         // The autofill is offered in the background: a closed prompt, a
-        // newer ceremony or a server without passkeys is nothing to show
-        // (the button says what went wrong when the person asks).
+        // newer ceremony, a server without passkeys or the limiter's 429
+        // (too many options asked for from this address) is nothing to
+        // show; the password form works as ever, and the button says what
+        // went wrong when the person asks.
       }
     });
     return () => {

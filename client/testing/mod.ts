@@ -129,6 +129,7 @@ export {
   loginWithPasskeyOk,
   loginWithPasskeyRefused,
   passkeyLoginOptionsOk,
+  passkeyLoginOptionsRateLimited,
   passkeyRegistrationOptionsOk,
   passkeyRegistrationOptionsReauthenticationRequired,
   regenerateRecoveryCodesOk,

@@ -550,6 +550,26 @@ export function passkeyLoginOptionsOk(): HttpHandler {
 }
 
 /**
+ * The limiter refuses the passkey options (too many challenges asked for
+ * from this address): 429 with `Retry-After`.
+ *
+ * @param retryAfter Seconds; 60 by default.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { passkeyLoginOptionsRateLimited } from "@gatehouse/client/testing";
+ *
+ * const handler = passkeyLoginOptionsRateLimited(120);
+ * ```
+ */
+export function passkeyLoginOptionsRateLimited(retryAfter = 60): HttpHandler {
+  return answerError("passkeyLoginOptions", "login_rate_limited", {
+    retryAfter,
+  });
+}
+
+/**
  * The passkey sign-in succeeds as the given account.
  *
  * @param user {@linkcode defaultUser} by default.

@@ -440,6 +440,11 @@ const CANNED: Array<
     "passkeyLoginOptions",
   ],
   [
+    "passkeyLoginOptionsRateLimited",
+    () => testing.passkeyLoginOptionsRateLimited(),
+    "passkeyLoginOptions",
+  ],
+  [
     "loginWithPasskeyOk",
     () => testing.loginWithPasskeyOk(),
     "loginWithPasskey",

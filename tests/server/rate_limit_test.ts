@@ -12,6 +12,7 @@ import {
   type Store,
 } from "../../mod.ts";
 import { createAccountLinks } from "../../server/account_links.ts";
+import { settled } from "../../server/_background.ts";
 import {
   addUser,
   hasher,
@@ -363,6 +364,62 @@ Deno.test("loginRateLimiter() counts only what `counts` accepts", async () => {
         from,
       ]]),
       [418, 418],
+    );
+  } finally {
+    close();
+  }
+});
+
+Deno.test("loginRateLimiter() tells onRefusal of each refusal, or with reportFirstRefusalOnly of the first per address and window", async () => {
+  const { store, close } = await memoryStore();
+  try {
+    let now = T0;
+    const told: string[] = [];
+    const limiter = (name: string, firstOnly: boolean, namespace: string) =>
+      loginRateLimiter({
+        store,
+        maxFailures: 1,
+        window: 10 * MINUTE,
+        namespace,
+        now: () => now,
+        reportFirstRefusalOnly: firstOnly,
+        onRefusal: (_req, connection) =>
+          void told.push(
+            `${name} ${namespace} ${
+              (connection?.remoteAddr as Deno.NetAddr).hostname
+            }`,
+          ),
+      })(alwaysFails);
+    // Two instances of each kind on one store, as two processes would have.
+    const each = [limiter("a", false, "each"), limiter("b", false, "each")];
+    const first = [limiter("a", true, "first"), limiter("b", true, "first")];
+    const run = async (handlers: Handler[], address: string, n: number) => {
+      await Promise.all(
+        Array.from(
+          { length: n },
+          (_, i) =>
+            status(
+              handlers[i % 2]!(loginRequest("x"), undefined, info(address)),
+            ),
+        ),
+      );
+      await settled(store);
+    };
+    await run(each, "203.0.113.5", 6);
+    assert.equal(told.filter((t) => t.includes(" each ")).length, 5);
+    await run(first, "203.0.113.5", 40);
+    await run(first, "203.0.113.5", 40);
+    await run(first, "198.51.100.7", 10);
+    assert.deepEqual(
+      told.filter((t) => t.includes(" first ")).map((t) => t.slice(2)).sort(),
+      ["first 198.51.100.7", "first 203.0.113.5"],
+    );
+    // The next window reports again, once.
+    now += 10 * MINUTE;
+    await run(first, "203.0.113.5", 10);
+    assert.equal(
+      told.filter((t) => t.endsWith(" first 203.0.113.5")).length,
+      2,
     );
   } finally {
     close();

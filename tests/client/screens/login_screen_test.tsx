@@ -19,9 +19,12 @@ import {
   loginOk,
   loginRateLimited,
   networkFailure,
+  passkeyLoginOptionsRateLimited,
 } from "@gatehouse/client/testing";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
 import { http, HttpResponse } from "msw";
+import { OPERATIONS } from "@gatehouse/contract";
+import { webauthn } from "../../../client/screens/_webauthn.ts";
 import { recordRequests } from "../_support.ts";
 import {
   admin,
@@ -35,6 +38,7 @@ import {
 } from "./_screens.tsx";
 
 const env = installTestEnvironment();
+const OPTIONS_PATH = OPERATIONS.passkeyLoginOptions.path;
 
 function renderLogin(onForgotPassword?: () => void) {
   const signedIn: SessionUser[] = [];
@@ -139,6 +143,79 @@ Deno.test("LoginScreen says when to try again after the limiter refuses", async 
       view.unmount();
     });
   }
+});
+
+// happy-dom has no WebAuthn: the browser's side is replaced for a test.
+async function withPasskeys(
+  autofill: boolean,
+  fn: (ceremonies: { authenticate: number }) => Promise<void>,
+) {
+  const saved = { ...webauthn };
+  const ceremonies = { authenticate: 0 };
+  webauthn.supported = () => true;
+  webauthn.autofill = () => Promise.resolve(autofill);
+  webauthn.authenticate = () => {
+    ceremonies.authenticate++;
+    return Promise.resolve({ id: "credential" });
+  };
+  webauthn.cancel = () => {};
+  try {
+    await fn(ceremonies);
+  } finally {
+    Object.assign(webauthn, saved);
+  }
+}
+
+// Resolves once the fake server has answered a request to `path`.
+function answered(path: string): Promise<void> {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const listener = ({ request }: { request: Request }) => {
+    if (new URL(request.url).pathname === path) {
+      env.server.events.removeListener("response:mocked", listener);
+      resolve();
+    }
+  };
+  env.server.events.on("response:mocked", listener);
+  return promise;
+}
+
+Deno.test("LoginScreen's passkey autofill says nothing when the limiter refuses its options; the password form works", async () => {
+  await withPasskeys(true, async (ceremonies) => {
+    env.use(passkeyLoginOptionsRateLimited(), loginOk());
+    const refused = answered(OPTIONS_PATH);
+    const { view, signedIn } = renderLogin();
+    await refused;
+    // Let the refusal reach the screen's handler, then look.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    assert.equal(alertText(view.container), "");
+    assertNoFieldErrors(view.container);
+    assert.equal(ceremonies.authenticate, 0, "no ceremony without options");
+    assert.equal(
+      view.getByLabelText("Email").getAttribute("autocomplete"),
+      "username webauthn",
+    );
+    signIn(view);
+    await waitFor(() => assert.equal(signedIn.length, 1));
+    assert.equal(alertText(view.container), "");
+  });
+});
+
+Deno.test("LoginScreen's passkey button says when to try again after the limiter refuses its options", async () => {
+  await withPasskeys(false, async (ceremonies) => {
+    env.use(passkeyLoginOptionsRateLimited(120));
+    const { view, signedIn } = renderLogin();
+    fireEvent.click(
+      await view.findByRole("button", { name: "Sign in with a passkey" }),
+    );
+    await waitFor(() =>
+      assert.equal(
+        alertText(view.container),
+        "Too many attempts. Try again in 2 minutes.",
+      )
+    );
+    assert.equal(ceremonies.authenticate, 0);
+    assert.equal(signedIn.length, 0);
+  });
 });
 
 Deno.test("LoginScreen says when the server cannot be reached", async () => {
