@@ -282,13 +282,17 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     })]);
   // Each answer of the passkey options route wrote a challenge (a 200), or
   // may have before failing (a 5xx: counted, the safe side). Counted by
-  // requests, not failures: the write is the cost, whoever asks. A flood
-  // past the threshold records one `login.rate_limited` event per address
-  // and window, not one per request, or the refusals would grow the store
-  // in the challenges' stead (and be kept for the audit retention).
+  // requests, not failures: the write is the cost, whoever asks.
   const wroteChallenge = (res: Response) => res.ok || res.status >= 500;
+  // A flood past either threshold records one `login.rate_limited` event
+  // per address and window, not one per refused request: else the refusals
+  // themselves would grow the store without bound (and be kept for the
+  // audit retention), the very writes the limiters are there to stop.
   const limiters: GatehouseLimiters = Object.freeze({
-    login: limiter("login", guesses, { onRefusal: rateLimited }),
+    login: limiter("login", guesses, {
+      onRefusal: rateLimited,
+      reportFirstRefusalOnly: true,
+    }),
     reset: limiter("reset"),
     link: limiter("link", (res) => res.status === 410),
     challenge: limiter("challenge", wroteChallenge, {

@@ -762,3 +762,34 @@ testEachStore(
     assertNothingSecret(await api.events(), secrets);
   },
 );
+
+testEachStore(
+  "a flood of sign-ins past the limiter writes one login.rate_limited event per address and window",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store, { maxFailures: 3 });
+    const events = await during(api, async () => {
+      const answers = await Promise.all(
+        Array.from(
+          { length: 300 },
+          (_, i) =>
+            api.call("POST", "/api/auth/login", {
+              email: member.email,
+              password: `wrong guess ${i}`,
+            }),
+        ),
+      );
+      const statuses = await Promise.all(answers.map(async (res) => {
+        await res.body?.cancel();
+        return res.status;
+      }));
+      assertEquals(statuses.filter((s) => s === 401).length, 3);
+      assertEquals(statuses.filter((s) => s === 429).length, 297);
+      await api.gatehouse.settled();
+    });
+    assertEquals(
+      events.map((e) => e.type).sort(),
+      ["login.failed", "login.failed", "login.failed", "login.rate_limited"],
+    );
+  },
+);
