@@ -13,7 +13,8 @@ import {
   throughputRatios,
 } from "../_scenario.ts";
 import { latencyPercentiles, Samples } from "../_stats.ts";
-import { sessionRequest, startCeiling } from "./session_kv.ts";
+import { sessionRequest } from "../_requests.ts";
+import { startCeiling } from "../_session_check.ts";
 
 const TOKEN = "a".repeat(43);
 

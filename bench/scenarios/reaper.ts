@@ -25,7 +25,7 @@ import {
 } from "../_seed.ts";
 import { startServer } from "../_servers.ts";
 import { ratioSpread, type Spread, spread } from "../_stats.ts";
-import { sessionRequest } from "./session_kv.ts";
+import { sessionRequest } from "../_requests.ts";
 
 const SCHEMA = "gatehouse_bench_reaper";
 

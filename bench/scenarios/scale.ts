@@ -14,7 +14,7 @@ import {
 } from "../_scenario.ts";
 import { dropPostgresSchema, seedKv, seedPostgres } from "../_seed.ts";
 import { type ServerProcess, startServer } from "../_servers.ts";
-import { sessionRequest } from "./session_kv.ts";
+import { sessionRequest } from "../_requests.ts";
 
 const PROBES = 1000;
 
