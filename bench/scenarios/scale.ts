@@ -22,7 +22,8 @@ export const scale: Scenario = {
   name: "scale",
   description:
     "session-check p50 with 1 000 vs --sessions live sessions (KV, and Postgres with DATABASE_URL)",
-  default: true,
+  // Opt-in: seeding --sessions live sessions takes minutes on KV.
+  default: false,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const big = Math.max(ctx.scaleSessions, PROBES);
     const label = (n: number) => n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`;
