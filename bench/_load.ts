@@ -14,9 +14,13 @@ export interface LoadOptions {
   /** Port on 127.0.0.1. */
   port: number;
   /**
-   * Raw requests; each connection cycles through them. An entry with its own
-   * `port` goes to that server instead (each connection then keeps one
-   * socket per server), so two servers can be compared request by request.
+   * Raw requests; each connection cycles through them, the connections
+   * spread evenly over the list (connection i starts at entry
+   * i × ⌊length / connections⌋, or i when the list is shorter), so the
+   * requests in flight differ and a run goes round the whole list, not a
+   * window sliding along it. An entry with its own `port` goes to that
+   * server instead (each connection then keeps one socket per server), so
+   * two servers can be compared request by request.
    */
   requests: readonly (Uint8Array | { port: number; bytes: Uint8Array })[];
   /** Concurrent keep-alive connections; 50 by default. */
@@ -116,8 +120,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   );
   const start = performance.now();
   const deadline = start + options.durationMs;
+  const stride = Math.max(
+    1,
+    Math.floor(options.requests.length / connections),
+  );
   await Promise.all(conns.map((conn, i) =>
-    drive(conn, i, {
+    drive(conn, i * stride, {
       port: options.port,
       requests: options.requests,
       expect,

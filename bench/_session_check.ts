@@ -3,7 +3,7 @@
 // ours against the node:crypto lean one request at a time.
 //
 // Every variant presents the same SESSION_PROBES distinct sessions in turn
-// (connection i starts at session i). Both stores coalesce the session
+// (the connections spread evenly over them). Both stores coalesce the session
 // reads that wait at the same moment into one read; were every connection
 // to present one token, a coalesced read would carry the same session many
 // times over while the lean checks read it again and again, and ours would

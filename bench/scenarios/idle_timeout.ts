@@ -33,10 +33,10 @@ const STRESS_IDLE_TIMEOUT = 20_000;
 const ACCOUNTS = 50;
 const SESSIONS_EACH = 10;
 const SESSIONS = ACCOUNTS * SESSIONS_EACH;
-// The background writes of on-20s may still be landing when its round
-// ends; they are its own cost, so its run waits for them (untimed, but
-// counted in its server CPU) before the next variant starts.
-const SETTLE_MS = 250;
+// On ÷ off must hold within 3%: the variants take turns of half a second
+// within each round (at the default 2-s rounds), so that they share the
+// same seconds of a drifting machine.
+const TURNS = 4;
 
 export const idleTimeout: Scenario = {
   name: "idle-timeout",
@@ -54,10 +54,12 @@ async function compareIdle(ctx: BenchContext, store: BenchStore) {
   const tokensOf = (group: SeededMember[]) => group.flatMap((m) => m.tokens);
   const shared = tokensOf(members.slice(0, ACCOUNTS)).map(sessionRequest);
   const stressed = members.slice(ACCOUNTS);
-  // on-20s's sessions die 20 s after their last recorded use: a gap of on
-  // and off rounds longer than that would end them mid-run.
-  const withStress =
-    2 * ctx.durationMs + 2 * SETTLE_MS < 0.7 * STRESS_IDLE_TIMEOUT;
+  // on-20s's sessions die 20 s after their last recorded use: the turns of
+  // on and off between two of its own (or their warm-ups of up to 1 s)
+  // must not leave them idle that long.
+  const gapMs = 2 *
+    Math.max(Math.min(1000, ctx.durationMs), ctx.durationMs / TURNS);
+  const withStress = gapMs < STRESS_IDLE_TIMEOUT / 2;
   const servers: ServerProcess[] = await Promise.all([
     startServer("ours", { ...store.config }),
     startServer("ours", { ...store.config, without: ["idle-writes"] }),
@@ -91,7 +93,10 @@ async function compareIdle(ctx: BenchContext, store: BenchStore) {
             connections: ctx.connections,
             durationMs,
           });
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          // Its last_seen writes may still be landing when its turn ends:
+          // they are its own cost, so the turn waits for them (untimed,
+          // but counted in its server CPU) before the next variant's.
+          await settled(stress);
           return result;
         },
       });
@@ -100,6 +105,7 @@ async function compareIdle(ctx: BenchContext, store: BenchStore) {
       ctx,
       variants,
       `idle-timeout (${store.label})`,
+      { turns: TURNS },
     );
     const ratios = throughputRatios(results, [
       [name("on"), name("off")],
@@ -131,6 +137,14 @@ async function compareIdle(ctx: BenchContext, store: BenchStore) {
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+}
+
+async function settled(server: ServerProcess): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/bench/settled`, {
+    method: "POST",
+  });
+  await res.body?.cancel();
+  if (res.status !== 204) throw new Error(`Settling failed: ${res.status}`);
 }
 
 // How many of the sessions `members` hold had a use recorded after they

@@ -13,6 +13,10 @@
 // - `without: [...]` leaves store writes out (./_store_wrappers.ts):
 //   `"idle-writes"` (and the idle timeout becomes the session TTL, so no
 //   check is refused for idleness), `"audit-trail"`, `"limiter-counts"`.
+//
+// `POST /bench/settled` answers once the writes Gatehouse made after its
+// answers so far (last_seen, refusal events) have landed, so a scenario can
+// end a variant's turn with its own background work done.
 
 import { createGatehouse, type Handler } from "../../mod.ts";
 import { DEFAULT_SESSION_TTL } from "../../server/limits.ts";
@@ -36,7 +40,7 @@ const idleTimeout = without.includes("idle-writes")
   ? DEFAULT_SESSION_TTL
   : options.idleTimeout;
 const store = storeWithout(opened.store, without);
-const { routes } = createGatehouse({
+const { routes, settled } = createGatehouse({
   store,
   cookieName: COOKIE_NAME,
   roles: {
@@ -55,9 +59,16 @@ const { routes } = createGatehouse({
     : {}),
 });
 
-// Gatehouse's routes as they come, plus the bench's own sweep trigger.
+// Gatehouse's routes as they come, then the bench's own.
 const table: Array<{ method: string; pattern: URLPattern; handler: Handler }> =
-  [...routes];
+  [...routes, {
+    method: "POST",
+    pattern: new URLPattern({ pathname: "/bench/settled" }),
+    handler: async () => {
+      await settled();
+      return new Response(null, { status: 204 });
+    },
+  }];
 
 if (options.sweep) {
   const { sweepHandler } = await import("./_sweep.ts");
