@@ -68,12 +68,20 @@ export interface SeedOptions {
   bulkExpired?: number;
   /** Also a disabled account ({@linkcode DISABLED_USER}). */
   disabled?: boolean;
-  /**
-   * Member accounts (`member-<i>@example.com`, role "member", the fixture
-   * password), each with `sessions` live sessions (none by default) and,
-   * with `totp`, TOTP enabled with {@linkcode TOTP_SECRET}.
-   */
-  members?: { count: number; sessions?: number; totp?: boolean };
+  /** Member accounts, group after group, numbered on across the groups. */
+  members?: readonly MemberGroup[];
+}
+
+/**
+ * Member accounts of a seed (`member-<i>@example.com`, role "member", the
+ * fixture password): `count` of them, each with `sessions` live sessions
+ * (none by default) and, with `totp`, TOTP enabled with
+ * {@linkcode TOTP_SECRET}.
+ */
+export interface MemberGroup {
+  count: number;
+  sessions?: number;
+  totp?: boolean;
 }
 
 /** The email of member `i` of a seed. */
@@ -97,13 +105,16 @@ async function seedAccounts(
     await store.updateUser(DISABLED_USER.id, { disabled: true });
   }
   const probes = options.probes ?? 1;
-  const spec = options.members ?? { count: 0 };
+  const groups = options.members ?? [];
   const auth = createAuth({
     store,
     cookieName: COOKIE_NAME,
     // The seeded sessions must all stay live: lift the per-account cap.
     limits: {
-      maxSessionsPerAccount: Math.max(probes, spec.sessions ?? 0) + 1,
+      maxSessionsPerAccount: Math.max(
+        probes,
+        ...groups.map((g) => g.sessions ?? 0),
+      ) + 1,
     },
     roles: registry(),
   });
@@ -116,7 +127,9 @@ async function seedAccounts(
     return tokens;
   };
   const tokens = await sessionsOf(USER.id, probes);
-  const members = await inParallel(spec.count, async (i) => {
+  const specs = groups.flatMap((g) => Array<MemberGroup>(g.count).fill(g));
+  const members = await inParallel(specs.length, async (i) => {
+    const spec = specs[i]!;
     const email = memberEmail(i);
     const { id } = await store.createUser({
       id: crypto.randomUUID(),

@@ -31,6 +31,7 @@ const SESSIONS_EACH = 10;
 // (at the default 2-s rounds) share the same seconds of a drifting machine.
 const TURNS = 4;
 
+/** The audit trail on ÷ off: session check and login, KV and Postgres. */
 export const auditTrail: Scenario = {
   name: "audit-trail",
   description:
@@ -42,7 +43,7 @@ export const auditTrail: Scenario = {
 
 async function compareAudit(ctx: BenchContext, store: BenchStore) {
   const { members } = await store.seed({
-    members: { count: ACCOUNTS, sessions: SESSIONS_EACH },
+    members: [{ count: ACCOUNTS, sessions: SESSIONS_EACH }],
   });
   const servers = await Promise.all([
     startServer("ours", { ...store.config, ...UNCOUNTED_LOGINS }),

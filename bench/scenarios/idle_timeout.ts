@@ -38,6 +38,7 @@ const SESSIONS = ACCOUNTS * SESSIONS_EACH;
 // same seconds of a drifting machine.
 const TURNS = 4;
 
+/** The idle timeout on ÷ off (and at 20 s): the session check, KV and Postgres. */
 export const idleTimeout: Scenario = {
   name: "idle-timeout",
   description:
@@ -49,7 +50,7 @@ export const idleTimeout: Scenario = {
 
 async function compareIdle(ctx: BenchContext, store: BenchStore) {
   const { members } = await store.seed({
-    members: { count: 2 * ACCOUNTS, sessions: SESSIONS_EACH },
+    members: [{ count: 2 * ACCOUNTS, sessions: SESSIONS_EACH }],
   });
   const tokensOf = (group: SeededMember[]) => group.flatMap((m) => m.tokens);
   const shared = tokensOf(members.slice(0, ACCOUNTS)).map(sessionRequest);

@@ -47,6 +47,7 @@ async function fetchLoad(
   };
 }
 
+/** The raw-socket load generator ÷ a fetch loop, against the ceiling (opt-in). */
 export const loadgen: Scenario = {
   name: "loadgen",
   description: "raw-socket load generator vs a fetch loop, against the ceiling",

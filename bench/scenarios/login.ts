@@ -33,6 +33,7 @@ const WRONG_PASSWORD = "wrong horse battery staple";
 // not at its session cap: a run signs each in a few times at most.
 const FEW_SESSION_ACCOUNTS = 1000;
 
+/** Login against argon2id verify, and the equal work of failed logins. */
 export const login: Scenario = {
   name: "login",
   description:
@@ -41,7 +42,7 @@ export const login: Scenario = {
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const kvPath = `${ctx.tmpDir}/login.kv`;
     const { members } = await seedKv(kvPath, {
-      members: { count: FEW_SESSION_ACCOUNTS },
+      members: [{ count: FEW_SESSION_ACCOUNTS }],
     });
     const hash = await fixtureHash();
     const servers: ServerProcess[] = await Promise.all([

@@ -35,6 +35,7 @@ interface Store {
   addExpired(count: number): Promise<void>;
 }
 
+/** A sweep of expired sessions and the session check meanwhile (opt-in). */
 export const reaper: Scenario = {
   name: "reaper",
   description:

@@ -22,6 +22,7 @@ import { type ServerProcess, startServer } from "../_servers.ts";
 const SCHEMA = "gatehouse_bench_reset";
 const OURS = { reset: true, without: ["limiter-counts"] };
 
+/** Equal work of reset requests for known, unknown and disabled addresses. */
 export const reset: Scenario = {
   name: "reset",
   description:

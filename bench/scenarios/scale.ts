@@ -18,6 +18,7 @@ import { sessionRequest } from "../_requests.ts";
 
 const PROBES = 1000;
 
+/** The session check with few and with many live sessions (opt-in). */
 export const scale: Scenario = {
   name: "scale",
   description:

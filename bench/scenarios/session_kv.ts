@@ -13,6 +13,7 @@ import {
   startCeiling,
 } from "../_session_check.ts";
 
+/** The session check on Deno KV against the ceiling and the lean checks. */
 export const sessionKv: Scenario = {
   name: "session-kv",
   description:

@@ -37,6 +37,7 @@ export function startBetterAuth(url: string): Promise<ServerProcess> {
   });
 }
 
+/** The session check on Postgres against the ceiling, the lean checks and Better Auth. */
 export const sessionPg: Scenario = {
   name: "session-pg",
   description:

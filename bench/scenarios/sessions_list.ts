@@ -18,6 +18,7 @@ import { type BenchStore, onEachStore } from "../_stores.ts";
 const ACCOUNTS = 50;
 const SESSIONS_EACH = 10;
 
+/** The sessions list beside the session check, KV and Postgres. */
 export const sessionsList: Scenario = {
   name: "sessions-list",
   description:
@@ -29,7 +30,7 @@ export const sessionsList: Scenario = {
 
 async function compareList(ctx: BenchContext, store: BenchStore) {
   const { members } = await store.seed({
-    members: { count: ACCOUNTS, sessions: SESSIONS_EACH },
+    members: [{ count: ACCOUNTS, sessions: SESSIONS_EACH }],
   });
   const server = await startServer("ours", { ...store.config });
   const check = `${store.label}-session-check`;
