@@ -289,13 +289,7 @@ export function throughputRatios(
   variants: Record<string, VariantResult>,
   pairs: ReadonlyArray<readonly [string, string]>,
 ): Record<string, Spread> {
-  const out: Record<string, Spread> = {};
-  for (const [a, b] of pairs) {
-    const va = variants[a];
-    const vb = variants[b];
-    if (va && vb) out[`${a}/${b}`] = ratioSpread(va.rps, vb.rps);
-  }
-  return out;
+  return ratiosOf(variants, pairs, "rps", "");
 }
 
 /** Checks a median against `>= x`, `<= x` or `a..b`. */
@@ -320,11 +314,32 @@ export function latencyRatios(
   pairs: ReadonlyArray<readonly [string, string]>,
   field: "p50" | "p99",
 ): Record<string, Spread> {
+  return ratiosOf(variants, pairs, field, ` ${field}`);
+}
+
+/**
+ * Ratios `a/b` of the server CPU per request for each pair, round by
+ * round: steadier than req/s on a shared machine, since it counts work,
+ * not waiting.
+ */
+export function cpuRatios(
+  variants: Record<string, VariantResult>,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): Record<string, Spread> {
+  return ratiosOf(variants, pairs, "cpuUs", " server CPU µs/req");
+}
+
+function ratiosOf(
+  variants: Record<string, VariantResult>,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  field: "rps" | "p50" | "p99" | "cpuUs",
+  suffix: string,
+): Record<string, Spread> {
   const out: Record<string, Spread> = {};
   for (const [a, b] of pairs) {
     const va = variants[a];
     const vb = variants[b];
-    if (va && vb) out[`${a}/${b} ${field}`] = ratioSpread(va[field], vb[field]);
+    if (va && vb) out[`${a}/${b}${suffix}`] = ratioSpread(va[field], vb[field]);
   }
   return out;
 }

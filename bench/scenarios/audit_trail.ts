@@ -18,6 +18,7 @@ import {
   alternate,
   type BenchContext,
   check,
+  cpuRatios,
   type Scenario,
   throughputRatios,
 } from "../_scenario.ts";
@@ -65,7 +66,11 @@ async function compareAudit(ctx: BenchContext, store: BenchStore) {
       `audit-trail (${store.label})`,
       { turns: TURNS },
     );
-    const ratios = throughputRatios(variants, [[name("on"), name("off")]]);
+    const pair = [[name("on"), name("off")]] as const;
+    const ratios = {
+      ...throughputRatios(variants, pair),
+      ...cpuRatios(variants, pair),
+    };
     const sessionCheck = ratios[`${name("on")}/${name("off")}`]!;
     // Logins of the fixture account, which holds none of the sessions
     // checked above (a login past the session cap ends the oldest).

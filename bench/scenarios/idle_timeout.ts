@@ -20,6 +20,7 @@ import {
   alternate,
   type BenchContext,
   check,
+  cpuRatios,
   type HttpVariant,
   type Scenario,
   throughputRatios,
@@ -108,10 +109,14 @@ async function compareIdle(ctx: BenchContext, store: BenchStore) {
       `idle-timeout (${store.label})`,
       { turns: TURNS },
     );
-    const ratios = throughputRatios(results, [
+    const pairs = [
       [name("on"), name("off")],
       [name("on-20s"), name("off")],
-    ]);
+    ] as const;
+    const ratios = {
+      ...throughputRatios(results, pairs),
+      ...cpuRatios(results, pairs),
+    };
     const onOff = ratios[`${name("on")}/${name("off")}`]!;
     return {
       variants: results,
