@@ -14,9 +14,13 @@ export interface LoadOptions {
   /** Port on 127.0.0.1. */
   port: number;
   /**
-   * Raw requests; each connection cycles through them. An entry with its own
-   * `port` goes to that server instead (each connection then keeps one
-   * socket per server), so two servers can be compared request by request.
+   * Raw requests; each connection cycles through them, the connections
+   * spread evenly over the list (connection i starts at entry
+   * i × ⌊length / connections⌋, or i when the list is shorter), so the
+   * requests in flight differ and a run goes round the whole list, not a
+   * window sliding along it. An entry with its own `port` goes to that
+   * server instead (each connection then keeps one socket per server), so
+   * two servers can be compared request by request.
    */
   requests: readonly (Uint8Array | { port: number; bytes: Uint8Array })[];
   /** Concurrent keep-alive connections; 50 by default. */
@@ -28,12 +32,13 @@ export interface LoadOptions {
   /** Status every answer should have; others count as errors. 200 by default. */
   expectStatus?: number;
   /**
-   * Also report the median latency of each entry of `requests` on its own.
-   * Interleaving two kinds of request on one connection and splitting the
-   * samples compares them under the very same machine conditions, which
-   * back-to-back runs on a noisy machine do not.
+   * The group of each entry of `requests` (e.g. `[0, 1, 0, 1]`): also
+   * report the median latency of each group on its own. Interleaving two
+   * kinds of request on one connection and splitting the samples compares
+   * them under the very same machine conditions, which back-to-back runs on
+   * a noisy machine do not.
    */
-  splitByRequest?: boolean;
+  groups?: readonly number[];
 }
 
 /** What one bounded run measured. */
@@ -52,8 +57,8 @@ export interface LoadResult {
   p99: number;
   /** First unexpected answer, for diagnosis. */
   firstError?: string;
-  /** With `splitByRequest`: the median latency of each request, ms. */
-  p50ByRequest?: number[];
+  /** With `groups`: the median latency of each group, ms. */
+  p50ByGroup?: number[];
 }
 
 const CRLFCRLF = [13, 10, 13, 10] as const;
@@ -87,9 +92,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const connections = options.connections ?? 50;
   const expect = options.expectStatus ?? 200;
   const samples = new Samples();
-  const byRequest = options.splitByRequest
-    ? options.requests.map(() => new Samples())
-    : undefined;
+  const groups = options.groups;
+  const byGroup = groups === undefined
+    ? undefined
+    : Array.from({ length: Math.max(...groups) + 1 }, () => new Samples());
   const state = { errors: 0, firstError: undefined as string | undefined };
   let stopped = false;
   options.until?.finally(() => stopped = true);
@@ -105,20 +111,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       async () =>
         new Map(
           await Promise.all(
-            ports.map(async (port) => [port, await open(port)] as const),
+            ports.map(async (port) =>
+              [port, await Connection.open(port)] as const
+            ),
           ),
         ),
     ),
   );
   const start = performance.now();
   const deadline = start + options.durationMs;
+  const stride = Math.max(
+    1,
+    Math.floor(options.requests.length / connections),
+  );
   await Promise.all(conns.map((conn, i) =>
-    drive(conn, i, {
+    drive(conn, i * stride, {
       port: options.port,
       requests: options.requests,
       expect,
       samples,
-      byRequest,
+      groupOf: (index) =>
+        groups === undefined ? undefined : byGroup![groups[index]!]!,
       state,
       running: () => !stopped && performance.now() < deadline,
     })
@@ -133,17 +146,94 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50,
     p99,
     ...(state.firstError === undefined ? {} : { firstError: state.firstError }),
-    ...(byRequest === undefined ? {} : {
-      p50ByRequest: byRequest.map((s) => latencyPercentiles(s.values()).p50),
+    ...(byGroup === undefined ? {} : {
+      p50ByGroup: byGroup.map((s) => latencyPercentiles(s.values()).p50),
     }),
   };
 }
 
-async function open(port: number): Promise<Deno.TcpConn> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  conn.setNoDelay(true);
-  return conn;
+/** An answer read off a {@linkcode Connection}. */
+export interface Answer {
+  /** The status code. */
+  status: number;
+  /** The status line and headers as sent (latin1), without the blank line. */
+  head: string;
+  /** The body; a view valid until the connection's next `send`. */
+  body: Uint8Array;
 }
+
+/**
+ * A keep-alive HTTP/1.1 connection to 127.0.0.1 that sends one raw request
+ * at a time and reads its whole answer: the load generator's socket, also
+ * for drivers whose next request depends on the last answer (a cookie).
+ */
+export class Connection {
+  #conn: Deno.TcpConn;
+  #buf = new Uint8Array(16 * 1024);
+
+  private constructor(conn: Deno.TcpConn) {
+    this.#conn = conn;
+  }
+
+  /** Connects to `port` on 127.0.0.1. */
+  static async open(port: number): Promise<Connection> {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    conn.setNoDelay(true);
+    return new Connection(conn);
+  }
+
+  /** Writes `request` and reads its answer up to its end. */
+  async send(request: Uint8Array): Promise<Answer> {
+    let written = 0;
+    while (written < request.length) {
+      written += await this.#conn.write(request.subarray(written));
+    }
+    let length = 0;
+    let bodyStart = -1;
+    let total = -1;
+    let chunked = false;
+    let head = "";
+    for (;;) {
+      if (length === this.#buf.length) {
+        const bigger = new Uint8Array(this.#buf.length * 2);
+        bigger.set(this.#buf);
+        this.#buf = bigger;
+      }
+      const n = await this.#conn.read(this.#buf.subarray(length));
+      if (n === null) throw new Error("connection closed by server");
+      const from = Math.max(0, length - 3);
+      length += n;
+      if (bodyStart < 0) {
+        const end = indexOf(this.#buf, CRLFCRLF, from, length);
+        if (end < 0) continue;
+        bodyStart = end + 4;
+        head = latin1.decode(this.#buf.subarray(0, end));
+        const cl = CONTENT_LENGTH.exec(head);
+        if (cl) total = bodyStart + Number(cl[1]);
+        else chunked = CHUNKED.test(head);
+        if (!cl && !chunked) total = bodyStart; // e.g. 204
+      }
+      if (
+        total >= 0 ? length >= total : chunked && endsChunked(this.#buf, length)
+      ) {
+        break;
+      }
+    }
+    return {
+      status: Number(head.slice(9, 12)),
+      head,
+      body: this.#buf.subarray(bodyStart, length),
+    };
+  }
+
+  /** Closes the socket. */
+  close(): void {
+    this.#conn.close();
+  }
+}
+
+const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i;
+const CHUNKED = /\r\ntransfer-encoding: *chunked/i;
 
 function portOf(
   request: LoadOptions["requests"][number],
@@ -157,7 +247,8 @@ interface Driver {
   requests: LoadOptions["requests"];
   expect: number;
   samples: Samples;
-  byRequest: Samples[] | undefined;
+  /** Where the latency of request `index` also goes, if anywhere. */
+  groupOf(index: number): Samples | undefined;
   state: { errors: number; firstError: string | undefined };
   running(): boolean;
 }
@@ -165,11 +256,10 @@ interface Driver {
 // One connection's closed loop: write a request, read its whole answer,
 // record the latency, repeat.
 async function drive(
-  sockets: Map<number, Deno.TcpConn>,
+  sockets: Map<number, Connection>,
   offset: number,
   d: Driver,
 ) {
-  let buf = new Uint8Array(16 * 1024);
   let next = offset;
   try {
     while (d.running()) {
@@ -178,49 +268,15 @@ async function drive(
       const request = entry instanceof Uint8Array ? entry : entry.bytes;
       const conn = sockets.get(portOf(entry, d.port))!;
       const t0 = performance.now();
-      await writeAll(conn, request);
-      let length = 0;
-      let bodyStart = -1;
-      let total = -1;
-      let chunked = false;
-      let status = 0;
-      for (;;) {
-        if (length === buf.length) {
-          const bigger = new Uint8Array(buf.length * 2);
-          bigger.set(buf);
-          buf = bigger;
-        }
-        const n = await conn.read(buf.subarray(length));
-        if (n === null) throw new Error("connection closed by server");
-        const from = Math.max(0, length - 3);
-        length += n;
-        if (bodyStart < 0) {
-          const end = indexOf(buf, CRLFCRLF, from, length);
-          if (end < 0) continue;
-          bodyStart = end + 4;
-          const head = latin1.decode(buf.subarray(0, end)).toLowerCase();
-          status = Number(head.slice(9, 12));
-          const cl = /\r\ncontent-length: *(\d+)/.exec(head);
-          if (cl) total = bodyStart + Number(cl[1]);
-          else chunked = /\r\ntransfer-encoding: *chunked/.test(head);
-          if (!cl && !chunked) total = bodyStart; // e.g. 204
-        }
-        if (
-          total >= 0 ? length >= total : chunked && endsChunked(buf, length)
-        ) {
-          break;
-        }
-      }
-      if (status === d.expect) {
+      const answer = await conn.send(request);
+      if (answer.status === d.expect) {
         const latency = performance.now() - t0;
         d.samples.push(latency);
-        if (d.byRequest !== undefined) d.byRequest[index]!.push(latency);
+        d.groupOf(index)?.push(latency);
       } else {
         d.state.errors++;
-        d.state.firstError ??= `status ${status}: ${
-          latin1.decode(
-            buf.subarray(bodyStart, Math.min(length, bodyStart + 200)),
-          )
+        d.state.firstError ??= `status ${answer.status}: ${
+          latin1.decode(answer.body.subarray(0, 200))
         }`;
       }
     }
@@ -229,13 +285,6 @@ async function drive(
     d.state.firstError ??= String(err);
   } finally {
     for (const conn of sockets.values()) conn.close();
-  }
-}
-
-async function writeAll(conn: Deno.TcpConn, bytes: Uint8Array) {
-  let written = 0;
-  while (written < bytes.length) {
-    written += await conn.write(bytes.subarray(written));
   }
 }
 

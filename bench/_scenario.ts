@@ -169,6 +169,18 @@ async function timeCalls(
   };
 }
 
+/** Options of {@linkcode alternate}. */
+export interface AlternateOptions {
+  /**
+   * Turns each variant takes per round (1 by default): with 4, a round
+   * runs A, B, B, A, A, B, B, A for a quarter of the round's duration
+   * each, and each variant's round figures sum its turns. Finer turns let
+   * two variants share the same seconds of a drifting machine, as an
+   * on ÷ off ratio within a few per cent needs.
+   */
+  turns?: number;
+}
+
 /**
  * Runs every variant once per round, in the same order each round
  * (A, B, C, A, B, C, …) after a short warm-up of each, so that drift of the
@@ -179,15 +191,30 @@ export async function alternate(
   ctx: BenchContext,
   variants: readonly Variant[],
   label: string,
+  options: AlternateOptions = {},
 ): Promise<Record<string, VariantResult>> {
+  const turns = options.turns ?? 1;
   const warmupMs = Math.min(1000, ctx.durationMs);
   for (const v of variants) await measure(ctx, v, warmupMs);
   const runs = new Map<string, MeasuredRun[]>(
     variants.map((v) => [v.name, []]),
   );
   for (let round = 1; round <= ctx.rounds; round++) {
+    const turnsOf = new Map<string, MeasuredRun[]>(
+      variants.map((v) => [v.name, []]),
+    );
+    for (let turn = 0; turn < turns; turn++) {
+      // A, B, then B, A: who goes first (right after the other's load) and
+      // a steady drift favour neither.
+      const order = turn % 2 === 0 ? variants : [...variants].reverse();
+      for (const v of order) {
+        turnsOf.get(v.name)!.push(
+          await measure(ctx, v, ctx.durationMs / turns),
+        );
+      }
+    }
     for (const v of variants) {
-      runs.get(v.name)!.push(await measure(ctx, v, ctx.durationMs));
+      runs.get(v.name)!.push(combine(turnsOf.get(v.name)!));
     }
     ctx.progress(
       `${label}: round ${round}/${ctx.rounds} ` +
@@ -209,6 +236,28 @@ export async function alternate(
     }
   }
   return out;
+}
+
+// One round's figures from its turns: requests and time add up; the
+// latency percentiles are the median of the turns' (the samples are gone).
+function combine(turns: readonly MeasuredRun[]): MeasuredRun {
+  if (turns.length === 1) return turns[0]!;
+  const sum = (f: (r: MeasuredRun) => number) =>
+    turns.reduce((n, r) => n + f(r), 0);
+  const requests = sum((r) => r.requests);
+  const errors = sum((r) => r.errors);
+  const seconds = sum((r) => r.seconds);
+  const firstError = turns.find((r) => r.firstError)?.firstError;
+  return {
+    requests,
+    errors,
+    seconds,
+    rps: requests / seconds,
+    p50: spread(turns.map((r) => r.p50)).median,
+    p99: spread(turns.map((r) => r.p99)).median,
+    cpuUs: sum((r) => r.cpuUs * (r.requests + r.errors)) / (requests + errors),
+    ...(firstError === undefined ? {} : { firstError }),
+  };
 }
 
 /** Per-round figures of several load runs, summarised. */
@@ -240,13 +289,7 @@ export function throughputRatios(
   variants: Record<string, VariantResult>,
   pairs: ReadonlyArray<readonly [string, string]>,
 ): Record<string, Spread> {
-  const out: Record<string, Spread> = {};
-  for (const [a, b] of pairs) {
-    const va = variants[a];
-    const vb = variants[b];
-    if (va && vb) out[`${a}/${b}`] = ratioSpread(va.rps, vb.rps);
-  }
-  return out;
+  return ratiosOf(variants, pairs, "rps", "");
 }
 
 /** Checks a median against `>= x`, `<= x` or `a..b`. */
@@ -271,11 +314,32 @@ export function latencyRatios(
   pairs: ReadonlyArray<readonly [string, string]>,
   field: "p50" | "p99",
 ): Record<string, Spread> {
+  return ratiosOf(variants, pairs, field, ` ${field}`);
+}
+
+/**
+ * Ratios `a/b` of the server CPU per request for each pair, round by
+ * round: steadier than req/s on a shared machine, since it counts work,
+ * not waiting.
+ */
+export function cpuRatios(
+  variants: Record<string, VariantResult>,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): Record<string, Spread> {
+  return ratiosOf(variants, pairs, "cpuUs", " server CPU µs/req");
+}
+
+function ratiosOf(
+  variants: Record<string, VariantResult>,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  field: "rps" | "p50" | "p99" | "cpuUs",
+  suffix: string,
+): Record<string, Spread> {
   const out: Record<string, Spread> = {};
   for (const [a, b] of pairs) {
     const va = variants[a];
     const vb = variants[b];
-    if (va && vb) out[`${a}/${b} ${field}`] = ratioSpread(va[field], vb[field]);
+    if (va && vb) out[`${a}/${b}${suffix}`] = ratioSpread(va[field], vb[field]);
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // Prepares the stores the servers under test open: the account of
 // bench/_fixtures.ts (created through the real store, with a real argon2id
-// hash), probe sessions issued by the real `startSession`, and, for the
-// scale and reaper scenarios, many more sessions written in bulk.
+// hash), probe sessions issued by the real `startSession`, member accounts
+// (with sessions, or with TOTP enrolled through the store's own
+// `startTotpEnrolment` and `confirmTotp`), and, for the scale and reaper
+// scenarios, many more sessions written in bulk.
 //
 // Bulk sessions are written straight in the store's own layout because
 // going through `createSession` one by one would take minutes for a
@@ -13,6 +15,10 @@
 import postgres from "postgres";
 import { createAuth } from "../server/auth.ts";
 import { argon2Hasher } from "../server/password.ts";
+import {
+  hashRecoveryCode,
+  newRecoveryCodes,
+} from "../server/recovery_codes.ts";
 import type { Store } from "../server/store.ts";
 import { kvKeys, type SessionValue } from "../server/stores/kv/_keys.ts";
 import { KvStore } from "../server/stores/kv/mod.ts";
@@ -24,8 +30,10 @@ import {
   registry,
   USER,
 } from "./_fixtures.ts";
+import { TOTP_SECRET, totpStep } from "./_totp.ts";
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 let passwordHash: Promise<string> | undefined;
 /** The argon2id hash of the fixture password, made once per run. */
@@ -34,10 +42,20 @@ export function fixtureHash(): Promise<string> {
   return passwordHash;
 }
 
+/** A member account a seed adds beside {@linkcode USER}. */
+export interface SeededMember {
+  id: string;
+  email: string;
+  /** Cookie tokens of its sessions. */
+  tokens: string[];
+}
+
 /** What a seeded store gives the scenarios. */
 export interface Seeded {
   /** Cookie tokens of live sessions issued by the real `startSession`. */
   tokens: string[];
+  /** The member accounts, in the order of their emails' numbers. */
+  members: SeededMember[];
 }
 
 /** How much to put in a store beyond the account. */
@@ -50,36 +68,123 @@ export interface SeedOptions {
   bulkExpired?: number;
   /** Also a disabled account ({@linkcode DISABLED_USER}). */
   disabled?: boolean;
+  /** Member accounts, group after group, numbered on across the groups. */
+  members?: readonly MemberGroup[];
 }
 
-async function seedAccount(
+/**
+ * Member accounts of a seed (`member-<i>@example.com`, role "member", the
+ * fixture password): `count` of them, each with `sessions` live sessions
+ * (none by default) and, with `totp`, TOTP enabled with
+ * {@linkcode TOTP_SECRET}.
+ */
+export interface MemberGroup {
+  count: number;
+  sessions?: number;
+  totp?: boolean;
+}
+
+/** The email of member `i` of a seed. */
+export const memberEmail = (i: number): string => `member-${i}@example.com`;
+
+async function seedAccounts(
   store: Store,
-  probes: number,
-  disabled = false,
-): Promise<string[]> {
+  options: SeedOptions,
+): Promise<Seeded> {
   await store.migrate();
-  for (const user of disabled ? [USER, DISABLED_USER] : [USER]) {
+  const passwordHash = await fixtureHash();
+  for (const user of options.disabled ? [USER, DISABLED_USER] : [USER]) {
     await store.createUser({
       ...user,
       emailKey: user.email,
-      passwordHash: await fixtureHash(),
+      passwordHash,
       createdAt: Date.now(),
     });
   }
-  if (disabled) await store.updateUser(DISABLED_USER.id, { disabled: true });
+  if (options.disabled) {
+    await store.updateUser(DISABLED_USER.id, { disabled: true });
+  }
+  const probes = options.probes ?? 1;
+  const groups = options.members ?? [];
   const auth = createAuth({
     store,
     cookieName: COOKIE_NAME,
-    // The probes must all stay live: lift the per-account session cap.
-    limits: { maxSessionsPerAccount: probes + 1 },
+    // The seeded sessions must all stay live: lift the per-account cap.
+    limits: {
+      maxSessionsPerAccount: Math.max(
+        probes,
+        ...groups.map((g) => g.sessions ?? 0),
+      ) + 1,
+    },
     roles: registry(),
   });
-  const tokens: string[] = [];
-  for (let i = 0; i < probes; i++) {
-    const cookie = await auth.startSession(USER.id);
-    tokens.push(cookie.slice(COOKIE_NAME.length + 1, cookie.indexOf(";")));
-  }
-  return tokens;
+  const sessionsOf = async (userId: string, count: number) => {
+    const tokens: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const cookie = await auth.startSession(userId);
+      tokens.push(cookie.slice(COOKIE_NAME.length + 1, cookie.indexOf(";")));
+    }
+    return tokens;
+  };
+  const tokens = await sessionsOf(USER.id, probes);
+  const specs = groups.flatMap((g) => Array<MemberGroup>(g.count).fill(g));
+  const members = await inParallel(specs.length, async (i) => {
+    const spec = specs[i]!;
+    const email = memberEmail(i);
+    const { id } = await store.createUser({
+      id: crypto.randomUUID(),
+      email,
+      emailKey: email,
+      name: `Member ${i}`,
+      role: "member",
+      passwordHash,
+      createdAt: Date.now(),
+    });
+    if (spec.totp) await enrolTotp(store, id);
+    return { id, email, tokens: await sessionsOf(id, spec.sessions ?? 0) };
+  });
+  return { tokens, members };
+}
+
+// TOTP enabled as the enrolment screens would leave it, through the store:
+// an enrolment confirmed by a code of a step an hour ago (the confirming
+// step counts as used, and the bench signs in with codes of the current
+// one).
+async function enrolTotp(store: Store, userId: string): Promise<void> {
+  const now = Date.now();
+  await store.startTotpEnrolment({
+    userId,
+    secret: TOTP_SECRET,
+    createdAt: now,
+    expiresAt: now + HOUR,
+  });
+  const confirmed = await store.confirmTotp(userId, {
+    secret: TOTP_SECRET,
+    step: totpStep(now - HOUR),
+    recoveryCodeHashes: newRecoveryCodes().map((code) =>
+      hashRecoveryCode(code)!
+    ),
+    now,
+  });
+  if (!confirmed) throw new Error(`TOTP not confirmed for ${userId}`);
+}
+
+// `count` calls of `task`, a few at a time (accounts are independent; one
+// commit after another would take seconds for a thousand).
+async function inParallel<T>(
+  count: number,
+  task: (i: number) => Promise<T>,
+): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, count) }, worker));
+  return out;
 }
 
 /** Creates a KV file at `path` with the account and sessions. */
@@ -89,15 +194,11 @@ export async function seedKv(
 ): Promise<Seeded> {
   const kv = await Deno.openKv(path);
   try {
-    const tokens = await seedAccount(
-      new KvStore(kv),
-      options.probes ?? 1,
-      options.disabled,
-    );
+    const seeded = await seedAccounts(new KvStore(kv), options);
     const now = Date.now();
     await bulkKv(kv, options.bulkLive ?? 0, now, now + 7 * DAY);
     await bulkKv(kv, options.bulkExpired ?? 0, now - 8 * DAY, now - DAY);
-    return { tokens };
+    return seeded;
   } finally {
     kv.close();
   }
@@ -162,10 +263,9 @@ export async function seedPostgres(
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   try {
     await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const tokens = await seedAccount(
+    const seeded = await seedAccounts(
       new PostgresStore(sql, { schema }),
-      options.probes ?? 1,
-      options.disabled,
+      options,
     );
     const now = Date.now();
     await bulkPostgres(sql, schema, options.bulkLive ?? 0, now, now + 7 * DAY);
@@ -177,7 +277,7 @@ export async function seedPostgres(
       now - DAY,
     );
     await sql.unsafe(`ANALYZE "${schema}".sessions`);
-    return { tokens };
+    return seeded;
   } finally {
     await sql.end();
   }

@@ -38,6 +38,7 @@ async function gzipSize(bytes: Uint8Array): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
+/** Gzipped size of each client entry, peers external. */
 export const clientSize: Scenario = {
   name: "client-size",
   description: "gzipped size of each client entry, peers external",

@@ -13,7 +13,8 @@ import {
   throughputRatios,
 } from "../_scenario.ts";
 import { latencyPercentiles, Samples } from "../_stats.ts";
-import { sessionRequest, startCeiling } from "./session_kv.ts";
+import { sessionRequest } from "../_requests.ts";
+import { startCeiling } from "../_session_check.ts";
 
 const TOKEN = "a".repeat(43);
 
@@ -46,6 +47,7 @@ async function fetchLoad(
   };
 }
 
+/** The raw-socket load generator ÷ a fetch loop, against the ceiling (opt-in). */
 export const loadgen: Scenario = {
   name: "loadgen",
   description: "raw-socket load generator vs a fetch loop, against the ceiling",

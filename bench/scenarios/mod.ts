@@ -3,7 +3,11 @@
 import type { Scenario } from "../_scenario.ts";
 import { sessionKv } from "./session_kv.ts";
 import { sessionPg } from "./session_pg.ts";
+import { idleTimeout } from "./idle_timeout.ts";
+import { auditTrail } from "./audit_trail.ts";
+import { sessionsList } from "./sessions_list.ts";
 import { login } from "./login.ts";
+import { twoStep } from "./two_step.ts";
 import { reset } from "./reset.ts";
 import { scale } from "./scale.ts";
 import { reaper } from "./reaper.ts";
@@ -14,7 +18,11 @@ import { loadgen } from "./loadgen.ts";
 export const SCENARIOS: readonly Scenario[] = [
   sessionKv,
   sessionPg,
+  idleTimeout,
+  auditTrail,
+  sessionsList,
   login,
+  twoStep,
   reset,
   scale,
   reaper,

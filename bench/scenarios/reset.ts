@@ -2,11 +2,12 @@
 // disabled address make the same store reads and writes before the 202, so
 // their latencies match. Known ÷ unknown and disabled ÷ unknown, each pair
 // interleaved request by request on one connection, on KV and (with
-// DATABASE_URL) Postgres. No limiter is mounted; the mailer drops the mail.
+// DATABASE_URL) Postgres. The limiter counts nothing (every request is a
+// counted 202); the mailer drops the mail.
 
 import { DISABLED_USER, USER } from "../_fixtures.ts";
 import { interleaved } from "../_interleaved.ts";
-import { httpRequest } from "../_load.ts";
+import { resetRequest } from "../_requests.ts";
 import type { Spread } from "../_stats.ts";
 import {
   type BenchContext,
@@ -19,13 +20,9 @@ import { dropPostgresSchema, seedKv, seedPostgres } from "../_seed.ts";
 import { type ServerProcess, startServer } from "../_servers.ts";
 
 const SCHEMA = "gatehouse_bench_reset";
+const OURS = { reset: true, without: ["limiter-counts"] };
 
-function resetRequest(email: string): Uint8Array {
-  return httpRequest("POST", "/api/auth/password-reset", {
-    "content-type": "application/json",
-  }, JSON.stringify({ email }));
-}
-
+/** Equal work of reset requests for known, unknown and disabled addresses. */
 export const reset: Scenario = {
   name: "reset",
   description:
@@ -35,7 +32,7 @@ export const reset: Scenario = {
     const kvPath = `${ctx.tmpDir}/reset.kv`;
     await seedKv(kvPath, { disabled: true });
     const servers: Array<[string, ServerProcess]> = [
-      ["kv", await startServer("ours", { store: "kv", kvPath, reset: true })],
+      ["kv", await startServer("ours", { store: "kv", kvPath, ...OURS })],
     ];
     const notes = [
       "each pair alternates request by request on one connection; each round compares their medians",
@@ -49,7 +46,7 @@ export const reset: Scenario = {
             store: "postgres",
             url: ctx.databaseUrl,
             schema: SCHEMA,
-            reset: true,
+            ...OURS,
           }),
         ]);
       } else {
@@ -66,7 +63,7 @@ export const reset: Scenario = {
           ] as const
         ) {
           const label = `${kind}/unknown reset request p50 (${store})`;
-          const ratio = await interleaved(
+          const { ratio } = await interleaved(
             ctx,
             `reset (${store}): ${kind} ÷ unknown`,
             server.port,

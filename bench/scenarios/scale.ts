@@ -14,15 +14,17 @@ import {
 } from "../_scenario.ts";
 import { dropPostgresSchema, seedKv, seedPostgres } from "../_seed.ts";
 import { type ServerProcess, startServer } from "../_servers.ts";
-import { sessionRequest } from "./session_kv.ts";
+import { sessionRequest } from "../_requests.ts";
 
 const PROBES = 1000;
 
+/** The session check with few and with many live sessions (opt-in). */
 export const scale: Scenario = {
   name: "scale",
   description:
     "session-check p50 with 1 000 vs --sessions live sessions (KV, and Postgres with DATABASE_URL)",
-  default: true,
+  // Opt-in: seeding --sessions live sessions takes minutes on KV.
+  default: false,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const big = Math.max(ctx.scaleSessions, PROBES);
     const label = (n: number) => n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`;

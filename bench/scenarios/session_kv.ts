@@ -1,89 +1,47 @@
 // Session check on Deno KV: ceiling, the lean hand-written check (Web
 // Crypto and node:crypto hashing) and Gatehouse's `GET /api/auth/session`
-// through `requireSession`, on one KV file seeded by the real KvStore.
+// through `requireSession`, on one KV file seeded by the real KvStore;
+// then ours and the node:crypto lean one request at a time.
 
-import { httpRequest } from "../_load.ts";
-import { COOKIE_NAME, IDENTITY } from "../_fixtures.ts";
-import {
-  alternate,
-  type BenchContext,
-  check,
-  type Scenario,
-  throughputRatios,
-} from "../_scenario.ts";
+import { COOKIE_NAME } from "../_fixtures.ts";
+import type { Scenario } from "../_scenario.ts";
 import { seedKv } from "../_seed.ts";
-import { type ServerProcess, startServer } from "../_servers.ts";
+import { startServer } from "../_servers.ts";
+import {
+  compareSessionChecks,
+  SESSION_PROBES,
+  startCeiling,
+} from "../_session_check.ts";
 
-/** The session-check request for `token`. */
-export function sessionRequest(token: string): Uint8Array {
-  return httpRequest("GET", "/api/auth/session", {
-    cookie: `${COOKIE_NAME}=${token}`,
-  });
-}
-
-/** Starts the ceiling server. */
-export function startCeiling(): Promise<ServerProcess> {
-  return startServer("ceiling", {
-    cookieName: COOKIE_NAME,
-    identity: IDENTITY,
-  });
-}
-
+/** The session check on Deno KV against the ceiling and the lean checks. */
 export const sessionKv: Scenario = {
   name: "session-kv",
   description:
-    "GET /api/auth/session on Deno KV vs the ceiling and lean KV reads",
+    "GET /api/auth/session on Deno KV vs the ceiling and lean KV reads; ours vs lean one at a time",
   default: true,
-  async run(ctx: BenchContext) {
+  async run(ctx) {
     const kvPath = `${ctx.tmpDir}/session.kv`;
-    const { tokens } = await seedKv(kvPath);
-    const request = [sessionRequest(tokens[0]!)];
+    const { tokens } = await seedKv(kvPath, { probes: SESSION_PROBES });
+    const lean = (hash: string) =>
+      startServer("lean_kv", { kvPath, cookieName: COOKIE_NAME, hash });
     const servers = await Promise.all([
       startCeiling(),
-      startServer("lean_kv", {
-        kvPath,
-        cookieName: COOKIE_NAME,
-        hash: "webcrypto",
-      }),
-      startServer("lean_kv", { kvPath, cookieName: COOKIE_NAME, hash: "node" }),
+      lean("webcrypto"),
+      lean("node"),
       startServer("ours", { store: "kv", kvPath }),
     ]);
     try {
-      const [ceiling, leanWeb, leanNode, ours] = servers;
-      const variants = await alternate(ctx, [
-        { name: "ceiling", server: ceiling!, requests: request },
-        { name: "lean-kv-webcrypto", server: leanWeb!, requests: request },
-        { name: "lean-kv-node", server: leanNode!, requests: request },
-        { name: "ours-kv", server: ours!, requests: request },
-      ], "session-kv");
-      const ratios = throughputRatios(variants, [
-        ["lean-kv-webcrypto", "ceiling"],
-        ["lean-kv-node", "ceiling"],
-        ["ours-kv", "ceiling"],
-        ["ours-kv", "lean-kv-webcrypto"],
-        ["ours-kv", "lean-kv-node"],
-      ]);
-      return {
+      const [ceiling, leanWebcrypto, leanNode, ours] = servers;
+      return await compareSessionChecks(ctx, {
         scenario: "session-kv",
-        variants,
-        ratios,
-        targets: [
-          check(
-            "KV session check vs lean (Web Crypto), req/s",
-            ratios["ours-kv/lean-kv-webcrypto"]!.median,
-            ">=1",
-          ),
-          check(
-            "KV session check vs lean (node:crypto), req/s",
-            ratios["ours-kv/lean-kv-node"]!.median,
-            ">=1",
-          ),
-        ],
-        notes: [
-          "50 keep-alive connections; ratios are req/s of the first over the second, per round",
-          "lean skips expiry, disabled and revocation checks and capabilities; ours does all of them",
-        ],
-      };
+        store: "kv",
+        storeLabel: "KV",
+        tokens,
+        ceiling: ceiling!,
+        leanWebcrypto: leanWebcrypto!,
+        leanNode: leanNode!,
+        ours: ours!,
+      });
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

@@ -2,21 +2,46 @@
 // the real store with the demo's roles (identities carry capabilities and
 // grantable roles), on a URLPattern table, like the README.
 //
-// With `sweep: true` it also answers `POST /bench/sweep` by running one
-// Reaper sweep in this process, so session checks and the sweep share the
-// event loop as they would in production. With `reset: true` it mounts the
-// password-reset request handler without its limiter, and a mailer that
-// drops the mail.
+// Options beyond the store (all absent: Gatehouse as configured by default):
+// - `sweep: true` also answers `POST /bench/sweep` by running one Reaper
+//   sweep in this process, so session checks and the sweep share the event
+//   loop as they would in production.
+// - `reset: true` gives the password-reset request a public URL and a
+//   mailer that drops the mail.
+// - `idleTimeout: ms` sets Gatehouse's idle timeout (last_seen is then
+//   written at most once per min(60 s, idleTimeout / 10) per session).
+// - `without: [...]` leaves store writes out (./_store_wrappers.ts):
+//   `"idle-writes"` (and the idle timeout becomes the session TTL, so no
+//   check is refused for idleness), `"audit-trail"`, `"limiter-counts"`.
+//
+// `POST /bench/settled` answers once the writes Gatehouse made after its
+// answers so far (last_seen, refusal events) have landed, so a scenario can
+// end a variant's turn with its own background work done.
 
 import { createGatehouse, type Handler } from "../../mod.ts";
+import { DEFAULT_SESSION_TTL } from "../../server/limits.ts";
 import { COOKIE_NAME, ROLES } from "../_fixtures.ts";
 import { config, listen } from "./_listen.ts";
 import { openStore, type StoreConfig } from "./_open_store.ts";
+import { storeWithout, type StoreWrite } from "./_store_wrappers.ts";
 
-const options = config<StoreConfig & { sweep?: boolean; reset?: boolean }>();
+// What the harness passes to this server.
+type OursConfig = StoreConfig & {
+  sweep?: boolean;
+  reset?: boolean;
+  idleTimeout?: number;
+  without?: StoreWrite[];
+};
+
+const options = config<OursConfig>();
 const opened = await openStore(options);
-const { routes, links } = createGatehouse({
-  store: opened.store,
+const without = options.without ?? [];
+const idleTimeout = without.includes("idle-writes")
+  ? DEFAULT_SESSION_TTL
+  : options.idleTimeout;
+const store = storeWithout(opened.store, without);
+const { routes, settled } = createGatehouse({
+  store,
   cookieName: COOKIE_NAME,
   roles: {
     admin: {
@@ -25,6 +50,7 @@ const { routes, links } = createGatehouse({
     },
     member: {},
   },
+  ...(idleTimeout === undefined ? {} : { idleTimeout }),
   ...(options.reset
     ? {
       publicUrl: "http://127.0.0.1",
@@ -33,26 +59,23 @@ const { routes, links } = createGatehouse({
     : {}),
 });
 
-// Gatehouse's routes as they come, plus the bench's own sweep trigger.
+// Gatehouse's routes as they come, then the bench's own.
 const table: Array<{ method: string; pattern: URLPattern; handler: Handler }> =
-  [...routes];
-
-if (options.reset) {
-  // First in the table: the handler alone, so the limiter's count does not
-  // stop the run (the scenario measures the handler's equal work).
-  table.unshift({
+  [...routes, {
     method: "POST",
-    pattern: new URLPattern({ pathname: "/api/auth/password-reset" }),
-    handler: links.requestPasswordReset,
-  });
-}
+    pattern: new URLPattern({ pathname: "/bench/settled" }),
+    handler: async () => {
+      await settled();
+      return new Response(null, { status: 204 });
+    },
+  }];
 
 if (options.sweep) {
   const { sweepHandler } = await import("./_sweep.ts");
   table.push({
     method: "POST",
     pattern: new URLPattern({ pathname: "/bench/sweep" }),
-    handler: sweepHandler(opened.store),
+    handler: sweepHandler(store),
   });
 }
 
