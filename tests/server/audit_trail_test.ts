@@ -793,3 +793,34 @@ testEachStore(
     );
   },
 );
+
+Deno.test("KvStore writes as many keys for an event of no account as for one of an account (equal work for unknown addresses)", async () => {
+  const { store, kv, close } = await memoryStore();
+  try {
+    const keysAfter = async (event: AuditEvent) => {
+      const before = await Array.fromAsync(kv.list({ prefix: [] }));
+      await store.recordEvents([event]);
+      const after = await Array.fromAsync(kv.list({ prefix: [] }));
+      return after.length - before.length;
+    };
+    const event = (id: string, actor: string | null): AuditEvent => ({
+      id,
+      type: "password.reset_requested",
+      at: Date.now(),
+      actorId: actor,
+      actorEmail: actor === null ? null : "ada@example.com",
+      targetId: actor,
+      targetEmail: actor === null ? null : "ada@example.com",
+      ip: "203.0.113.5",
+      userAgent: "",
+      detail: { email: "ada@example.com" },
+    });
+    const known = await keysAfter(
+      event(crypto.randomUUID(), crypto.randomUUID()),
+    );
+    const unknown = await keysAfter(event(crypto.randomUUID(), null));
+    assertEquals(unknown, known);
+  } finally {
+    close();
+  }
+});

@@ -11,12 +11,20 @@ import type { KvKeys } from "./_keys.ts";
 // two user-and-type entries): 100 events stay within KV's 1000.
 const EVENT_BATCH = 100;
 
+// An event that names no account (a failed sign-in or a reset request for
+// an unknown address) is indexed under this id as if it named one, so that
+// it writes as many keys as the same event for a known account: the store
+// work must not tell the two apart (DESIGN.md §5, equal work). No filter
+// reaches it: user ids in queries are UUIDs.
+const NO_ACCOUNT = "";
+
 /** The keys an event is stored under: the record and its index entries. */
 function indexKeys(k: KvKeys, event: AuditEvent): Deno.KvKey[] {
   const keys = [k.auditType(event.type, event.id)];
-  const users = new Set(
-    [event.actorId, event.targetId].filter((id): id is string => id !== null),
+  const named = [event.actorId, event.targetId].filter((id): id is string =>
+    id !== null
   );
+  const users = new Set(named.length === 0 ? [NO_ACCOUNT] : named);
   for (const user of users) {
     keys.push(
       k.auditUser(user, event.id),
