@@ -30,7 +30,11 @@ Deno.test("deno task bench --help lists every scenario", async () => {
     const name of [
       "session-kv",
       "session-pg",
+      "idle-timeout",
+      "audit-trail",
+      "sessions-list",
       "login",
+      "two-step",
       "reset",
       "scale",
       "reaper",
@@ -80,7 +84,8 @@ Deno.test("deno task bench runs session-kv and client-size and writes JSON", asy
       assert.ok(v.summary.p99.median >= v.summary.p50.median, name);
     }
     assert.ok(session.ratios["ours-kv/lean-kv-node"].median > 0);
-    assert.equal(session.targets.length, 2);
+    // Throughput against both leans, and the latency of a check alone.
+    assert.equal(session.targets.length, 3);
     assert.equal(client.scenario, "client-size");
     assert.ok(client.metrics["@gatehouse/client gzip bytes"] > 0);
   } finally {
