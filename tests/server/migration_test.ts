@@ -61,7 +61,7 @@ async function assertMigrated(store: Store): Promise<void> {
   assertEquals(accepted, null);
 }
 
-Deno.test("KvStore.migrate() moves a schema-1 database to schema 3", async () => {
+Deno.test("KvStore.migrate() moves a schema-1 database to schema 4", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const p = ["gatehouse"];
@@ -100,7 +100,7 @@ Deno.test("KvStore.migrate() moves a schema-1 database to schema 3", async () =>
     assertEquals((await op.commit()).ok, true);
     const store = new KvStore(kv);
     await Promise.all([store.migrate(), new KvStore(kv).migrate()]);
-    assertEquals((await kv.get([...p, "schema"])).value, 3);
+    assertEquals((await kv.get([...p, "schema"])).value, 4);
     // Schema 3: the old session has a public id and its times.
     const old =
       (await kv.get<Record<string, unknown>>([...p, "session", SESSION!]))
@@ -169,4 +169,39 @@ Deno.test({
       await Promise.all([sql.end(), second.end()]);
     }
   },
+});
+
+Deno.test("KvStore.migrate() moves a schema-3 database to schema 4: unknown addresses read the decoy's id beside it", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const p = ["gatehouse"];
+    const store = new KvStore(kv);
+    await store.migrate();
+    // What schema 3 had: no decoy_email.
+    await kv.delete([...p, "decoy_email"]);
+    await kv.set([...p, "schema"], 3);
+    const ada = await store.createUser({
+      id: nextId(),
+      email: "ada@example.com",
+      emailKey: "ada@example.com",
+      name: "Ada",
+      role: "",
+      passwordHash: "h",
+      createdAt: NOW,
+    });
+    await Promise.all([store.migrate(), new KvStore(kv).migrate()]);
+    assertEquals((await kv.get([...p, "schema"])).value, 4);
+    const decoy = await kv.get<{ id: string }>([...p, "decoy_account"]);
+    assertEquals(
+      (await kv.get([...p, "decoy_email"])).value,
+      decoy.value?.id,
+    );
+    assertEquals(await store.credentialsByEmail("nobody@example.com"), null);
+    assertEquals(
+      (await store.credentialsByEmail("ada@example.com"))?.user.id,
+      ada.id,
+    );
+  } finally {
+    kv.close();
+  }
 });

@@ -6,6 +6,10 @@
 //   accounts                           -> true once any account exists
 //   decoy_account                      -> UserValue of no one: what an
 //                                         unknown email reads instead
+//   decoy_email                        -> its id: read beside it, so an
+//                                         unknown email finds as many records
+//   absent                             -> never written: read beside a known
+//                                         account, so it misses as often
 //   role_count/{role}                  -> KvU64: enabled accounts with the role
 //   enabled_count                      -> KvU64: enabled accounts
 //   session/{token hash}               -> SessionValue
@@ -82,6 +86,8 @@ export function kvKeys(prefix: Deno.KvKey) {
     userEmails: (): Deno.KvKey => [...prefix, "user_email"],
     accounts: (): Deno.KvKey => [...prefix, "accounts"],
     decoyAccount: (): Deno.KvKey => [...prefix, "decoy_account"],
+    decoyEmail: (): Deno.KvKey => [...prefix, "decoy_email"],
+    absent: (): Deno.KvKey => [...prefix, "absent"],
     roleCount: (role: string): Deno.KvKey => [...prefix, "role_count", role],
     enabledCount: (): Deno.KvKey => [...prefix, "enabled_count"],
     session: (hash: string): Deno.KvKey => [...prefix, "session", hash],

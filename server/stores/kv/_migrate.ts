@@ -20,6 +20,10 @@
 //   `authenticatedAt` (their creation time for old ones);
 // - the audit keys (`audit`, `audit_user`, `audit_type`, `audit_user_type`)
 //   start empty.
+//
+// Version 4 (issue 19): `decoy_email` holds the decoy account's id, so that
+// reading an unknown address finds as many records as reading a known one
+// (no data moves).
 
 import { uuidv7 } from "../../_crypto.ts";
 import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
@@ -28,7 +32,7 @@ import { commit, retry } from "./_atomic.ts";
 import type { KvKeys, SessionValue, UserValue } from "./_keys.ts";
 
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Brings a version-1 database to version 2. */
 export async function migrateToV2(kv: Deno.Kv, k: KvKeys): Promise<void> {
