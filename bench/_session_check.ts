@@ -113,10 +113,13 @@ export async function compareSessionChecks(
         ratios[`${names.ours}/${names.leanNode}`]!.median,
         ">=1",
       ),
+      // Alone, a check must not wait for company: a wait would be an event
+      // loop turn or a read (a quarter of a check or more). What is left is
+      // the work lean skips, a few per cent of a check alone.
       check(
         `${storeLabel} session check vs lean (node:crypto), p50 one at a time (interleaved)`,
         alone.ratio.median,
-        "<=1",
+        "<=1.05",
       ),
     ],
     notes: [
