@@ -8,7 +8,10 @@
 import assert from "node:assert/strict";
 import type postgres from "postgres";
 import { AuthError } from "../../mod.ts";
-import { MIGRATIONS } from "../../server/stores/postgres/_migrations.ts";
+import {
+  applyMigration,
+  MIGRATIONS,
+} from "../../server/stores/postgres/_migrations.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { nextId } from "../../server/stores/conformance/_helpers.ts";
 import { addUser } from "../fixtures/kv.ts";
@@ -34,17 +37,7 @@ async function schemaAt(
       version integer PRIMARY KEY, name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now())`);
     for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
-      for (const statement of migration.statements) {
-        if (typeof statement === "string") {
-          await tx.unsafe(statement.replaceAll("{schema}", quoted));
-        } else {
-          await statement(tx, quoted);
-        }
-      }
-      await tx.unsafe(
-        `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,
-        [migration.version, migration.name],
-      );
+      await applyMigration(tx, quoted, migration);
     }
   });
 }

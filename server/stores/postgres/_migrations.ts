@@ -703,17 +703,30 @@ export async function runMigrations(
     }
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
-      for (const statement of migration.statements) {
-        if (typeof statement === "string") {
-          await tx.unsafe(statement.replaceAll("{schema}", quoted));
-        } else {
-          await statement(tx, quoted);
-        }
-      }
-      await tx.unsafe(
-        `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,
-        [migration.version, migration.name],
-      );
+      await applyMigration(tx, quoted, migration);
     }
   });
+}
+
+/**
+ * Runs `migration`'s statements in `tx` on the schema `quoted` and records
+ * it in `schema_migrations` (which must exist). `runMigrations` calls it
+ * for each missing version; tests build older schemas with it.
+ */
+export async function applyMigration(
+  tx: postgres.TransactionSql,
+  quoted: string,
+  migration: Migration,
+): Promise<void> {
+  for (const statement of migration.statements) {
+    if (typeof statement === "string") {
+      await tx.unsafe(statement.replaceAll("{schema}", quoted));
+    } else {
+      await statement(tx, quoted);
+    }
+  }
+  await tx.unsafe(
+    `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,
+    [migration.version, migration.name],
+  );
 }
