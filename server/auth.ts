@@ -429,9 +429,14 @@ export function createAuth(config: AuthOptions): Auth {
     token: string,
     client?: ClientMeta,
   ): Promise<string> {
-    if (sessionTokenAccount(token) === null) return clearing;
+    const account = sessionTokenAccount(token);
+    if (account === null) return clearing;
     const tokenHash = hashToken(token);
-    const found = await store.findSession(tokenHash, now());
+    const found = await store.findSession(
+      tokenHash,
+      now(),
+      account === "" ? undefined : account,
+    );
     const events = found === null || client === undefined ? [] : [
       trail.event("logout", {
         actor: found.user,
