@@ -18,7 +18,7 @@ export interface SessionContext {
 
 /** Everything attached to one request. */
 export interface RequestContext {
-  identity: Identity | null;
+  identity: Identity;
   session: SessionContext | null;
 }
 
