@@ -141,6 +141,14 @@ export interface Auth {
   identityOf(user: UserRecord): Promise<Identity>;
 }
 
+// A session's token and cookie, made before it is recorded.
+interface SessionTicket {
+  userId: string;
+  tokenHash: string;
+  id: string;
+  cookie: string;
+}
+
 /** What the link and account handlers need of an Auth. */
 export interface SessionIssuer {
   /**
@@ -309,47 +317,73 @@ export function createAuth(config: AuthOptions): Auth {
 
   const clearing = serializeCookie(name, "", { maxAge: 0 });
 
-  // Verifies a sign-in. Every path (unknown or malformed email, wrong or
-  // malformed password, disabled account) makes the same single argon2
-  // verification before it is refused.
-  async function check(email: string, password: string): Promise<{
+  // Checks a password, in two halves: `beginCheck` reads the account and
+  // starts argon2id, `endCheck` waits for its answer. Every path (unknown
+  // or malformed email, wrong or malformed password, disabled account)
+  // makes the same single verification before it is refused. Between the
+  // halves a sign-in does what does not depend on the answer, on a main
+  // thread that would otherwise wait (see `login`).
+  interface PasswordCheck {
     key: string | null;
     found: UserCredentials | null;
-    ok: boolean;
-  }> {
+    /** The account a session would be for; a made-up one when none is found. */
+    accountId: string;
+    matches: Promise<boolean>;
+  }
+
+  // A sign-in (`signingIn`) also lets the store begin the reads of the
+  // session it may record, for every address alike: an unknown one
+  // anticipates an account that does not exist.
+  async function beginCheck(
+    email: string,
+    password: string,
+    signingIn = false,
+  ): Promise<PasswordCheck> {
     const fallback = await dummy();
     const key = signInKey(email, limits);
     const found = key === null ? null : await store.credentialsByEmail(key);
-    const matches = await hasher.verify(
-      found?.passwordHash ?? fallback,
-      password,
-    );
-    const ok = found !== null && matches && !found.user.disabled &&
+    const accountId = found?.user.id ?? uuidv7(now());
+    if (signingIn) store.anticipateSession?.(accountId);
+    const matches = hasher.verify(found?.passwordHash ?? fallback, password);
+    // Observed at once: if what runs between the halves throws, a failed
+    // verify must not also surface as an unhandled rejection.
+    matches.catch(() => {});
+    return { key, found, accountId, matches };
+  }
+
+  async function endCheck(
+    { found, matches }: PasswordCheck,
+    password: string,
+  ): Promise<UserCredentials | null> {
+    // Awaited whatever was found: an unknown address waits like a known one.
+    const matched = await matches;
+    const ok = found !== null && matched && !found.user.disabled &&
       isSignInPassword(password, limits);
-    return { key, found, ok };
+    return ok ? found : null;
   }
 
   async function verifyPassword(
     email: string,
     password: string,
   ): Promise<UserCredentials | null> {
-    const { found, ok } = await check(email, password);
-    return ok ? found : null;
+    return await endCheck(await beginCheck(email, password), password);
   }
 
-  async function verify(
-    email: string,
+  // The second half of a sign-in's check: `credentials_invalid`, with its
+  // `login.failed` event when the client is named, or the credentials
+  // (rehashed when the parameters changed).
+  async function endSignInCheck(
+    check: PasswordCheck,
     password: string,
     client?: ClientMeta,
   ): Promise<UserCredentials> {
-    const { key, found, ok } = await check(email, password);
-    if (!ok || found === null) {
+    const found = await endCheck(check, password);
+    if (found === null) {
       if (client !== undefined) {
-        const account = found === null ? null : found.user;
         trail.refused([trail.event("login.failed", {
-          actor: account,
+          actor: check.found?.user ?? null,
           client,
-          detail: { email: key },
+          detail: { email: check.key },
         })]);
       }
       throw new AuthError("credentials_invalid");
@@ -366,6 +400,13 @@ export function createAuth(config: AuthOptions): Auth {
     return found;
   }
 
+  async function verify(
+    email: string,
+    password: string,
+  ): Promise<UserCredentials> {
+    return await endSignInCheck(await beginCheck(email, password), password);
+  }
+
   async function authenticate(
     email: string,
     password: string,
@@ -373,14 +414,22 @@ export function createAuth(config: AuthOptions): Auth {
     return await identityOf((await verify(email, password)).user);
   }
 
-  function issue(at: number, userId: string) {
+  // A session's token, with its digest and public id, and the cookie that
+  // carries it. Nothing in it depends on a password check, so a sign-in
+  // makes it while argon2id runs.
+  function ticket(at: number, userId: string): SessionTicket {
     const token = sessionToken(userId);
     return {
+      userId,
       tokenHash: hashToken(token),
       id: uuidv7(at),
-      expiresAt: at + ttl,
       cookie: serializeCookie(name, token, { maxAge }),
     };
+  }
+
+  function issue(at: number, userId: string) {
+    const { tokenHash, id, cookie } = ticket(at, userId);
+    return { tokenHash, id, expiresAt: at + ttl, cookie };
   }
 
   // Records a session; bound to a sign-in, only while the password (and
@@ -389,9 +438,14 @@ export function createAuth(config: AuthOptions): Auth {
     user: UserRecord,
     binding?: SignInBinding,
     client: ClientMeta = { ip: "", userAgent: "" },
+    made?: SessionTicket,
   ): Promise<{ cookie: string; events: AuditEvent[] }> {
     const createdAt = now();
-    const { tokenHash, id, expiresAt, cookie } = issue(createdAt, user.id);
+    const expiresAt = createdAt + ttl;
+    // A token names its account: one made for another is of no use here.
+    const { tokenHash, id, cookie } = made?.userId === user.id
+      ? made
+      : ticket(createdAt, user.id);
     const events = binding === undefined ? [] : [
       trail.event("login.succeeded", {
         actor: user,
@@ -529,18 +583,26 @@ export function createAuth(config: AuthOptions): Auth {
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const email = requiredString(body, "email");
     const password = requiredString(body, "password");
+    const check = await beginCheck(email, password, true);
+    // While argon2id runs: what follows needs these whatever its answer.
     const meta = client(req, info);
-    const verified = await verify(email, password, meta);
+    const made = ticket(now(), check.accountId);
+    const verified = await endSignInCheck(check, password, meta);
     if (hasSecondFactor(verified.factors)) {
       return respond({ second_factor: methodsOf(verified.factors) }, {
         status: 202,
         headers: { ...NO_STORE, "set-cookie": await pendingSignIn(verified) },
       });
     }
-    const { cookie, events } = await recordSession(verified.user, {
-      generation: verified.generation,
-      method: "password",
-    }, meta);
+    const { cookie, events } = await recordSession(
+      verified.user,
+      {
+        generation: verified.generation,
+        method: "password",
+      },
+      meta,
+      made,
+    );
     trail.committed(events);
     return respond(await ownIdentity(verified.user, verified.factors), {
       headers: { ...NO_STORE, "set-cookie": cookie },

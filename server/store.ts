@@ -493,6 +493,17 @@ export interface Store extends FactorStore {
    */
   createSession(session: NewSession): Promise<boolean>;
   /**
+   * Optional. A hint that `createSession` for this account will probably
+   * follow in a moment: a sign-in whose password is being verified. A store
+   * whose `createSession` reads before it commits may begin those reads
+   * now, so that only the commit waits for the verify. It must write
+   * nothing and never throw, and `createSession` must decide as it would
+   * without the hint: whatever changed meanwhile (a password change, a
+   * disabled account, another session) counts. A hint no `createSession`
+   * follows (the password was wrong) must cost no more than its reads.
+   */
+  anticipateSession?(userId: string): void;
+  /**
    * The hot path: the session behind `tokenHash` and its account, or null
    * when there is none, it expired by `now`, the account is disabled, or the
    * session was revoked (disable, password reset) since it was issued.

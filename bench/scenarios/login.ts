@@ -9,7 +9,7 @@
 
 import { verify as nativeVerify } from "@node-rs/argon2";
 import { argon2Verify as wasmVerify } from "hash-wasm";
-import { PASSWORD, USER } from "../_fixtures.ts";
+import { COOKIE_NAME, PASSWORD, USER } from "../_fixtures.ts";
 import { interleaved } from "../_interleaved.ts";
 import { httpRequest } from "../_load.ts";
 import { startArgon2, UNCOUNTED_LOGINS } from "../_login.ts";
@@ -24,7 +24,12 @@ import {
   type ScenarioResult,
   type Variant,
 } from "../_scenario.ts";
-import { dropPostgresSchema, fixtureHash, seedKv } from "../_seed.ts";
+import {
+  dropPostgresSchema,
+  fixtureHash,
+  seedKv,
+  seedPostgres,
+} from "../_seed.ts";
 import { type ServerProcess, startServer } from "../_servers.ts";
 import { BETTER_AUTH_SCHEMA, startBetterAuth } from "./session_pg.ts";
 
@@ -32,6 +37,7 @@ const WRONG_PASSWORD = "wrong horse battery staple";
 // Accounts signed in one after another for the login of an account that is
 // not at its session cap: a run signs each in a few times at most.
 const FEW_SESSION_ACCOUNTS = 1000;
+const SCHEMA = "gatehouse_bench_login";
 
 /** Login against argon2id verify, and the equal work of failed logins. */
 export const login: Scenario = {
@@ -50,12 +56,15 @@ export const login: Scenario = {
       startArgon2(),
       // As an application runs it: the limiter's counts in the store.
       startServer("ours", { store: "kv", kvPath }),
+      // The floor of a durable login: one read, the verify, one commit.
+      startServer("lean_login", { kvPath, cookieName: COOKIE_NAME }),
     ]);
     const notes = [
       "one request at a time; the login limiter runs but stores no counts, so failed logins are not refused",
       "interleaved ratios: the two kinds of request alternate one by one (one connection per server) and each round compares their medians",
       "the login target is checked against argon2id verify in a bare HTTP server (the floor of a login request); the in-process verify ratio is reported beside it",
       "counted/uncounted: the same successful login with the limiter's counts stored (a reservation before the handler, its release after), as an application runs it",
+      "lean login: a hand-written login on the same KV file (one read of the account by its email, the argon2id verify, one commit of a session record; no cap, no audit event, no generation binding, no equal work): the floor of a login that keeps its session durably",
       `login-ok signs one account in thousands of times: it sits at its session cap (50), so each login also reads its sessions and ends the oldest; login-few-sessions signs in ${FEW_SESSION_ACCOUNTS} accounts in turn, each holding a session or two`,
     ];
     try {
@@ -122,35 +131,44 @@ export const login: Scenario = {
         ],
         401,
       );
-      const loginFloor = await interleaved(
+      const verifyPort = servers[1]!.port;
+      const loginFloor = await signInRatio(
         ctx,
         "login: login ÷ verify over HTTP",
         ours.port,
-        [
-          loginRequest(USER.email, PASSWORD),
-          { port: servers[1]!.port, bytes: loginRequest(USER.email, PASSWORD) },
-        ],
-        200,
+        verifyPort,
       );
-      const fewSessions = await interleaved(
+      const fewSessions = await signInRatio(
         ctx,
         "login: few sessions ÷ verify over HTTP",
         ours.port,
-        [
-          members.map((m) => loginRequest(m.email, PASSWORD)),
-          { port: servers[1]!.port, bytes: loginRequest(USER.email, PASSWORD) },
-        ],
-        200,
+        verifyPort,
+        members.map((m) => loginRequest(m.email, PASSWORD)),
       );
-      const counted = await interleaved(
+      const leanFloor = await signInRatio(
+        ctx,
+        "login: lean login ÷ verify over HTTP",
+        servers[3]!.port,
+        verifyPort,
+      );
+      const overLean = await signInRatio(
+        ctx,
+        "login: ours ÷ lean login",
+        ours.port,
+        servers[3]!.port,
+      );
+      // The same two targets on Postgres, when there is one.
+      const postgresRows = ctx.databaseUrl === undefined
+        ? undefined
+        : await onPostgres(ctx, ctx.databaseUrl, servers, verifyPort);
+      if (postgresRows === undefined) {
+        notes.push("Postgres login rows skipped: DATABASE_URL is not set");
+      }
+      const counted = await signInRatio(
         ctx,
         "login: with ÷ without the limiter's counts",
         servers[2]!.port,
-        [
-          loginRequest(USER.email, PASSWORD),
-          { port: ours.port, bytes: loginRequest(USER.email, PASSWORD) },
-        ],
-        200,
+        ours.port,
       );
       const ratios: Record<string, Spread> = {
         ...latencyRatios(results, [
@@ -169,6 +187,14 @@ export const login: Scenario = {
         "login-few-sessions/argon2-over-http p50, interleaved":
           fewSessions.ratio,
         "login-ok counted/uncounted limiter p50, interleaved": counted.ratio,
+        "lean-login/argon2-over-http p50, interleaved": leanFloor.ratio,
+        "login-ok/lean-login p50, interleaved": overLean.ratio,
+        ...(postgresRows === undefined ? {} : {
+          "postgres login-ok/argon2-over-http p50, interleaved":
+            postgresRows.loginFloor,
+          "postgres unknown-email/wrong-password p50, interleaved":
+            postgresRows.equalWork,
+        }),
       };
       return {
         scenario: "login",
@@ -185,6 +211,18 @@ export const login: Scenario = {
             equalWork.ratio.median,
             "0.97..1.03",
           ),
+          ...(postgresRows === undefined ? [] : [
+            check(
+              "Postgres: login p50 vs argon2id verify over HTTP p50 (interleaved)",
+              postgresRows.loginFloor.median,
+              "<=1.10",
+            ),
+            check(
+              "Postgres: unknown-email / wrong-password login p50 (interleaved)",
+              postgresRows.equalWork.median,
+              "0.97..1.03",
+            ),
+          ]),
         ],
         notes,
       };
@@ -192,7 +230,60 @@ export const login: Scenario = {
       await Promise.all(servers.map((s) => s.stop()));
       if (ctx.databaseUrl !== undefined) {
         await dropPostgresSchema(ctx.databaseUrl, BETTER_AUTH_SCHEMA);
+        await dropPostgresSchema(ctx.databaseUrl, SCHEMA);
       }
     }
   },
 };
+
+// Ours on Postgres (the fixture account at its cap, as on KV): login ÷ the
+// verify over HTTP, and unknown ÷ wrong password. The server joins
+// `servers` so that the caller stops it.
+async function onPostgres(
+  ctx: BenchContext,
+  url: string,
+  servers: ServerProcess[],
+  verifyPort: number,
+) {
+  await seedPostgres(url, SCHEMA);
+  const ours = await startServer("ours", {
+    store: "postgres",
+    url,
+    schema: SCHEMA,
+    ...UNCOUNTED_LOGINS,
+  });
+  servers.push(ours);
+  const loginFloor = await signInRatio(
+    ctx,
+    "login on Postgres: login ÷ verify over HTTP",
+    ours.port,
+    verifyPort,
+  );
+  const equalWork = await interleaved(
+    ctx,
+    "login on Postgres: unknown ÷ wrong",
+    ours.port,
+    [
+      loginRequest("nobody@example.com", PASSWORD),
+      loginRequest(USER.email, WRONG_PASSWORD),
+    ],
+    401,
+  );
+  return { loginFloor: loginFloor.ratio, equalWork: equalWork.ratio };
+}
+
+// Successful sign-ins on the server at `port` ÷ the fixture account's on the
+// one at `otherPort`, alternating one by one (the fixture account's unless
+// `requests` says otherwise).
+function signInRatio(
+  ctx: BenchContext,
+  label: string,
+  port: number,
+  otherPort: number,
+  requests: Uint8Array | Uint8Array[] = loginRequest(USER.email, PASSWORD),
+) {
+  return interleaved(ctx, label, port, [
+    requests,
+    { port: otherPort, bytes: loginRequest(USER.email, PASSWORD) },
+  ], 200);
+}

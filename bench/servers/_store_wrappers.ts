@@ -77,7 +77,8 @@ type CarriesEvents<T> = T extends object
   ? "events" extends keyof T ? true : false
   : false;
 type EventfulMethod = {
-  [K in keyof Store]: Store[K] extends (...args: infer A) => unknown
+  [K in keyof Store]-?: NonNullable<Store[K]> extends
+    (...args: infer A) => unknown
     ? true extends { [I in keyof A]: CarriesEvents<NonNullable<A[I]>> }[number]
       ? K
     : never

@@ -2,6 +2,8 @@
 
 import { storeConformance } from "../../server/stores/conformance/mod.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
+import { kvKeys } from "../../server/stores/kv/_keys.ts";
+import { EarlyReads } from "../../server/stores/kv/_session_creation.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 
 storeConformance("KvStore", async () => {
@@ -48,6 +50,29 @@ Deno.test("KvStore refuses more privileged roles than one commit can check", asy
     }
     assertEquals(message.includes("at most 9 privileged roles"), true);
     assertEquals((await store.userById(user.id))?.role, "r1");
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("KvStore keeps at most 256 early session reads, the latest, each taken once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const early = new EarlyReads(kv, kvKeys(["gatehouse"]));
+    // A flood of sign-ins with wrong passwords: hints no session follows.
+    const ids = Array.from({ length: 1000 }, () => crypto.randomUUID());
+    for (const id of ids) early.begin(id);
+    assertEquals(early.size, 256);
+    assertEquals(early.take(ids[0]!), null, "the oldest were let go");
+    const latest = early.take(ids[999]!);
+    assertEquals(latest === null, false);
+    assertEquals((await latest!)?.sessions, [], "an unknown account's reads");
+    assertEquals(early.take(ids[999]!), null, "taken once");
+    // Hinting one account again replaces its reads, keeping the bound.
+    early.begin(ids[500]!);
+    early.begin(ids[500]!);
+    assertEquals(early.size, 255);
+    await Promise.all(ids.slice(700).map((id) => early.take(id)));
   } finally {
     kv.close();
   }

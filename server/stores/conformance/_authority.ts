@@ -6,7 +6,7 @@
 // that refuses dead links before any hashing.
 
 import assert from "node:assert/strict";
-import type { NewSession } from "../../store.ts";
+import type { NewSession, Store } from "../../store.ts";
 import {
   acceptance,
   addLink,
@@ -17,6 +17,7 @@ import {
   hash,
   HOUR,
   live,
+  nextId,
   tokenHash,
 } from "./_helpers.ts";
 
@@ -31,6 +32,33 @@ const sessionOf = (
   expiresAt: now + HOUR,
   ...fields,
 });
+
+// `count` sign-ins of one account at once, each with a cap of `cap` (and
+// after `before`, when given); how many of their sessions are live after.
+async function raceForCap(
+  s: Store,
+  userId: string,
+  count: number,
+  cap: number,
+  before: (userId: string) => void = () => {},
+): Promise<number> {
+  const now = Date.now();
+  const all = Array.from(
+    { length: count },
+    (_, i) =>
+      sessionOf(userId, now, { expiresAt: now + HOUR + i, maxSessions: cap }),
+  );
+  const created = await Promise.all(all.map((session) => {
+    before(userId);
+    return s.createSession(session);
+  }));
+  assert.equal(created.every(Boolean), true);
+  let alive = 0;
+  for (const session of all) {
+    if (await live(s, session.tokenHash, now)) alive++;
+  }
+  return alive;
+}
 
 const sessions: Case[] = [
   [
@@ -99,22 +127,42 @@ const sessions: Case[] = [
     "createSession() keeps the cap under 300 parallel sign-ins of one account",
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com" });
+      assert.equal(await raceForCap(s, ada.id, 300, 50), 50);
+    },
+  ],
+  [
+    "createSession() after anticipateSession() decides on what holds when it commits",
+    async (s) => {
+      // The hint is optional; without it every step below still holds.
+      const anticipate = (id: string) => s.anticipateSession?.(id);
+      const ghost = nextId();
+      anticipate(ghost);
+      const ada = await addUser(s, { email: "ada@example.com" });
       const now = Date.now();
-      const all = Array.from(
-        { length: 300 },
-        (_, i) =>
-          sessionOf(ada.id, now, {
-            expiresAt: now + HOUR + i,
-            maxSessions: 50,
-          }),
-      );
-      const created = await Promise.all(all.map((x) => s.createSession(x)));
-      assert.equal(created.every(Boolean), true);
-      let alive = 0;
-      for (const session of all) {
-        if (await live(s, session.tokenHash, now)) alive++;
-      }
-      assert.equal(alive, 50);
+      assert.equal(await s.userById(ghost), null);
+      assert.deepEqual(await s.listSessions(ghost, now), []);
+      // A reset lands between the hint and the commit.
+      const read = await s.credentialsByEmail("ada@example.com");
+      anticipate(ada.id);
+      const reset = await addLink(s, "reset", {
+        email: ada.email,
+        userId: ada.id,
+        generation: read!.generation,
+        expiresAt: now + HOUR,
+      });
+      await s.confirmReset(reset, { passwordHash: hash("new"), now });
+      const late = sessionOf(ada.id, now, {
+        expectedGeneration: read!.generation,
+      });
+      assert.equal(await s.createSession(late), false);
+      assert.equal(await live(s, late.tokenHash, now), false);
+      // A disable lands between the hint and the commit.
+      anticipate(ada.id);
+      await s.updateUser(ada.id, { disabled: true });
+      assert.equal(await s.createSession(sessionOf(ada.id, now)), false);
+      await s.updateUser(ada.id, { disabled: false });
+      // 100 sign-ins, each hinted, racing for a cap of 20.
+      assert.equal(await raceForCap(s, ada.id, 100, 20, anticipate), 20);
     },
   ],
 ];

@@ -2,13 +2,7 @@
 // its account for revocation, listing and the cap, its entry in the expiry
 // index for the reaper), written and deleted together.
 
-import { uuidv7 } from "../../_crypto.ts";
-import type {
-  NewSession,
-  SessionLookup,
-  SessionRecord,
-  WithEvents,
-} from "../../store.ts";
+import type { SessionLookup, SessionRecord, WithEvents } from "../../store.ts";
 import { toRecord } from "./_accounts.ts";
 import { coalescing } from "../_coalesce.ts";
 import { commit, retry } from "./_atomic.ts";
@@ -25,87 +19,6 @@ import {
 // Smaller commits hold KV's single writer for less time, so session reads
 // queued behind a sweep or a mass revocation wait less.
 const SESSION_BATCH = 100;
-
-// Sessions a commit may end to make room: three mutations each, within
-// KV's 1000. An account over its cap by more (sessions from before the cap
-// existed) is trimmed by this many at each sign-in.
-const MAX_ENDED = 200;
-
-/**
- * Records a session if the account exists, is enabled and its generation is
- * the expected one, and ends the sessions that would end first beyond
- * `maxSessions`. The commit checks the account and `session_seq`, which
- * every new session of the account bumps: sign-ins of one account commit
- * one after another, each having seen the sessions of the ones before.
- */
-export function createSession(
-  kv: Deno.Kv,
-  k: KvKeys,
-  session: NewSession,
-): Promise<boolean> {
-  const { tokenHash, userId, createdAt, expiresAt } = session;
-  return retry(async () => {
-    const [entry, seq] = await kv.getMany<[UserValue, number]>([
-      k.user(userId),
-      k.sessionSeq(userId),
-    ]);
-    const account = entry.value;
-    if (
-      account === null || account.disabled ||
-      (session.expectedGeneration !== undefined &&
-        account.generation !== session.expectedGeneration) ||
-      (session.expectedFactorVersion !== undefined &&
-        factorsOf(account).factorVersion !== session.expectedFactorVersion)
-    ) {
-      return { op: null, result: false };
-    }
-    const value: SessionValue = {
-      id: session.id ?? uuidv7(createdAt),
-      userId,
-      generation: account.generation,
-      createdAt,
-      expiresAt,
-      lastSeenAt: createdAt,
-      authenticatedAt: createdAt,
-      ip: session.ip ?? "",
-      userAgent: session.userAgent ?? "",
-    };
-    const life = ttl(expiresAt, createdAt);
-    const op = addEvents(kv.atomic(), k, session.events).check(entry, seq)
-      .set(k.sessionSeq(userId), (seq.value ?? 0) + 1)
-      .set(k.session(tokenHash), value, life)
-      .set(k.sessionUser(userId, tokenHash), expiresAt, life)
-      .set(k.sessionExpiry(expiresAt, tokenHash), userId);
-    if (session.maxSessions !== undefined) {
-      for (const [hash, at] of await surplus(kv, k, session)) {
-        op.delete(k.session(hash)).delete(k.sessionUser(userId, hash))
-          .delete(k.sessionExpiry(at, hash));
-      }
-    }
-    return { op, result: true };
-  });
-}
-
-// The sessions of the account to end so that, with the new one, at most
-// `maxSessions` are live (the live ones that end first), and the expired
-// ones while there is room in the commit.
-async function surplus(
-  kv: Deno.Kv,
-  k: KvKeys,
-  session: NewSession,
-): Promise<Array<[string, number]>> {
-  const live: Array<[string, number]> = [];
-  const ended: Array<[string, number]> = [];
-  for await (
-    const entry of kv.list<number>({ prefix: k.sessionsOfUser(session.userId) })
-  ) {
-    const hash = entry.key[entry.key.length - 1] as string;
-    (entry.value > session.createdAt ? live : ended).push([hash, entry.value]);
-  }
-  live.sort(([a, x], [b, y]) => x - y || (a < b ? -1 : 1));
-  const over = Math.max(0, live.length - (session.maxSessions! - 1));
-  return [...live.slice(0, over), ...ended].slice(0, MAX_ENDED);
-}
 
 /** A session record and the account its token names, as read together. */
 export type SessionRead = [SessionValue | null, UserValue | null];

@@ -40,6 +40,7 @@ import { countOf, type KvKeys, kvKeys, type UserValue } from "./_keys.ts";
 import * as links from "./_links.ts";
 import { migrateToV2, migrateToV3, SCHEMA_VERSION } from "./_migrate.ts";
 import * as sessions from "./_sessions.ts";
+import { createSession, EarlyReads } from "./_session_creation.ts";
 import { pageOf } from "../_user_listing.ts";
 import type {
   AccountFactors,
@@ -105,6 +106,7 @@ export class KvStore implements Store {
   readonly #readSession: (
     query: sessions.SessionQuery,
   ) => Promise<sessions.SessionRead>;
+  readonly #early: EarlyReads;
 
   /**
    * Wraps an open `Deno.Kv`.
@@ -121,6 +123,7 @@ export class KvStore implements Store {
       this.#keys,
       options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
     );
+    this.#early = new EarlyReads(kv, this.#keys);
   }
 
   /**
@@ -299,7 +302,21 @@ export class KvStore implements Store {
    * expected generation; ends the oldest beyond `maxSessions`.
    */
   createSession(session: NewSession): Promise<boolean> {
-    return sessions.createSession(this.#kv, this.#keys, session);
+    return createSession(
+      this.#kv,
+      this.#keys,
+      session,
+      this.#early.take(session.userId),
+    );
+  }
+
+  /**
+   * Begins the reads `createSession` makes for the account (the account,
+   * its session counter, its sessions), for the next `createSession` of
+   * the account within 10 seconds. Writes nothing.
+   */
+  anticipateSession(userId: string): void {
+    this.#early.begin(userId);
   }
 
   /**
