@@ -342,12 +342,14 @@ export function createAuth(config: AuthOptions): Auth {
     const fallback = await dummy();
     const key = signInKey(email, limits);
     const found = key === null ? null : await store.credentialsByEmail(key);
-    const accountId = found?.user.id ?? uuidv7(now());
-    if (signingIn) store.anticipateSession?.(accountId);
+    // The verify first: everything else waits on it, and it waits on
+    // nothing but a thread of its own.
     const matches = hasher.verify(found?.passwordHash ?? fallback, password);
     // Observed at once: if what runs between the halves throws, a failed
     // verify must not also surface as an unhandled rejection.
     matches.catch(() => {});
+    const accountId = found?.user.id ?? uuidv7(now());
+    if (signingIn) store.anticipateSession?.(accountId);
     return { key, found, accountId, matches };
   }
 
