@@ -317,6 +317,16 @@ export function createAuth(config: AuthOptions): Auth {
 
   const clearing = serializeCookie(name, "", { maxAge: 0 });
 
+  // A hint is worth no failed sign-in: a store whose hint throws is told
+  // of it in the log, and the sign-in goes on without it.
+  const anticipate = (accountId: string) => {
+    try {
+      store.anticipateSession?.(accountId);
+    } catch (error) {
+      logger.error("anticipateSession failed", { error });
+    }
+  };
+
   // Checks a password, in two halves: `beginCheck` reads the account and
   // starts argon2id, `endCheck` waits for its answer. Every path (unknown
   // or malformed email, wrong or malformed password, disabled account)
@@ -349,7 +359,7 @@ export function createAuth(config: AuthOptions): Auth {
     // verify must not also surface as an unhandled rejection.
     matches.catch(() => {});
     const accountId = found?.user.id ?? uuidv7(now());
-    if (signingIn) store.anticipateSession?.(accountId);
+    if (signingIn) anticipate(accountId);
     return { key, found, accountId, matches };
   }
 

@@ -10,7 +10,8 @@
 //   still holds;
 // - hundreds of concurrent sign-ins, right and wrong, of one account on
 //   two instances: every right one gets a live session, the cap holds, and
-//   every wrong one is refused.
+//   every wrong one is refused;
+// - a store whose hint throws: the sign-in goes on without it, logged.
 
 import assert from "node:assert/strict";
 import type { Handler, PasswordHasher, Store } from "../../mod.ts";
@@ -18,8 +19,9 @@ import { ROLES } from "../fixtures/admin.ts";
 import { gatehouseApp } from "../fixtures/app.ts";
 import { from } from "../fixtures/api.ts";
 import { type Pair, pairTest } from "../fixtures/instances.ts";
-import { gate } from "../fixtures/instrument.ts";
-import { addUser, hasher, PASSWORD } from "../fixtures/kv.ts";
+import { gate, instrument } from "../fixtures/instrument.ts";
+import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
+import { testEachStore } from "../fixtures/stores.ts";
 
 const CAP = 5;
 
@@ -197,5 +199,33 @@ pairTest(
     });
     assert.equal(cookies.length, 200);
     assert.equal(await liveCount(onA, cookies), CAP);
+  },
+);
+
+testEachStore(
+  "sign in when the store's hint throws, and log it without the password",
+  async (real) => {
+    const store = instrument(real, {
+      anticipateSession: () => {
+        throw new Error("hint broke");
+      },
+    });
+    const logger = memoryLogger();
+    const on = gatehouseApp({
+      store,
+      hasher,
+      logger,
+      rateLimit: { maxFailures: 100 },
+    }).app;
+    await addUser(real, { email: "ada@example.com" });
+    const ok = await login(on);
+    assert.equal(ok.status, 200);
+    assert.equal(await isLive(on, ok.cookie!), true);
+    assert.equal((await login(on, "wrong password")).status, 401);
+    const logged = logger.lines.filter((l) =>
+      l.message === "anticipateSession failed"
+    );
+    assert.equal(logged.length, 2);
+    assert.equal(JSON.stringify(logger.lines).includes(PASSWORD), false);
   },
 );
