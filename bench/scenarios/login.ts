@@ -121,15 +121,10 @@ export const login: Scenario = {
         notes.push("Better Auth sign-in skipped: DATABASE_URL is not set");
       }
       const results = await alternate(ctx, variants, "login");
-      const equalWork = await interleaved(
+      const equalWork = await failedSignInRatio(
         ctx,
         "login: unknown ÷ wrong",
         ours.port,
-        [
-          loginRequest("nobody@example.com", PASSWORD),
-          loginRequest(USER.email, WRONG_PASSWORD),
-        ],
-        401,
       );
       const verifyPort = servers[1]!.port;
       const loginFloor = await signInRatio(
@@ -259,15 +254,10 @@ async function onPostgres(
     ours.port,
     verifyPort,
   );
-  const equalWork = await interleaved(
+  const equalWork = await failedSignInRatio(
     ctx,
     "login on Postgres: unknown ÷ wrong",
     ours.port,
-    [
-      loginRequest("nobody@example.com", PASSWORD),
-      loginRequest(USER.email, WRONG_PASSWORD),
-    ],
-    401,
   );
   return { loginFloor: loginFloor.ratio, equalWork: equalWork.ratio };
 }
@@ -286,4 +276,13 @@ function signInRatio(
     requests,
     { port: otherPort, bytes: loginRequest(USER.email, PASSWORD) },
   ], 200);
+}
+
+// Sign-ins of an unknown address ÷ of a known one with a wrong password, on
+// one server, alternating one by one: the equal work of failed logins.
+function failedSignInRatio(ctx: BenchContext, label: string, port: number) {
+  return interleaved(ctx, label, port, [
+    loginRequest("nobody@example.com", PASSWORD),
+    loginRequest(USER.email, WRONG_PASSWORD),
+  ], 401);
 }
