@@ -1,0 +1,171 @@
+// Passkeys under concurrency over the API, on KV and Postgres, with real
+// WebAuthn responses from the software authenticator run through the real
+// verifier (the store-level races are in the conformance suite):
+//
+// - one assertion sent 200 times at once signs in once;
+// - 100 registrations of one account at once stop at its 20 passkeys;
+// - one assertion raced on two instances of one store signs in once.
+
+import { refusal } from "../fixtures/api.ts";
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { pairTest } from "../fixtures/instances.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { people, securityApi } from "../fixtures/security.ts";
+import type { Api } from "../fixtures/second_factor.ts";
+import {
+  createAuthenticator,
+  type SoftwareAuthenticator,
+} from "../fixtures/webauthn.ts";
+import { MAX_PASSKEYS } from "../../server/passkeys.ts";
+
+const SITE = { rpId: "app.example", origin: "https://app.example" };
+const CHALLENGE_COOKIE = "__Host-gatehouse-webauthn=";
+
+const challengeCookie = (res: Response) =>
+  res.headers.getSetCookie().find((c) => c.startsWith(CHALLENGE_COOKIE))!
+    .split(";")[0]!;
+
+// The options of one registration, and the authenticator's answer to them.
+async function registration(
+  api: Api,
+  session: string,
+  authenticator: SoftwareAuthenticator,
+) {
+  const options = await api.call(
+    "POST",
+    "/api/auth/passkeys/register/options",
+    undefined,
+    { cookie: session },
+  );
+  assertEquals(options.status, 200);
+  const { challenge } = await options.json();
+  return {
+    response: await authenticator.register({ challenge, ...SITE }),
+    cookie: `${session}; ${challengeCookie(options)}`,
+  };
+}
+
+// A passwordless sign-in's options, and the authenticator's answer.
+async function assertion(api: Api, authenticator: SoftwareAuthenticator) {
+  const options = await api.call("POST", "/api/auth/passkeys/login/options");
+  assertEquals(options.status, 200);
+  const { challenge } = await options.json();
+  return {
+    response: await authenticator.authenticate({ challenge, ...SITE }),
+    cookie: challengeCookie(options),
+  };
+}
+
+// A member with one passkey, and the API it was registered through.
+async function memberWithPasskey(api: Api, email: string) {
+  const session = await api.login(email);
+  const key = await createAuthenticator();
+  const { response, cookie } = await registration(api, session, key);
+  const added = await api.call("POST", "/api/auth/passkeys", { response }, {
+    cookie,
+  });
+  assertEquals(added.status, 201);
+  return key;
+}
+
+// The statuses and codes of `answers`, counted: e.g. {"200": 1, "401
+// credentials_invalid": 199}.
+async function tally(answers: Response[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const res of answers) {
+    let label = String(res.status);
+    if (res.status < 300) await res.body?.cancel();
+    else label = (await refusal(res)).join(" ");
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return counts;
+}
+
+testEachStore(
+  "sign in once when one passkey assertion is sent 200 times at once",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const key = await memberWithPasskey(api, member.email);
+    const { response, cookie } = await assertion(api, key);
+    const answers = await Promise.all(
+      Array.from(
+        { length: 200 },
+        () =>
+          api.call("POST", "/api/auth/passkeys/login", { response }, {
+            cookie,
+          }),
+      ),
+    );
+    const winners = answers.filter((res) => res.status === 200);
+    assertEquals(winners.length, 1);
+    const session = winners[0]!.headers.get("set-cookie")!.split(";")[0]!;
+    assertEquals(await tally(answers), {
+      "200": 1,
+      "401 credentials_invalid": 199,
+    });
+    assert(await api.live(session));
+    const signIns = (await api.events()).filter((e) =>
+      e.type === "login.succeeded" && e.detail.method === "passkey"
+    );
+    assertEquals(signIns.length, 1);
+  },
+);
+
+testEachStore(
+  `stop 100 simultaneous registrations of one account at its ${MAX_PASSKEYS} passkeys`,
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const session = await api.login(member.email);
+    const ceremonies = [];
+    for (let i = 0; i < 100; i++) {
+      ceremonies.push(
+        await registration(api, session, await createAuthenticator()),
+      );
+    }
+    const answers = await Promise.all(
+      ceremonies.map(({ response, cookie }) =>
+        api.call("POST", "/api/auth/passkeys", { response }, { cookie })
+      ),
+    );
+    assertEquals(await tally(answers), {
+      "201": MAX_PASSKEYS,
+      "400 passkey_invalid": 100 - MAX_PASSKEYS,
+    });
+    const list = await api.call("GET", "/api/auth/passkeys", undefined, {
+      cookie: session,
+    });
+    assertEquals((await list.json()).passkeys.length, MAX_PASSKEYS);
+    const added = (await api.events()).filter((e) =>
+      e.type === "passkey.added"
+    );
+    assertEquals(added.length, MAX_PASSKEYS);
+  },
+);
+
+pairTest(
+  "sign in once when one passkey assertion is raced on both",
+  async ({ a, b }) => {
+    const { member } = await people(a);
+    const [onA, onB] = [securityApi(a), securityApi(b)];
+    const key = await memberWithPasskey(onA, member.email);
+    const { response, cookie } = await assertion(onA, key);
+    const answers = await Promise.all(
+      Array.from(
+        { length: 100 },
+        (_, i) =>
+          (i % 2 === 0 ? onA : onB).call(
+            "POST",
+            "/api/auth/passkeys/login",
+            { response },
+            { cookie },
+          ),
+      ),
+    );
+    assertEquals(await tally(answers), {
+      "200": 1,
+      "401 credentials_invalid": 99,
+    });
+  },
+);
