@@ -1,7 +1,8 @@
 // The re-authentication dialog (DESIGN.md §8 "sudo mode"): one wrapper
 // around a sensitive call. When the server answers
 // `reauthentication_required`, a dialog asks for the password (or a code of
-// the authenticator app, or a passkey, when the account has one), renews
+// the authenticator app or a recovery code, when the account has an app, or
+// a passkey, when it has one), renews
 // the proof, and the call runs once more, so whatever the person was doing
 // (an open dialog, a half-finished enrolment) carries on. Cancelling gives
 // the call its original refusal.
@@ -55,7 +56,8 @@ interface Asking {
  * The re-authentication wrapper of the screens, for an app's own sensitive
  * calls too: `guard(call)` runs the call and, when the server wants a fresh
  * proof of identity, shows a dialog asking for the password (a code of the
- * authenticator app or a passkey when the account has one), then retries
+ * authenticator app or a recovery code, or a passkey, when the account has
+ * one), then retries
  * the call once. Render `dialog` somewhere in the component. Needs the
  * `QueryClientProvider` of `AuthGate`.
  *
@@ -114,7 +116,13 @@ export function useReauthentication(): Reauthentication {
   };
 }
 
-type Kind = "password" | "code";
+// What the dialog asks for, and the request field (and error field) of each.
+type Kind = "password" | "code" | "recovery";
+const FIELD: Record<Kind, string> = {
+  password: "password",
+  code: "code",
+  recovery: "recovery_code",
+};
 
 function ReauthDialog(
   props: { asking: Asking; returnTo: RefObject<HTMLElement> },
@@ -129,7 +137,7 @@ function ReauthDialog(
   const failure = useSignal<unknown>(null);
   const pending = useSignal(false);
   const field = useRef<HTMLElement>(null);
-  const name = kind.value === "password" ? "password" : "code";
+  const name = FIELD[kind.value];
   const described = describeFailure(failure.value, [name]);
 
   const prove = async (proof: () => Promise<Proof>) => {
@@ -152,13 +160,18 @@ function ReauthDialog(
       return;
     }
     const entered = value.value;
-    void prove(() =>
-      Promise.resolve(
-        kind.value === "password"
-          ? { password: entered }
-          : { code: entered.replace(/\s+/g, "") },
-      )
-    );
+    const proof: Proof = kind.value === "password"
+      ? { password: entered }
+      : kind.value === "code"
+      ? { code: entered.replace(/\s+/g, "") }
+      : { recoveryCode: entered.trim() };
+    void prove(() => Promise.resolve(proof));
+  };
+  const switchTo = (next: Kind) => {
+    kind.value = next;
+    value.value = "";
+    failure.value = null;
+    field.current?.focus();
   };
   const withPasskey = () =>
     void prove(async () => ({
@@ -203,23 +216,35 @@ function ReauthDialog(
             : "one-time-code"}
           label={kind.value === "password"
             ? __("Password", DOMAIN)
-            : __("Code", DOMAIN)}
+            : kind.value === "code"
+            ? __("Code", DOMAIN)
+            : __("Recovery code", DOMAIN)}
           value={value}
           error={described.fields[name]}
         />
         <div class="gh-actions">
-          {totp && (
+          {totp && kind.value !== "code" && (
             <ActionButton
               variant="link"
-              onClick={() => {
-                kind.value = kind.value === "password" ? "code" : "password";
-                value.value = "";
-                failure.value = null;
-              }}
+              onClick={() => switchTo("code")}
             >
-              {kind.value === "password"
-                ? __("Use a code from your app instead", DOMAIN)
-                : __("Use your password instead", DOMAIN)}
+              {__("Use a code from your app instead", DOMAIN)}
+            </ActionButton>
+          )}
+          {totp && kind.value !== "recovery" && (
+            <ActionButton
+              variant="link"
+              onClick={() => switchTo("recovery")}
+            >
+              {__("Use a recovery code instead", DOMAIN)}
+            </ActionButton>
+          )}
+          {kind.value !== "password" && (
+            <ActionButton
+              variant="link"
+              onClick={() => switchTo("password")}
+            >
+              {__("Use your password instead", DOMAIN)}
             </ActionButton>
           )}
           {passkey && (

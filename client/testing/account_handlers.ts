@@ -111,17 +111,19 @@ export function reauthenticateOk(): HttpHandler {
 
 /**
  * The re-authentication is refused: 403 `password_incorrect` (field
- * `password`), or 400 `code_invalid` / `passkey_invalid`, or 409
- * `totp_not_enabled`.
+ * `password`), or 400 `code_invalid` / 409 `totp_not_enabled` (field
+ * `code`, or `recovery_code` when a recovery code was the proof), or 400
+ * `passkey_invalid` (field `passkey`), each with the field the server names.
  *
  * @param code What refuses it; `password_incorrect` by default.
+ * @param field For a code: which one was wrong; `code` by default.
  * @returns The handler.
  *
- * @example A wrong code
+ * @example A wrong recovery code
  * ```ts
  * import { reauthenticateRefused } from "@gatehouse/client/testing";
  *
- * const handler = reauthenticateRefused("code_invalid");
+ * const handler = reauthenticateRefused("code_invalid", "recovery_code");
  * ```
  */
 export function reauthenticateRefused(
@@ -130,10 +132,14 @@ export function reauthenticateRefused(
     | "code_invalid"
     | "passkey_invalid"
     | "totp_not_enabled" = "password_incorrect",
+  field: "code" | "recovery_code" = "code",
 ): HttpHandler {
-  return answerError("reauthenticate", code, {
-    ...(code === "password_incorrect" ? { meta: { field: "password" } } : {}),
-  });
+  const named = code === "password_incorrect"
+    ? "password"
+    : code === "passkey_invalid"
+    ? "passkey"
+    : field;
+  return answerError("reauthenticate", code, { meta: { field: named } });
 }
 
 /**

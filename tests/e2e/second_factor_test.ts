@@ -1,7 +1,8 @@
 // Two-step sign-in in real Chromium (issue 15): a person enrols an
 // authenticator app from the account panel with a code the test computes
 // (npm:otpauth) from the key shown for typing by hand, signs out, signs in
-// with password and code, then with a recovery code, which works once.
+// with password and code, then with a recovery code, which works once, and
+// later proves who they are with another in the re-authentication dialog.
 // The demo's clock is moved (not slept) between steps, since a time step
 // once used is refused.
 
@@ -105,6 +106,24 @@ e2eTest(
     await login.getByText("This code is not valid. Check it and try again.")
       .first().waitFor();
     assert.equal(await screen(page, "account").count(), 0);
+
+    // Past the re-authentication window, new recovery codes ask for proof:
+    // a recovery code in the dialog gives it, and the codes are renewed.
+    await login.getByRole("button", { name: "Back to sign in" }).click();
+    await useRecovery(recovery[1]!);
+    await screen(page, "account").waitFor();
+    await totp.getByText("8 recovery codes left.").waitFor();
+    clock.advance(31 * 60_000);
+    await totp.getByRole("button", { name: "New recovery codes" }).click();
+    const ask = page.locator('dialog[data-gh-dialog="reauthenticate"]');
+    await ask.getByRole("button", { name: "Use a recovery code instead" })
+      .click();
+    await ask.getByLabel("Recovery code").fill(recovery[2]!);
+    await ask.getByRole("button", { name: "Confirm" }).click();
+    await shown.nth(9).waitFor();
+    const renewed = await shown.allTextContents();
+    assert.equal(renewed.length, 10);
+    assert.equal(renewed.some((code) => recovery.includes(code)), false);
     await context.close();
   },
   { now: () => clock.now() },

@@ -12,59 +12,19 @@ import { pairTest } from "../fixtures/instances.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { people, securityApi } from "../fixtures/security.ts";
 import type { Api } from "../fixtures/second_factor.ts";
+import { createAuthenticator } from "../fixtures/webauthn.ts";
 import {
-  createAuthenticator,
-  type SoftwareAuthenticator,
-} from "../fixtures/webauthn.ts";
+  assertion,
+  registerPasskey,
+  registration,
+} from "../fixtures/passkey_ceremonies.ts";
 import { MAX_PASSKEYS } from "../../server/passkeys.ts";
-
-const SITE = { rpId: "app.example", origin: "https://app.example" };
-const CHALLENGE_COOKIE = "__Host-gatehouse-webauthn=";
-
-const challengeCookie = (res: Response) =>
-  res.headers.getSetCookie().find((c) => c.startsWith(CHALLENGE_COOKIE))!
-    .split(";")[0]!;
-
-// The options of one registration, and the authenticator's answer to them.
-async function registration(
-  api: Api,
-  session: string,
-  authenticator: SoftwareAuthenticator,
-) {
-  const options = await api.call(
-    "POST",
-    "/api/auth/passkeys/register/options",
-    undefined,
-    { cookie: session },
-  );
-  assertEquals(options.status, 200);
-  const { challenge } = await options.json();
-  return {
-    response: await authenticator.register({ challenge, ...SITE }),
-    cookie: `${session}; ${challengeCookie(options)}`,
-  };
-}
-
-// A passwordless sign-in's options, and the authenticator's answer.
-async function assertion(api: Api, authenticator: SoftwareAuthenticator) {
-  const options = await api.call("POST", "/api/auth/passkeys/login/options");
-  assertEquals(options.status, 200);
-  const { challenge } = await options.json();
-  return {
-    response: await authenticator.authenticate({ challenge, ...SITE }),
-    cookie: challengeCookie(options),
-  };
-}
 
 // A member with one passkey, and the API it was registered through.
 async function memberWithPasskey(api: Api, email: string) {
   const session = await api.login(email);
   const key = await createAuthenticator();
-  const { response, cookie } = await registration(api, session, key);
-  const added = await api.call("POST", "/api/auth/passkeys", { response }, {
-    cookie,
-  });
-  assertEquals(added.status, 201);
+  await registerPasskey(api, session, key);
   return key;
 }
 
@@ -87,7 +47,7 @@ testEachStore(
     const { member } = await people(store);
     const api = securityApi(store);
     const key = await memberWithPasskey(api, member.email);
-    const { response, cookie } = await assertion(api, key);
+    const { response, challenge: cookie } = await assertion(api, key);
     const answers = await Promise.all(
       Array.from(
         { length: 200 },
@@ -150,7 +110,7 @@ pairTest(
     const { member } = await people(a);
     const [onA, onB] = [securityApi(a), securityApi(b)];
     const key = await memberWithPasskey(onA, member.email);
-    const { response, cookie } = await assertion(onA, key);
+    const { response, challenge: cookie } = await assertion(onA, key);
     const answers = await Promise.all(
       Array.from(
         { length: 100 },

@@ -25,69 +25,13 @@ import {
   createAuthenticator,
   type SoftwareAuthenticator,
 } from "../fixtures/webauthn.ts";
+import {
+  assertion,
+  join,
+  registerPasskey,
+} from "../fixtures/passkey_ceremonies.ts";
 
-const SITE = { rpId: "app.example", origin: "https://app.example" };
 const MINUTE = 60_000;
-
-const challengeCookie = (res: Response) =>
-  res.headers.getSetCookie().find((c) =>
-    c.startsWith("__Host-gatehouse-webauthn=")
-  )!.split(";")[0]!;
-
-const join = (...cookies: (string | null | undefined)[]) =>
-  cookies.filter((c) => c).join("; ");
-
-/** Registers a passkey for the session: its id. */
-async function registerPasskey(
-  api: Api,
-  session: string,
-  authenticator: SoftwareAuthenticator,
-  name?: string,
-): Promise<string> {
-  const options = await api.call(
-    "POST",
-    "/api/auth/passkeys/register/options",
-    undefined,
-    { cookie: session },
-  );
-  assertEquals(options.status, 200);
-  const creation = await options.json();
-  assertEquals(creation.rp.id, "app.example");
-  assertEquals(creation.authenticatorSelection.userVerification, "required");
-  const response = await authenticator.register({
-    challenge: creation.challenge,
-    ...SITE,
-  });
-  const res = await api.call("POST", "/api/auth/passkeys", {
-    response,
-    ...(name === undefined ? {} : { name }),
-  }, { cookie: join(session, challengeCookie(options)) });
-  assertEquals(res.status, 201);
-  return (await res.json()).id;
-}
-
-/** Request options for `cookies` and the authenticator's answer. */
-async function assertion(
-  api: Api,
-  authenticator: SoftwareAuthenticator,
-  cookies: string | null = null,
-  overrides: Partial<AssertionCeremony> = {},
-) {
-  const options = await api.call(
-    "POST",
-    "/api/auth/passkeys/login/options",
-    undefined,
-    { cookie: cookies },
-  );
-  assertEquals(options.status, 200);
-  const request = await options.json();
-  const response = await authenticator.authenticate({
-    challenge: request.challenge,
-    ...SITE,
-    ...overrides,
-  });
-  return { request, response, challenge: challengeCookie(options) };
-}
 
 async function passkeyLogin(
   api: Api,

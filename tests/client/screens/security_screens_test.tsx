@@ -44,15 +44,11 @@ const ada = testing.accountOf(testing.userWithRole("member"), {
 const dialog = (name: string) =>
   document.querySelector<HTMLDialogElement>(`dialog[data-gh-dialog="${name}"]`);
 
-Deno.test("past the window, the reauthentication dialog asks for the password and the action runs once more", async () => {
-  env.use(
-    testing.listUsersOk([ada]),
-    testing.revokeUserSessionsRefused("reauthentication_required", true),
-    testing.revokeUserSessionsOk(),
-    testing.reauthenticateOk(),
-  );
-  const recorder = recordRequests(env);
-  const view = renderWith(<UsersScreen />, admin);
+// Asks UsersScreen to sign Ada out everywhere, past the re-authentication
+// window: the dialog that asks for proof.
+async function signOutEverywhere(
+  view: ReturnType<typeof renderWith>,
+): Promise<HTMLDialogElement> {
   await view.findByText("ada@example.com");
   fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
   fireEvent.click(view.getByRole("menuitem", { name: "Sign out everywhere…" }));
@@ -62,7 +58,19 @@ Deno.test("past the window, the reauthentication dialog asks for the password an
     }),
   );
   await waitFor(() => assert.ok(dialog("reauthenticate")));
-  const ask = dialog("reauthenticate")!;
+  return dialog("reauthenticate")!;
+}
+
+Deno.test("past the window, the reauthentication dialog asks for the password and the action runs once more", async () => {
+  env.use(
+    testing.listUsersOk([ada]),
+    testing.revokeUserSessionsRefused("reauthentication_required", true),
+    testing.revokeUserSessionsOk(),
+    testing.reauthenticateOk(),
+  );
+  const recorder = recordRequests(env);
+  const view = renderWith(<UsersScreen />, admin);
+  const ask = await signOutEverywhere(view);
   assertAccessible(ask);
   fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
   await findFieldError(view, "Password", "This field is required.");
@@ -129,16 +137,7 @@ Deno.test("the reauthentication dialog offers a code when the account has an app
     testing.reauthenticateOk(),
   );
   const view = renderWith(<UsersScreen />, withApp);
-  await view.findByText("ada@example.com");
-  fireEvent.click(view.getByRole("button", { name: "Actions for Ada" }));
-  fireEvent.click(view.getByRole("menuitem", { name: "Sign out everywhere…" }));
-  fireEvent.click(
-    within(dialog("sessions")!).getByRole("button", {
-      name: "Sign out everywhere",
-    }),
-  );
-  await waitFor(() => assert.ok(dialog("reauthenticate")));
-  const ask = dialog("reauthenticate")!;
+  const ask = await signOutEverywhere(view);
   fireEvent.click(
     within(ask).getByRole("button", {
       name: "Use a code from your app instead",
@@ -149,6 +148,55 @@ Deno.test("the reauthentication dialog offers a code when the account has an app
   });
   fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
   await view.findByText("Ada is signed out everywhere.");
+});
+
+Deno.test("the reauthentication dialog takes a recovery code and shows a wrong one by its field", async () => {
+  const withApp: SessionUser = {
+    ...admin,
+    secondFactor: { totp: true, passkeys: 0 },
+  };
+  env.use(
+    testing.listUsersOk([ada]),
+    testing.revokeUserSessionsRefused("reauthentication_required", true),
+    testing.revokeUserSessionsOk(),
+    testing.reauthenticateRefused("code_invalid", "recovery_code"),
+  );
+  const recorder = recordRequests(env);
+  const view = renderWith(<UsersScreen />, withApp);
+  const ask = await signOutEverywhere(view);
+  fireEvent.click(
+    within(ask).getByRole("button", { name: "Use a recovery code instead" }),
+  );
+  // From a recovery code, the other two ways stay one click away.
+  assert.ok(
+    within(ask).getByRole("button", {
+      name: "Use a code from your app instead",
+    }),
+  );
+  assert.ok(
+    within(ask).getByRole("button", { name: "Use your password instead" }),
+  );
+  const code = () => within(ask).getByLabelText("Recovery code");
+  fireEvent.input(code(), { target: { value: " wrong-code " } });
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await findFieldError(
+    view,
+    "Recovery code",
+    "This code is not valid. Check it and try again.",
+  );
+  assertAccessible(ask);
+  env.use(testing.reauthenticateOk());
+  fireEvent.input(code(), { target: { value: "k3v9-p2xq" } });
+  fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+  await view.findByText("Ada is signed out everywhere.");
+  recorder.stop();
+  const proofs = (await recorder.requests())
+    .filter((r) => r.url.pathname === "/api/auth/reauthenticate")
+    .map((r) => r.body);
+  assert.deepEqual(proofs, [
+    { recovery_code: "wrong-code" },
+    { recovery_code: "k3v9-p2xq" },
+  ]);
 });
 
 Deno.test("UsersScreen's Activity item calls onShowActivity with the account", async () => {
