@@ -44,6 +44,12 @@ const ada = testing.accountOf(testing.userWithRole("member"), {
 const dialog = (name: string) =>
   document.querySelector<HTMLDialogElement>(`dialog[data-gh-dialog="${name}"]`);
 
+// An administrator with an authenticator app.
+const withApp: SessionUser = {
+  ...admin,
+  secondFactor: { totp: true, passkeys: 0 },
+};
+
 // Asks UsersScreen to sign Ada out everywhere, past the re-authentication
 // window: the dialog that asks for proof.
 async function signOutEverywhere(
@@ -126,10 +132,6 @@ Deno.test("the reauthentication dialog shows a wrong password, and cancelling le
 });
 
 Deno.test("the reauthentication dialog offers a code when the account has an app", async () => {
-  const withApp: SessionUser = {
-    ...admin,
-    secondFactor: { totp: true, passkeys: 0 },
-  };
   env.use(
     testing.listUsersOk([ada]),
     testing.revokeUserSessionsRefused("reauthentication_required", true),
@@ -151,10 +153,6 @@ Deno.test("the reauthentication dialog offers a code when the account has an app
 });
 
 Deno.test("the reauthentication dialog takes a recovery code and shows a wrong one by its field", async () => {
-  const withApp: SessionUser = {
-    ...admin,
-    secondFactor: { totp: true, passkeys: 0 },
-  };
   env.use(
     testing.listUsersOk([ada]),
     testing.revokeUserSessionsRefused("reauthentication_required", true),
