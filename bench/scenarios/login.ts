@@ -38,6 +38,8 @@ const WRONG_PASSWORD = "wrong horse battery staple";
 // not at its session cap: a run signs each in a few times at most.
 const FEW_SESSION_ACCOUNTS = 1000;
 const SCHEMA = "gatehouse_bench_login";
+// The Postgres table of the durable-write floor (bench/servers/verify_commit.ts).
+const FLOOR_SCHEMA = "gatehouse_bench_floor";
 
 /** Login against argon2id verify, and the equal work of failed logins. */
 export const login: Scenario = {
@@ -58,6 +60,8 @@ export const login: Scenario = {
       startServer("ours", { store: "kv", kvPath }),
       // The floor of a durable login: one read, the verify, one commit.
       startServer("lean_login", { kvPath, cookieName: COOKIE_NAME }),
+      // The floor of anything durable: the verify, then one commit.
+      startServer("verify_commit", { hash, kvPath }),
     ]);
     const notes = [
       "one request at a time; the login limiter runs but stores no counts, so failed logins are not refused",
@@ -65,6 +69,7 @@ export const login: Scenario = {
       "the login target is checked against argon2id verify in a bare HTTP server (the floor of a login request); the in-process verify ratio is reported beside it",
       "counted/uncounted: the same successful login with the limiter's counts stored (a reservation before the handler, its release after), as an application runs it",
       "lean login: a hand-written login on the same KV file (one read of the account by its email, the argon2id verify, one commit of a session record; no cap, no audit event, no generation binding, no equal work): the floor of a login that keeps its session durably",
+      "verify then commit: the bare verify, then one Deno KV commit of one key on the same file (or one Postgres INSERT) before the answer; no read, no session: the floor of any login that keeps its session durably",
       `login-ok signs one account in thousands of times: it sits at its session cap (50), so each login also reads its sessions and ends the oldest; login-few-sessions signs in ${FEW_SESSION_ACCOUNTS} accounts in turn, each holding a session or two`,
     ];
     try {
@@ -146,6 +151,12 @@ export const login: Scenario = {
         servers[3]!.port,
         verifyPort,
       );
+      const commitFloor = await signInRatio(
+        ctx,
+        "login: verify then commit ÷ verify over HTTP",
+        servers[4]!.port,
+        verifyPort,
+      );
       const overLean = await signInRatio(
         ctx,
         "login: ours ÷ lean login",
@@ -184,11 +195,15 @@ export const login: Scenario = {
         "login-ok counted/uncounted limiter p50, interleaved": counted.ratio,
         "lean-login/argon2-over-http p50, interleaved": leanFloor.ratio,
         "login-ok/lean-login p50, interleaved": overLean.ratio,
+        "verify-then-commit/argon2-over-http p50, interleaved":
+          commitFloor.ratio,
         ...(postgresRows === undefined ? {} : {
           "postgres login-ok/argon2-over-http p50, interleaved":
             postgresRows.loginFloor,
           "postgres unknown-email/wrong-password p50, interleaved":
             postgresRows.equalWork,
+          "postgres verify-then-commit/argon2-over-http p50, interleaved":
+            postgresRows.commitFloor,
         }),
       };
       return {
@@ -226,6 +241,7 @@ export const login: Scenario = {
       if (ctx.databaseUrl !== undefined) {
         await dropPostgresSchema(ctx.databaseUrl, BETTER_AUTH_SCHEMA);
         await dropPostgresSchema(ctx.databaseUrl, SCHEMA);
+        await dropPostgresSchema(ctx.databaseUrl, FLOOR_SCHEMA);
       }
     }
   },
@@ -259,7 +275,23 @@ async function onPostgres(
     "login on Postgres: unknown ÷ wrong",
     ours.port,
   );
-  return { loginFloor: loginFloor.ratio, equalWork: equalWork.ratio };
+  const floor = await startServer("verify_commit", {
+    hash: await fixtureHash(),
+    url,
+    schema: FLOOR_SCHEMA,
+  });
+  servers.push(floor);
+  const commitFloor = await signInRatio(
+    ctx,
+    "login on Postgres: verify then commit ÷ verify over HTTP",
+    floor.port,
+    verifyPort,
+  );
+  return {
+    loginFloor: loginFloor.ratio,
+    equalWork: equalWork.ratio,
+    commitFloor: commitFloor.ratio,
+  };
 }
 
 // Successful sign-ins on the server at `port` ÷ the fixture account's on the
