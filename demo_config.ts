@@ -17,6 +17,7 @@ export interface DemoSessionSettings {
   idleTimeout?: number;
   reauthenticationWindow?: number;
   requireSecondFactor?: readonly string[];
+  totpKeys?: readonly string[];
 }
 
 const DURATION = /^(\d{1,9})\s*(s|m|h|d)?$/;
@@ -26,8 +27,10 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
  * `GATEHOUSE_IDLE_TIMEOUT` and `GATEHOUSE_REAUTH_WINDOW`: a whole number of
  * seconds, or with a unit (`90s`, `30m`, `24h`, `7d`). Unset or empty: the
  * library's default (24 h, 30 min). `GATEHOUSE_REQUIRE_SECOND_FACTOR`: the
- * roles (comma-separated) that must have a second factor. Anything else
- * throws at start.
+ * roles (comma-separated) that must have a second factor.
+ * `GATEHOUSE_TOTP_KEYS`: the keys that seal TOTP secrets (comma-separated
+ * base64 of 32 random bytes each, the sealing one first; Gatehouse checks
+ * them). Anything else throws at start.
  */
 export function sessionSettingsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -60,5 +63,8 @@ export function sessionSettingsFromEnv(
     }
     settings.requireSecondFactor = roles;
   }
+  const keys = env.GATEHOUSE_TOTP_KEYS?.split(",")
+    .map((key) => key.trim()).filter((key) => key !== "");
+  if (keys !== undefined && keys.length > 0) settings.totpKeys = keys;
   return settings;
 }

@@ -57,6 +57,8 @@ export interface DemoOptions {
   reauthenticationWindow?: number;
   /** Roles that must have a second factor (`GATEHOUSE_REQUIRE_SECOND_FACTOR`). */
   requireSecondFactor?: readonly string[];
+  /** Keys that seal TOTP secrets at rest (`GATEHOUSE_TOTP_KEYS`). */
+  totpKeys?: readonly string[];
   /** The clock, in ms since the epoch; `Date.now` by default (tests move their own). */
   now?: () => number;
 }
@@ -94,6 +96,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     ...(options.requireSecondFactor === undefined
       ? {}
       : { requireSecondFactor: options.requireSecondFactor }),
+    ...(options.totpKeys === undefined ? {} : { totpKeys: options.totpKeys }),
     ...(options.now === undefined ? {} : { now: options.now }),
     // The demo has no mail system: reset links go to the log through the
     // development mailer, wired here on purpose (the library never logs a

@@ -13,6 +13,7 @@ import { hashRecoveryCode } from "./recovery_codes.ts";
 import type { AuditEvent, Store } from "./store.ts";
 import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
 import { totpStepOf } from "./totp.ts";
+import type { TotpSealing } from "./_totp_sealing.ts";
 import {
   CHALLENGE_TTL,
   credentialIdOf,
@@ -32,9 +33,14 @@ export const CLEAR_CHALLENGE: string = serializeCookie(CHALLENGE_COOKIE, "", {
 // Codes and recovery codes are short; anything longer is not one.
 const MAX_CODE_LENGTH = 64;
 
-/** Spends the time step of `code` for the account: true once per step. */
+/**
+ * Spends the time step of `code` for the account: true once per step. The
+ * stored secret is opened with `sealing` (a secret that does not open
+ * throws: the configuration's fault, never the code's).
+ */
 export async function spendTotpCode(
   store: Store,
+  sealing: TotpSealing,
   userId: string,
   code: string,
   now: number,
@@ -42,7 +48,8 @@ export async function spendTotpCode(
   if (code.length > MAX_CODE_LENGTH) return false;
   const totp = await store.totp(userId);
   if (totp === null) return false;
-  const step = totpStepOf(totp.secret, code, now);
+  const secret = await sealing.open(totp.secret, userId);
+  const step = totpStepOf(secret, code, now);
   return step !== null && await store.useTotpStep(userId, step);
 }
 

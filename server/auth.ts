@@ -39,6 +39,7 @@ import {
 } from "./limits.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
+import { type TotpSealing, totpSealing as sealingOf } from "./_totp_sealing.ts";
 import type { RoleOptions, SharedOptions } from "./options.ts";
 import type { RoleRegistry } from "./roles.ts";
 import type {
@@ -73,6 +74,14 @@ export interface AuthOptions extends SharedOptions, RoleOptions {
    * answers 403 `second_factor_required` until it enrols.
    */
   requireSecondFactor?: readonly string[];
+  /**
+   * Keys that seal TOTP secrets at rest (AES-256-GCM), each the base64 of
+   * 32 random bytes: the first seals new enrolments, every one opens, so a
+   * key is rotated by putting the new one first. Without keys, secrets are
+   * stored as they are; secrets stored before keys were set keep working.
+   * A malformed key throws a `TypeError` here.
+   */
+  totpKeys?: readonly string[];
 }
 
 /** The cookie of a sign-in waiting for its second factor. */
@@ -202,6 +211,8 @@ export interface SessionIssuer {
   ownIdentity(user: UserRecord, factors: AccountFactors): Promise<Identity>;
   /** The roles that must have a second factor. */
   requireSecondFactor: ReadonlySet<string>;
+  /** Seals TOTP secrets for the store and opens them (`totpKeys`). */
+  totpSealing: TotpSealing;
 }
 
 // Module-private: the link handlers find an Auth's issuer here, so the
@@ -292,6 +303,7 @@ export function createAuth(config: AuthOptions): Auth {
   const trail = auditTrail({ store, logger, now, onEvent: config.onEvent });
   const buildIdentity = identityBuilder(registry);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
+  const totpSealing = sealingOf(config.totpKeys);
   const requireSecondFactor: ReadonlySet<string> = new Set(
     config.requireSecondFactor ?? [],
   );
@@ -691,6 +703,7 @@ export function createAuth(config: AuthOptions): Auth {
     signIn: recordSession,
     ownIdentity,
     requireSecondFactor,
+    totpSealing,
   });
   return auth;
 }

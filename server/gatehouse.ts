@@ -101,6 +101,13 @@ export interface GatehouseOptions extends SharedOptions, MailOptions {
    * until it enrols.
    */
   requireSecondFactor?: readonly string[];
+  /**
+   * Keys that seal TOTP secrets at rest (AES-256-GCM), each the base64 of
+   * 32 random bytes: the first seals new enrolments, every one opens (put a
+   * new key first to rotate; drop an old one only once no secret sealed
+   * with it is left). Without keys, secrets are stored as they are.
+   */
+  totpKeys?: readonly string[];
 }
 
 /** The guards `createGatehouse` built, for routes of your own. */
@@ -233,6 +240,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       idleTimeout: options.idleTimeout,
       reauthenticationWindow: options.reauthenticationWindow,
       requireSecondFactor: options.requireSecondFactor,
+      totpKeys: options.totpKeys,
     }),
   });
   const factorOptions = {

@@ -132,7 +132,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     const at = now();
     await store.startTotpEnrolment({
       userId: identity.id,
-      secret,
+      secret: await issuer.totpSealing.seal(secret, identity.id),
       createdAt: at,
       expiresAt: at + ENROLMENT_TTL,
     });
@@ -154,9 +154,11 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     }
     const at = now();
     const enrolment = await store.totpEnrolment(identity.id, at);
-    const step = enrolment === null || code.length > 64
-      ? null
-      : totpStepOf(enrolment.secret, code, at);
+    const step = enrolment === null || code.length > 64 ? null : totpStepOf(
+      await issuer.totpSealing.open(enrolment.secret, identity.id),
+      code,
+      at,
+    );
     if (enrolment === null || step === null) throw countedGuess(CODE_INVALID);
     const codes = newRecoveryCodes();
     const events = [
@@ -167,6 +169,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
       }),
     ];
     const confirmed = await store.confirmTotp(identity.id, {
+      // As stored (sealed or not): the store compares it with the enrolment.
       secret: enrolment.secret,
       // The enrolment's step counts as used: its code is no sign-in code.
       step,
@@ -247,7 +250,13 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     const client = issuer.client(req, info);
     let proven: boolean;
     if (proof.kind === "totp") {
-      proven = await spendTotpCode(store, user.id, proof.value, at);
+      proven = await spendTotpCode(
+        store,
+        issuer.totpSealing,
+        user.id,
+        proof.value,
+        at,
+      );
     } else if (proof.kind === "recovery_code") {
       proven = await spendRecoveryCode(store, user.id, proof.value, [
         trail.event("recovery_code.used", { actor: user, client }),

@@ -7,8 +7,9 @@
  * Rules every store keeps, beyond those of `Store`:
  * - Secrets that a user types or a browser holds never reach a store in
  *   clear: recovery codes, pending sign-in tokens and challenge cookies
- *   arrive as SHA-256 digests. The TOTP secret is kept as it is, since
- *   verifying a code needs it.
+ *   arrive as SHA-256 digests. The TOTP secret cannot be a digest, since
+ *   verifying a code needs it: with `totpKeys` configured it arrives
+ *   sealed (AES-256-GCM), else as it is; a store keeps it as it comes.
  * - Every account has a `factorVersion`; removing a factor (disabling
  *   TOTP, removing a passkey, an administrator's removal) moves it, and a
  *   pending sign-in bound to an older one is dead.
@@ -36,7 +37,7 @@ export interface AccountFactors {
 export interface TotpEnrolment {
   /** The account. */
   userId: string;
-  /** The new secret, base32. */
+  /** The new secret: base32, or sealed when `totpKeys` are configured. */
   secret: string;
   /** When the enrolment started, ms. */
   createdAt: number;
@@ -46,7 +47,7 @@ export interface TotpEnrolment {
 
 /** The enabled TOTP of an account, read to verify a code. */
 export interface TotpRecord {
-  /** The secret, base32. */
+  /** The secret, as {@linkcode TotpEnrolment.secret} stored it. */
   secret: string;
   /** The last accepted time step (the enrolment's at first). */
   lastStep: number;

@@ -1,0 +1,278 @@
+// TOTP secrets sealed at rest (`totpKeys`): the sealing itself (random
+// nonce, the account as associated data, key rotation, refusal of a wrong
+// key or a damaged record, malformed keys at start-up), then over the API
+// on KV and Postgres: what the store holds, sign-in and re-authentication
+// with sealed secrets, secrets stored before keys were set, rotation across
+// instances, a missing key, and a sealed secret moved to another account.
+
+import { createGatehouse, totpCode } from "../../mod.ts";
+import { totpSealing } from "../../server/_totp_sealing.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+} from "../fixtures/assert.ts";
+import { refusal } from "../fixtures/api.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { people, securityApi } from "../fixtures/security.ts";
+import {
+  enrolTotp,
+  passwordStep,
+  secondStep,
+  signInWithTotp,
+  STEP,
+} from "../fixtures/second_factor.ts";
+import { memoryStore } from "../fixtures/kv.ts";
+
+const newKey = () => crypto.getRandomValues(new Uint8Array(32)).toBase64();
+const KEY_A = newKey();
+const KEY_B = newKey();
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const ALICE = "0190a5d2-0000-7000-8000-000000000001";
+const BOB = "0190a5d2-0000-7000-8000-000000000002";
+
+// The error `fn` throws, of class `kind`, whose message holds `part`.
+function thrown(fn: () => unknown, kind: typeof Error, part: string): Error {
+  try {
+    fn();
+  } catch (error) {
+    assert(error instanceof kind, `expected ${kind.name}, got ${error}`);
+    assert(error.message.includes(part), error.message);
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+// The error `fn` rejects with, whose message holds `part`.
+async function rejected(fn: () => Promise<unknown>, part: string) {
+  const error = await assertRejects(fn);
+  assert(error.message.includes(part), error.message);
+  return error;
+}
+
+Deno.test("without keys a secret is stored as it is", async () => {
+  const sealing = totpSealing();
+  assertEquals(await sealing.seal(SECRET, ALICE), SECRET);
+  assertEquals(await sealing.open(SECRET, ALICE), SECRET);
+});
+
+Deno.test("a sealed secret hides the secret, differs each time and opens for its account", async () => {
+  const sealing = totpSealing([KEY_A]);
+  const one = await sealing.seal(SECRET, ALICE);
+  const two = await sealing.seal(SECRET, ALICE);
+  assertMatch(one, /^sealed1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
+  assert(!one.includes(SECRET) && !one.includes(SECRET.slice(0, 8)));
+  assert(one !== two, "a fresh nonce per seal");
+  assertEquals(await sealing.open(one, ALICE), SECRET);
+  assertEquals(await sealing.open(two, ALICE), SECRET);
+  // A secret stored before keys were configured is read as it is.
+  assertEquals(await sealing.open(SECRET, ALICE), SECRET);
+});
+
+Deno.test("keys rotate: the first seals, every one opens; a missing key is named", async () => {
+  const old = await totpSealing([KEY_A]).seal(SECRET, ALICE);
+  const rotated = totpSealing([KEY_B, KEY_A]);
+  assertEquals(await rotated.open(old, ALICE), SECRET);
+  const fresh = await rotated.seal(SECRET, ALICE);
+  assert(fresh.split(".")[1] !== old.split(".")[1], "sealed with the new key");
+  const onlyB = totpSealing([KEY_B]);
+  assertEquals(await onlyB.open(fresh, ALICE), SECRET);
+  const error = await assertRejects(() => onlyB.open(old, ALICE));
+  assertEquals(
+    error.message,
+    `TOTP secret sealed with key ${
+      old.split(".")[1]
+    }, which is not among totpKeys`,
+  );
+});
+
+Deno.test("a sealed secret does not open for another account or once damaged", async () => {
+  const sealing = totpSealing([KEY_A]);
+  const sealed = await sealing.seal(SECRET, ALICE);
+  await rejected(() => sealing.open(sealed, BOB), "does not open");
+  const body = sealed.slice(sealed.lastIndexOf(".") + 1);
+  const flipped = body[5] === "A" ? "B" : "A";
+  const damaged = sealed.slice(0, -body.length) + body.slice(0, 5) + flipped +
+    body.slice(6);
+  await rejected(() => sealing.open(damaged, ALICE), "does not open");
+  await rejected(() => sealing.open(sealed.slice(0, -10), ALICE), "not open");
+  await rejected(() => sealing.open(sealed + "!\u0000", ALICE), "not open");
+  // A lone surrogate where the key id goes: no key of that id.
+  await rejected(
+    () => sealing.open("sealed1.\ud800.AAAA", ALICE),
+    "not among totpKeys",
+  );
+});
+
+Deno.test("malformed keys fail at start-up, base64 and base64url both accepted", async () => {
+  const raw = crypto.getRandomValues(new Uint8Array(32));
+  const url = raw.toBase64({ alphabet: "base64url", omitPadding: true });
+  const sealed = await totpSealing([raw.toBase64()]).seal(SECRET, ALICE);
+  assertEquals(await totpSealing([url]).open(sealed, ALICE), SECRET);
+  for (
+    const bad of [
+      "",
+      "short",
+      crypto.getRandomValues(new Uint8Array(16)).toBase64(),
+      crypto.getRandomValues(new Uint8Array(33)).toBase64(),
+      "not base64 at all!!",
+      42 as unknown as string,
+    ]
+  ) {
+    thrown(() => totpSealing([bad]), TypeError, "Invalid totpKeys[0]");
+  }
+  thrown(() => totpSealing([KEY_A, "x"]), TypeError, "Invalid totpKeys[1]");
+  const { store, close } = await memoryStore();
+  try {
+    thrown(
+      () => createGatehouse({ store, totpKeys: ["nope"] }),
+      TypeError,
+      "Invalid totpKeys[0]",
+    );
+  } finally {
+    close();
+  }
+});
+
+testEachStore(
+  "with totpKeys the store holds a sealed secret; sign-in and re-authentication use it",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store, {
+      totpKeys: [KEY_A],
+      reauthenticationWindow: STEP,
+    });
+    const { secret } = await enrolTotp(api, await api.login(member.email));
+    const stored = (await store.totp(member.id))!.secret;
+    assertMatch(stored, /^sealed1\./);
+    assert(!stored.includes(secret));
+    const session = await signInWithTotp(api, member.email, secret);
+    // Past the window, a code renews the proof: it is checked against the
+    // sealed secret too.
+    api.advance(2 * STEP);
+    const reauth = await api.call("POST", "/api/auth/reauthenticate", {
+      code: totpCode(secret, api.clock()),
+    }, { cookie: session });
+    assertEquals(reauth.status, 204);
+    // A wrong code is still a wrong code, not a fault.
+    api.advance(STEP);
+    const pending = await passwordStep(api, member.email);
+    const wrong = totpCode(secret, api.clock()) === "000000"
+      ? "111111"
+      : "000000";
+    assertEquals(
+      await refusal(await secondStep(api, pending, { code: wrong })),
+      [401, "credentials_invalid"],
+    );
+    assert(
+      !JSON.stringify(api.logger.lines).includes(secret),
+      "the secret is in no log line",
+    );
+  },
+);
+
+testEachStore(
+  "a secret stored before keys were set keeps working; keys rotate across instances",
+  async (store) => {
+    const { member, other } = await people(store);
+    const plain = securityApi(store);
+    const { secret } = await enrolTotp(
+      plain,
+      await plain.login(member.email),
+    );
+    assertEquals((await store.totp(member.id))!.secret, secret);
+
+    const first = securityApi(store, { totpKeys: [KEY_A] });
+    first.advance(2 * STEP);
+    await signInWithTotp(first, member.email, secret);
+    const sealed = await enrolTotp(first, await first.login(other.email));
+    const withA = (await store.totp(other.id))!.secret;
+
+    // Another instance, the new key first: it opens what A sealed.
+    const second = securityApi(store, { totpKeys: [KEY_B, KEY_A] });
+    second.advance(4 * STEP);
+    await signInWithTotp(second, other.email, sealed.secret);
+    await signInWithTotp(second, member.email, secret);
+    // Its new enrolments are sealed with B.
+    const again = await second.call(
+      "DELETE",
+      "/api/auth/totp",
+      undefined,
+      { cookie: await signInWithTotp(second, other.email, sealed.secret) },
+    );
+    assertEquals(again.status, 204);
+    const reenrolled = await enrolTotp(second, await second.login(other.email));
+    const withB = (await store.totp(other.id))!.secret;
+    assert(withA.split(".")[1] !== withB.split(".")[1]);
+    // An instance holding B alone signs in what B sealed, not what A did.
+    const onlyB = securityApi(store, { totpKeys: [KEY_B] });
+    onlyB.advance(10 * STEP);
+    await signInWithTotp(onlyB, other.email, reenrolled.secret);
+  },
+);
+
+testEachStore(
+  "a secret sealed with a key the instance lacks: 500 with the key named in the log, no session",
+  async (store) => {
+    const { member } = await people(store);
+    const sealer = securityApi(store, { totpKeys: [KEY_A] });
+    const { secret } = await enrolTotp(
+      sealer,
+      await sealer.login(member.email),
+    );
+    const lacking = securityApi(store, { totpKeys: [KEY_B] });
+    lacking.advance(2 * STEP);
+    const pending = await passwordStep(lacking, member.email);
+    const res = await secondStep(lacking, pending, {
+      code: totpCode(secret, lacking.clock()),
+    });
+    assertEquals(await refusal(res), [500, "internal"]);
+    assertEquals(
+      res.headers.getSetCookie().filter((c) => c.startsWith("__Host-session=")),
+      [],
+    );
+    const logged = lacking.logger.lines.map((line) =>
+      `${line.level} ${line.message} ${(line.fields?.error as Error)?.message}`
+    );
+    assertEquals(logged.length, 1);
+    assertMatch(
+      logged[0]!,
+      /^error request failed TOTP secret sealed with key [\w-]{8}, which is not among totpKeys$/,
+    );
+    assert(!logged[0]!.includes(secret) && !logged[0]!.includes(KEY_A));
+    // The same step on an instance that has the key: it was not spent.
+    sealer.advance(2 * STEP);
+    const res2 = await secondStep(
+      sealer,
+      await passwordStep(sealer, member.email),
+      { code: totpCode(secret, sealer.clock()) },
+    );
+    assertEquals(res2.status, 200);
+    await res2.body?.cancel();
+  },
+);
+
+testEachStore(
+  "a sealed secret copied onto another account does not open there",
+  async (store) => {
+    const { member, other } = await people(store);
+    const api = securityApi(store, { totpKeys: [KEY_A] });
+    const { secret } = await enrolTotp(api, await api.login(member.email));
+    const sealed = (await store.totp(member.id))!.secret;
+    // As someone with write access to the database would: the member's
+    // sealed secret as the other account's pending enrolment.
+    await store.startTotpEnrolment({
+      userId: other.id,
+      secret: sealed,
+      createdAt: api.clock(),
+      expiresAt: api.clock() + 10 * 60_000,
+    });
+    api.advance(STEP);
+    const res = await api.call("POST", "/api/auth/totp/confirm", {
+      code: totpCode(secret, api.clock()),
+    }, { cookie: await api.login(other.email) });
+    assertEquals(await refusal(res), [500, "internal"]);
+    assertEquals(await store.totp(other.id), null, "no TOTP enabled");
+  },
+);
