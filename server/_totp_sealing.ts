@@ -39,6 +39,9 @@ interface SealingKey {
  * once for a key of any other shape, so a typo fails at start-up.
  */
 export function totpSealing(keys: readonly string[] = []): TotpSealing {
+  if (!Array.isArray(keys)) {
+    throw new TypeError("Invalid totpKeys: a list of keys expected");
+  }
   const sealing = keys.map(sealingKey);
   const byId = new Map(sealing.map((k) => [k.id, k]));
   const sealer = sealing[0];

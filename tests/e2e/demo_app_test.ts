@@ -3,11 +3,17 @@
 // the hashed assets, and the login limiter on sign-ins and reset requests.
 
 import assert from "node:assert/strict";
-import { createDemoApp } from "../../demo/app.ts";
+import { createDemoApp, type DemoOptions } from "../../demo/app.ts";
 import { CSP, HSTS } from "../../demo/headers.ts";
-import type { Handler } from "../../mod.ts";
+import type { Handler, Store } from "../../mod.ts";
 import { islands } from "../fixtures/demo.ts";
-import { hasher, memoryLogger, memoryStore } from "../fixtures/kv.ts";
+import {
+  addUser,
+  hasher,
+  memoryLogger,
+  memoryStore,
+  PASSWORD,
+} from "../fixtures/kv.ts";
 
 const ORIGIN = "http://localhost:8000";
 const UUID = "0190f0a0-0000-7000-8000-000000000001";
@@ -16,7 +22,10 @@ const INFO = {
   completed: Promise.resolve(),
 } as Deno.ServeHandlerInfo;
 
-async function withDemo(fn: (app: Handler) => Promise<void>): Promise<void> {
+async function withDemo(
+  fn: (app: Handler, store: Store) => Promise<void>,
+  options: Partial<DemoOptions> = {},
+): Promise<void> {
   const { store, close } = await memoryStore();
   try {
     const app = await createDemoApp({
@@ -25,8 +34,9 @@ async function withDemo(fn: (app: Handler) => Promise<void>): Promise<void> {
       publicUrl: ORIGIN,
       logger: memoryLogger(),
       hasher,
+      ...options,
     });
-    await fn(app);
+    await fn(app, store);
   } finally {
     close();
   }
@@ -274,4 +284,30 @@ Deno.test("createDemoApp() limits attempts with dead links per client, on both l
     assert.equal(login.status, 401);
     await login.body?.cancel();
   });
+});
+
+Deno.test("createDemoApp() seals TOTP secrets with the keys it is given (GATEHOUSE_TOTP_KEYS)", async () => {
+  const key = crypto.getRandomValues(new Uint8Array(32)).toBase64();
+  await withDemo(async (app, store) => {
+    const user = await addUser(store, { email: "ada@example.com" });
+    const login = await call(app, "POST", "/api/auth/login", {
+      email: user.email,
+      password: PASSWORD,
+    });
+    assert.equal(login.status, 200);
+    await login.body?.cancel();
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const setup = await call(app, "POST", "/api/auth/totp/setup", undefined, {
+      cookie,
+    });
+    assert.equal(setup.status, 200);
+    const { secret } = await setup.json();
+    const stored = await store.totpEnrolment(user.id, Date.now());
+    assert.match(stored!.secret, /^sealed1\./);
+    assert.ok(!stored!.secret.includes(secret));
+  }, { totpKeys: [key] });
+  await assert.rejects(
+    () => withDemo(() => Promise.resolve(), { totpKeys: ["not a key"] }),
+    TypeError,
+  );
 });

@@ -123,6 +123,11 @@ Deno.test("malformed keys fail at start-up, base64 and base64url both accepted",
     thrown(() => totpSealing([bad]), TypeError, "Invalid totpKeys[0]");
   }
   thrown(() => totpSealing([KEY_A, "x"]), TypeError, "Invalid totpKeys[1]");
+  thrown(
+    () => totpSealing(KEY_A as unknown as string[]),
+    TypeError,
+    "Invalid totpKeys: a list of keys expected",
+  );
   const { store, close } = await memoryStore();
   try {
     thrown(
