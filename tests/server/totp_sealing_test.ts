@@ -5,6 +5,7 @@
 // with sealed secrets, secrets stored before keys were set, rotation across
 // instances, a missing key, and a sealed secret moved to another account.
 
+import fc from "fast-check";
 import { createGatehouse, totpCode } from "../../mod.ts";
 import { totpSealing } from "../../server/_totp_sealing.ts";
 import {
@@ -68,6 +69,26 @@ Deno.test("a sealed secret hides the secret, differs each time and opens for its
   assertEquals(await sealing.open(two, ALICE), SECRET);
   // A secret stored before keys were configured is read as it is.
   assertEquals(await sealing.open(SECRET, ALICE), SECRET);
+});
+
+Deno.test("property: any secret opens for its own account and for no other", async () => {
+  const sealing = totpSealing([KEY_A]);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.string({ unit: "grapheme", maxLength: 80 }),
+      fc.uuid(),
+      fc.uuid(),
+      async (secret, owner, stranger) => {
+        const sealed = await sealing.seal(secret, owner);
+        assert(sealed.startsWith("sealed1."));
+        assertEquals(await sealing.open(sealed, owner), secret);
+        if (stranger !== owner) {
+          await rejected(() => sealing.open(sealed, stranger), "not open");
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
 
 Deno.test("keys rotate: the first seals, every one opens; a missing key is named", async () => {
