@@ -14,6 +14,8 @@ import type { AuditEvent, Store } from "./store.ts";
 import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
 import { totpStepOf } from "./totp.ts";
 import type { TotpSealing } from "./_totp_sealing.ts";
+import { inBackground } from "./_background.ts";
+import type { Logger } from "./logger.ts";
 import {
   CHALLENGE_TTL,
   credentialIdOf,
@@ -33,14 +35,24 @@ export const CLEAR_CHALLENGE: string = serializeCookie(CHALLENGE_COOKIE, "", {
 // Codes and recovery codes are short; anything longer is not one.
 const MAX_CODE_LENGTH = 64;
 
+/** What checking a TOTP code needs (a SessionIssuer has each). */
+export interface TotpChecking {
+  store: Store;
+  /** Opens the stored secret, and seals it again with the current key. */
+  totpSealing: TotpSealing;
+  /** Told when a secret could not be sealed again. */
+  logger: Logger;
+}
+
 /**
  * Spends the time step of `code` for the account: true once per step. The
- * stored secret is opened with `sealing` (a secret that does not open
- * throws: the configuration's fault, never the code's).
+ * stored secret is opened with the sealing (a secret that does not open
+ * throws: the configuration's fault, never the code's). Once a code is
+ * accepted, a secret not sealed with the current key is sealed again, after
+ * the answer (`Gatehouse.settled()` waits for it).
  */
 export async function spendTotpCode(
-  store: Store,
-  sealing: TotpSealing,
+  { store, totpSealing, logger }: TotpChecking,
   userId: string,
   code: string,
   now: number,
@@ -48,9 +60,23 @@ export async function spendTotpCode(
   if (code.length > MAX_CODE_LENGTH) return false;
   const totp = await store.totp(userId);
   if (totp === null) return false;
-  const secret = await sealing.open(totp.secret, userId);
+  const secret = await totpSealing.open(totp.secret, userId);
   const step = totpStepOf(secret, code, now);
-  return step !== null && await store.useTotpStep(userId, step);
+  if (step === null || !(await store.useTotpStep(userId, step))) return false;
+  if (
+    !totpSealing.isCurrent(totp.secret) &&
+    store.replaceTotpSecret !== undefined
+  ) {
+    const replace = store.replaceTotpSecret.bind(store);
+    inBackground(
+      store,
+      totpSealing.seal(secret, userId).then((sealed) =>
+        replace(userId, totp.secret, sealed)
+      ),
+      (error) => logger.error("TOTP secret not sealed again", { error }),
+    );
+  }
+  return true;
 }
 
 /** Spends one recovery code of the account, writing `events` with it. */

@@ -9,7 +9,9 @@
 // key id (the first 6 bytes of SHA-256 of the key, base64url) picks the
 // key, so keys can be rotated: the first seals, every one opens. A base32
 // secret (A–Z, 2–7) never holds a dot, so a secret stored before keys were
-// configured stays readable as it is.
+// configured stays readable as it is; once its code is accepted, it is
+// sealed with the first key (as is one sealed with an older key), where
+// the store can replace a secret.
 
 import { createHash } from "node:crypto";
 
@@ -22,6 +24,12 @@ export interface TotpSealing {
    * key that is not configured, or does not open for `userId`.
    */
   open(stored: string, userId: string): Promise<string>;
+  /**
+   * Whether `stored` is as `seal` would store it now: sealed with the
+   * first key, or any form when no key is configured (a sealed secret is
+   * never unsealed).
+   */
+  isCurrent(stored: string): boolean;
 }
 
 const PREFIX = "sealed1.";
@@ -47,7 +55,9 @@ export function totpSealing(keys: readonly string[] = []): TotpSealing {
   const sealer = sealing[0];
   const encoder = new TextEncoder();
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  const current = sealer === undefined ? "" : `${PREFIX}${sealer.id}.`;
   return {
+    isCurrent: (stored) => stored.startsWith(current),
     async seal(secret, userId) {
       if (sealer === undefined) return secret;
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));

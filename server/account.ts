@@ -129,13 +129,7 @@ export function createAccount(options: AccountOptions): Account {
       throw new AuthError("totp_not_enabled", { meta: { field } });
     }
     const proven = proof.kind === "totp"
-      ? await spendTotpCode(
-        store,
-        issuer.totpSealing,
-        identity.id,
-        proof.value,
-        at,
-      )
+      ? await spendTotpCode(issuer, identity.id, proof.value, at)
       : await spendRecoveryCode(store, identity.id, proof.value, [
         trail.event("recovery_code.used", { actor: identity, client }),
       ]);

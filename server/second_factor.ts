@@ -250,13 +250,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     const client = issuer.client(req, info);
     let proven: boolean;
     if (proof.kind === "totp") {
-      proven = await spendTotpCode(
-        store,
-        issuer.totpSealing,
-        user.id,
-        proof.value,
-        at,
-      );
+      proven = await spendTotpCode(issuer, user.id, proof.value, at);
     } else if (proof.kind === "recovery_code") {
       proven = await spendRecoveryCode(store, user.id, proof.value, [
         trail.event("recovery_code.used", { actor: user, client }),

@@ -251,6 +251,20 @@ export interface FactorStore {
    */
   useTotpStep(userId: string, step: number): Promise<boolean>;
   /**
+   * Replaces the enabled TOTP's stored secret with `nextSecret` only if it
+   * is still `previousSecret`, leaving the last accepted step and the
+   * recovery codes as they are: how a secret stored before `totpKeys` were
+   * set, or sealed with an older key, is sealed with the current one once
+   * its code is accepted. False when TOTP is off or the secret changed.
+   * Optional: without it, a secret stays as it was stored until its
+   * account enrols again.
+   */
+  replaceTotpSecret?(
+    userId: string,
+    previousSecret: string,
+    nextSecret: string,
+  ): Promise<boolean>;
+  /**
    * Spends one recovery code by its digest: the codes left after it, or
    * null when it is not one of the account's unused codes. Of concurrent
    * calls with one code, one wins; `options.events` are written with the

@@ -2,8 +2,10 @@
 // nonce, the account as associated data, key rotation, refusal of a wrong
 // key or a damaged record, malformed keys at start-up), then over the API
 // on KV and Postgres: what the store holds, sign-in and re-authentication
-// with sealed secrets, secrets stored before keys were set, rotation across
-// instances, a missing key, and a sealed secret moved to another account.
+// with sealed secrets, secrets stored before keys were set or under an
+// older key sealed again once their code is accepted (rotation across
+// instances), a store that cannot, a missing key, and a sealed secret moved
+// to another account.
 
 import fc from "fast-check";
 import { createGatehouse, totpCode } from "../../mod.ts";
@@ -198,43 +200,109 @@ testEachStore(
   },
 );
 
+// The key id of a stored secret ("" for one stored as it is).
+const keyIdOf = (stored: string) =>
+  stored.startsWith("sealed1.") ? stored.split(".")[1]! : "";
+
 testEachStore(
-  "a secret stored before keys were set keeps working; keys rotate across instances",
+  "a secret stored before keys were set, or sealed with an older key, is sealed with the current key once its code is accepted",
   async (store) => {
+    assertEquals(typeof store.replaceTotpSecret, "function");
     const { member, other } = await people(store);
     const plain = securityApi(store);
-    const { secret } = await enrolTotp(
+    const { secret, codes } = await enrolTotp(
       plain,
       await plain.login(member.email),
     );
     assertEquals((await store.totp(member.id))!.secret, secret);
-
+    // A recovery code opens no secret: nothing is sealed by it.
     const first = securityApi(store, { totpKeys: [KEY_A] });
+    const viaCode = await secondStep(
+      first,
+      await passwordStep(first, member.email),
+      { recovery_code: codes[0] },
+    );
+    assertEquals(viaCode.status, 200);
+    await viaCode.body?.cancel();
+    await first.gatehouse.settled();
+    assertEquals((await store.totp(member.id))!.secret, secret);
+
+    // A code accepted on an instance with keys: sealed with the first.
     first.advance(2 * STEP);
     await signInWithTotp(first, member.email, secret);
-    const sealed = await enrolTotp(first, await first.login(other.email));
-    const withA = (await store.totp(other.id))!.secret;
-
-    // Another instance, the new key first: it opens what A sealed.
-    const second = securityApi(store, { totpKeys: [KEY_B, KEY_A] });
-    second.advance(4 * STEP);
-    await signInWithTotp(second, other.email, sealed.secret);
-    await signInWithTotp(second, member.email, secret);
-    // Its new enrolments are sealed with B.
-    const again = await second.call(
-      "DELETE",
-      "/api/auth/totp",
-      undefined,
-      { cookie: await signInWithTotp(second, other.email, sealed.secret) },
+    await first.gatehouse.settled();
+    const withA = (await store.totp(member.id))!;
+    const idA = keyIdOf(withA.secret);
+    assert(idA !== "" && !withA.secret.includes(secret));
+    assertEquals(withA.recoveryCodesLeft, 9, "the codes stay");
+    // The step just accepted stays spent.
+    const replay = await secondStep(
+      first,
+      await passwordStep(first, member.email),
+      { code: totpCode(secret, first.clock()) },
     );
-    assertEquals(again.status, 204);
-    const reenrolled = await enrolTotp(second, await second.login(other.email));
-    const withB = (await store.totp(other.id))!.secret;
-    assert(withA.split(".")[1] !== withB.split(".")[1]);
-    // An instance holding B alone signs in what B sealed, not what A did.
+    assertEquals(await refusal(replay), [401, "credentials_invalid"]);
+    // Already current: accepting another code writes nothing.
+    await signInWithTotp(first, member.email, secret);
+    await first.gatehouse.settled();
+    assertEquals((await store.totp(member.id))!.secret, withA.secret);
+    const enrolled = await enrolTotp(first, await first.login(other.email));
+    assertEquals(keyIdOf((await store.totp(other.id))!.secret), idA);
+
+    // Another instance, the new key first: it opens what A sealed, and
+    // seals each secret with B as its code is accepted.
+    const second = securityApi(store, { totpKeys: [KEY_B, KEY_A] });
+    second.advance(6 * STEP);
+    await signInWithTotp(second, member.email, secret);
+    await second.gatehouse.settled();
+    const idB = keyIdOf((await store.totp(member.id))!.secret);
+    assert(idB !== "" && idB !== idA);
+    assertEquals(keyIdOf((await store.totp(other.id))!.secret), idA);
+    await signInWithTotp(second, other.email, enrolled.secret);
+    await second.gatehouse.settled();
+    assertEquals(keyIdOf((await store.totp(other.id))!.secret), idB);
+
+    // So A can go: an instance holding B alone signs both in.
     const onlyB = securityApi(store, { totpKeys: [KEY_B] });
     onlyB.advance(10 * STEP);
-    await signInWithTotp(onlyB, other.email, reenrolled.secret);
+    await signInWithTotp(onlyB, member.email, secret);
+    await signInWithTotp(onlyB, other.email, enrolled.secret);
+    assertEquals(onlyB.logger.lines, []);
+  },
+);
+
+testEachStore(
+  "a store that cannot seal a secret again: the sign-in succeeds, the failure is logged, the secret stays",
+  async (base) => {
+    // The real store, but its replaceTotpSecret fails.
+    const store = new Proxy(base, {
+      get(target, name) {
+        if (name === "replaceTotpSecret") {
+          return () => Promise.reject(new Error("disk full"));
+        }
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const { member } = await people(base);
+    const plain = securityApi(base);
+    const { secret } = await enrolTotp(
+      plain,
+      await plain.login(member.email),
+    );
+    const api = securityApi(store, { totpKeys: [KEY_A] });
+    api.advance(2 * STEP);
+    await signInWithTotp(api, member.email, secret);
+    await api.gatehouse.settled();
+    assertEquals(
+      api.logger.lines.map((line) => [
+        line.level,
+        line.message,
+        (line.fields?.error as Error).message,
+      ]),
+      [["error", "TOTP secret not sealed again", "disk full"]],
+    );
+    assertEquals((await base.totp(member.id))!.secret, secret);
   },
 );
 

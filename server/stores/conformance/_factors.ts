@@ -1,6 +1,6 @@
 // Conformance cases for TOTP and recovery codes: the pending enrolment and
 // its confirmation, replay of time steps, single-use recovery codes under
-// concurrency, removal and the factor version.
+// concurrency, replacing the stored secret, removal and the factor version.
 
 import assert from "node:assert/strict";
 import type { Store } from "../../store.ts";
@@ -142,6 +142,56 @@ const totp: Case[] = [
       // Without TOTP nothing is accepted.
       const bob = await addUser(s, { email: "bob@example.com" });
       assert.equal(await s.useTotpStep(bob.id, STEP + 9), false);
+    },
+  ],
+  [
+    "replaceTotpSecret() replaces only the secret given, one winner among 50 concurrent; steps and codes stay",
+    async (s) => {
+      // Optional in the interface: a store without it keeps secrets as
+      // they were stored (KvStore and PostgresStore have it).
+      if (s.replaceTotpSecret === undefined) return;
+      const id = await withTotp(s);
+      assert.equal(await s.useTotpStep(id, STEP + 1), true);
+      assert.equal(await s.useRecoveryCode(id, CODES[0]!), 9);
+      assert.equal(await s.replaceTotpSecret(id, "not-the-secret", "X"), false);
+      assert.equal(await s.replaceTotpSecret(id, SECRET, "sealed1.a.b"), true);
+      assert.deepEqual(await s.totp(id), {
+        secret: "sealed1.a.b",
+        lastStep: STEP + 1,
+        recoveryCodesLeft: 9,
+      });
+      // The step and the code spent before are still spent.
+      assert.equal(await s.useTotpStep(id, STEP + 1), false);
+      assert.equal(await s.useRecoveryCode(id, CODES[0]!), null);
+      const results = await Promise.all(
+        Array.from(
+          { length: 50 },
+          (_, i) => s.replaceTotpSecret!(id, "sealed1.a.b", `sealed1.c.${i}`),
+        ),
+      );
+      assert.equal(results.filter(Boolean).length, 1);
+      const winner = results.indexOf(true);
+      assert.equal((await s.totp(id))?.secret, `sealed1.c.${winner}`);
+      // Racing with a step's spend, neither is lost.
+      const [replaced, used] = await Promise.all([
+        s.replaceTotpSecret(id, `sealed1.c.${winner}`, "sealed1.d.e"),
+        s.useTotpStep(id, STEP + 2),
+      ]);
+      assert.deepEqual([replaced, used], [true, true]);
+      assert.deepEqual(await s.totp(id), {
+        secret: "sealed1.d.e",
+        lastStep: STEP + 2,
+        recoveryCodesLeft: 9,
+      });
+      // Without TOTP, and for an unknown or malformed id, nothing changes.
+      const bob = await addUser(s, { email: "bob@example.com" });
+      assert.equal(await s.replaceTotpSecret(bob.id, SECRET, "X"), false);
+      assert.equal(await s.totp(bob.id), null);
+      assert.equal(
+        await s.replaceTotpSecret(crypto.randomUUID(), SECRET, "X"),
+        false,
+      );
+      assert.equal(await s.replaceTotpSecret("not-a-uuid", SECRET, "X"), false);
     },
   ],
   [

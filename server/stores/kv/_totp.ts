@@ -194,6 +194,26 @@ export function useTotpStep(
   );
 }
 
+/** Replaces the stored secret if it is still `previous`. */
+export function replaceTotpSecret(
+  kv: Deno.Kv,
+  k: FactorKeys,
+  userId: string,
+  previous: string,
+  next: string,
+): Promise<boolean> {
+  return updateTotp(
+    kv,
+    k,
+    userId,
+    false,
+    (value) =>
+      value.secret === previous
+        ? { next: { ...value, secret: next }, result: true }
+        : null,
+  );
+}
+
 /** Spends one recovery code; the codes left, or null. */
 export function useRecoveryCode(
   kv: Deno.Kv,

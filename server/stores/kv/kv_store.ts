@@ -589,6 +589,21 @@ export class KvStore implements Store {
     return totp.useTotpStep(this.#kv, this.#f, userId, step);
   }
 
+  /** Replaces the TOTP secret if it is still `previousSecret`. */
+  replaceTotpSecret(
+    userId: string,
+    previousSecret: string,
+    nextSecret: string,
+  ): Promise<boolean> {
+    return totp.replaceTotpSecret(
+      this.#kv,
+      this.#f,
+      userId,
+      previousSecret,
+      nextSecret,
+    );
+  }
+
   /** Spends one recovery code; the codes left, or null. */
   useRecoveryCode(
     userId: string,

@@ -178,6 +178,20 @@ export async function useTotpStep(
   return result.count === 1;
 }
 
+/** Replaces the stored secret if it is still `previous`. */
+export async function replaceTotpSecret(
+  t: FactorTables,
+  userId: string,
+  previous: string,
+  next: string,
+): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const result = await t.sql`
+    UPDATE ${t.totp} SET secret = ${next}
+    WHERE user_id = ${userId} AND secret = ${previous}`;
+  return result.count === 1;
+}
+
 /** Spends one recovery code; the codes left, or null. */
 export async function useRecoveryCode(
   t: FactorTables,

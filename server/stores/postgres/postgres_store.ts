@@ -507,6 +507,15 @@ export class PostgresStore implements Store {
     return totp.useTotpStep(this.#f, userId, step);
   }
 
+  /** Replaces the TOTP secret if it is still `previousSecret`. */
+  replaceTotpSecret(
+    userId: string,
+    previousSecret: string,
+    nextSecret: string,
+  ): Promise<boolean> {
+    return totp.replaceTotpSecret(this.#f, userId, previousSecret, nextSecret);
+  }
+
   /** Spends one recovery code; the codes left, or null. */
   useRecoveryCode(
     userId: string,
