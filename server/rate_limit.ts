@@ -8,7 +8,8 @@
  * Each attempt is reserved in the store before the handler runs (an atomic
  * increment that refuses at the threshold) and given back when its answer
  * does not count, so the threshold holds under any burst and across
- * instances (DESIGN.md §5).
+ * instances (DESIGN.md §5). The give-back is written after the answer; the
+ * next request of the same client on the instance waits for it.
  *
  * A successful sign-in neither adds to the count nor resets it: a reset
  * would let someone who owns one account keep guessing the passwords of
@@ -243,6 +244,27 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     }
   };
 
+  // Attempts being given back, by key. The answer does not wait for its
+  // give-back (a store write); the next request of the same key on this
+  // instance does, so a client's requests one after another see their
+  // counts exactly as if it had been awaited. Entries leave once written.
+  const givingBack = new Map<string, Set<Promise<void>>>();
+  const giveBackLater = (key: string, resetAt: number) => {
+    let set = givingBack.get(key);
+    if (set === undefined) givingBack.set(key, set = new Set());
+    const done: Promise<void> = giveBack(key, resetAt).finally(() => {
+      set.delete(done);
+      if (set.size === 0 && givingBack.get(key) === set) givingBack.delete(key);
+    });
+    set.add(done);
+    // Tracked so that `settled()` also waits for it; giveBack never throws.
+    inBackground(store, done, () => {});
+  };
+  const givenBack = async (key: string) => {
+    const set = givingBack.get(key);
+    if (set !== undefined) await Promise.all([...set]);
+  };
+
   const { onRefusal } = options;
   const firstOnly = options.reportFirstRefusalOnly === true;
   // key → end of the window this instance reported a refusal of.
@@ -279,6 +301,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
   return (next) =>
     answering(async function loginRateLimited(request, params, info) {
       const key = keyOf(request, info);
+      await givenBack(key);
       const reservation = await store.reserveAttempt(key, {
         now: now(),
         windowMs: window,
@@ -294,8 +317,9 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
         counted = counts(response);
         return response;
       } finally {
-        // An answer that does not count (or a throw) gives its attempt back.
-        if (!counted) await giveBack(key, reservation.resetAt);
+        // An answer that does not count (or a throw) gives its attempt
+        // back, after the answer.
+        if (!counted) giveBackLater(key, reservation.resetAt);
       }
     });
 }

@@ -12,6 +12,9 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { apiOn, from } from "../fixtures/api.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
+import { gate } from "../fixtures/instrument.ts";
+import { settled } from "../../server/_background.ts";
+import type { Store } from "../../server/store.ts";
 
 const T0 = 1_800_000_000_000;
 const ADDRESS = "203.0.113.5";
@@ -122,6 +125,8 @@ testEachStore(
     );
     assertEquals(evaluated, 300);
     assertEquals(statuses, new Map([[401, 150], [200, 150]]));
+    // Given back after the answers: settled once written.
+    await settled(store);
     assertEquals(
       (await store.readCounter(`login:ip:${ADDRESS}`, T0))?.count,
       150,
@@ -149,5 +154,58 @@ testEachStore(
     assertEquals(res.status, 200);
     await res.body?.cancel();
     assertEquals((await flood).evaluated, 10);
+  },
+);
+
+testEachStore(
+  "an attempt is given back after its answer, and the client's next request waits for it",
+  async (base) => {
+    // The store's give-back is held until the test opens the gate.
+    const held = gate();
+    let givingBack = 0;
+    const store = new Proxy(base, {
+      get(target, name) {
+        if (name === "releaseAttempt") {
+          return async (key: string, resetAt: number) => {
+            givingBack++;
+            await held.opened;
+            return await target.releaseAttempt(key, resetAt);
+          };
+        }
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) as Store;
+    // One attempt per window: the second request is admitted only if the
+    // first one's attempt was given back before it was reserved.
+    const limited = loginRateLimiter({ store, maxFailures: 1, now: () => T0 })(
+      () => new Response(null, { status: 200 }),
+    );
+    const first = await limited(post("/x", {}), undefined, from(ADDRESS));
+    assertEquals(first.status, 200, "answered while its give-back waits");
+    assertEquals(givingBack, 1);
+    let secondAnswered = false;
+    const second = Promise.resolve(
+      limited(post("/x", {}), undefined, from(ADDRESS)),
+    ).then((res) => {
+      secondAnswered = true;
+      return res;
+    });
+    // Another client is not held up by this one's give-back.
+    const other = await limited(
+      post("/x", {}),
+      undefined,
+      from("198.51.100.7"),
+    );
+    assertEquals(other.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assertEquals(secondAnswered, false, "the next request waits");
+    held.open();
+    assertEquals((await second).status, 200, "and is admitted");
+    await settled(store);
+    assertEquals(
+      (await base.readCounter(`login:ip:${ADDRESS}`, T0))?.count ?? 0,
+      0,
+    );
   },
 );
