@@ -136,7 +136,7 @@ export async function spendChallenge(
  * Verifies a passkey assertion against the request's challenge (issued for
  * `use`) and records its use (the counter must grow, or stay 0). With
  * `userId`, only that account's passkeys and challenges count. The passkey,
- * or null.
+ * or null (a dead challenge and a refused assertion alike).
  */
 export async function spendPasskey(
   store: Store,
@@ -151,6 +151,37 @@ export async function spendPasskey(
 ): Promise<PasskeyRecord | null> {
   const challenge = await spendChallenge(store, req, use, now);
   if (challenge === null) return null;
+  return await provePasskey(store, rp, challenge, {
+    userId,
+    response,
+    now,
+    ...(before === undefined ? {} : { before }),
+  });
+}
+
+/** What {@linkcode provePasskey} checks an assertion with. */
+export interface PasskeyProof {
+  /** Only this account's passkeys count; null: any account's. */
+  userId: string | null;
+  /** The browser's assertion. */
+  response: unknown;
+  /** Now, ms. */
+  now: number;
+  /** Read before the use is recorded: the caller binds its session to it. */
+  before?: (passkey: PasskeyRecord) => Promise<boolean>;
+}
+
+/**
+ * The second half of {@linkcode spendPasskey}, for a caller that spent the
+ * challenge itself (to tell a dead one apart): verifies the assertion
+ * against `challenge` and records the passkey's use. The passkey, or null.
+ */
+export async function provePasskey(
+  store: Store,
+  rp: RelyingParty,
+  challenge: { challenge: string; userId: string },
+  { userId, response, now, before }: PasskeyProof,
+): Promise<PasskeyRecord | null> {
   const credentialId = credentialIdOf(response);
   if (credentialId === null) return null;
   const passkey = await store.passkeyByCredentialId(credentialId);

@@ -15,8 +15,8 @@ import {
   CLEAR_CHALLENGE,
   keepChallenge,
   lazyRelyingParty,
+  provePasskey,
   spendChallenge,
-  spendPasskey,
 } from "./_factor_proofs.ts";
 import { readId, readName } from "./_input.ts";
 import { sessionFromContext } from "./_request_context.ts";
@@ -79,6 +79,9 @@ const PASSKEY_INVALID = new AuthError("passkey_invalid", {
 });
 const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
   message: "The passkey could not be verified",
+});
+const CHALLENGE_GONE = new AuthError("token_invalid", {
+  message: "The passkey request has expired; ask for new options",
 });
 
 /**
@@ -289,22 +292,22 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
     const at = now();
     const client = issuer.client(req, info);
     let factorVersion: number | undefined;
-    const passkey = await spendPasskey(
-      store,
-      rp(),
-      req,
-      "login",
-      null,
+    // A challenge that is missing, spent or expired is no guess at anyone's
+    // passkey: 410, start again with new options (no event, no count).
+    const challenge = await spendChallenge(store, req, "login", at);
+    if (challenge === null) throw CHALLENGE_GONE;
+    const passkey = await provePasskey(store, rp(), challenge, {
+      userId: null,
       response,
-      at,
+      now: at,
       // The session is bound to the factors as they were when the passkey
       // was found: one removed meanwhile moves the version.
-      async (found) => {
+      before: async (found) => {
         factorVersion = (await store.accountFactors(found.userId))
           ?.factorVersion;
         return factorVersion !== undefined;
       },
-    );
+    });
     const user = passkey === null ? null : await store.userById(passkey.userId);
     if (passkey === null || user === null || user.disabled) {
       trail.refused([trail.event("login.failed", {

@@ -41,6 +41,7 @@ import {
   ServerTooOldError,
 } from "../service_errors.ts";
 import { DEFAULT_LIMITS, type FieldLimits } from "./_validation.ts";
+import { PasskeyRequestExpired } from "./_webauthn.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -236,6 +237,9 @@ function securityText(error: unknown): string | undefined {
   }
   if (error instanceof PasskeyInvalidError) {
     return __("The passkey could not be verified.", DOMAIN);
+  }
+  if (error instanceof PasskeyRequestExpired) {
+    return __("The passkey request expired. Try again.", DOMAIN);
   }
   if (error instanceof Error && error.name === "NotAllowedError") {
     // The browser's own refusal of a passkey ceremony (WebAuthn): the

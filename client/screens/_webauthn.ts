@@ -50,3 +50,15 @@ export const webauthn: {
     }) as Json,
   cancel: () => WebAuthnAbortService.cancelCeremony(),
 };
+
+/**
+ * A passkey sign-in whose request (its challenge) ended before the passkey
+ * answered: asked for more than five minutes ago, or replaced by a newer
+ * one. Asking again starts a fresh one.
+ */
+export class PasskeyRequestExpired extends Error {
+  override name = "PasskeyRequestExpired";
+  constructor() {
+    super("The passkey request expired");
+  }
+}

@@ -18,6 +18,7 @@ import {
 } from "../security_types.ts";
 import { login } from "../session_calls.ts";
 import type { SessionUser } from "../types.ts";
+import { InvalidTokenError } from "../errors.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
@@ -35,7 +36,7 @@ import { useLocaleUpdates } from "./_locale.ts";
 import { useSessionEnded } from "./_session_ended.ts";
 import { SecondFactorStep } from "./_second_factor_step.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
-import { webauthn } from "./_webauthn.ts";
+import { PasskeyRequestExpired, webauthn } from "./_webauthn.ts";
 import { DOMAIN } from "./i18n.ts";
 
 /**
@@ -176,7 +177,15 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       webauthn.cancel();
       const options = await passkeyLoginOptions();
       const response = await webauthn.authenticate(options);
-      onLogin(await loginWithPasskey(response));
+      try {
+        onLogin(await loginWithPasskey(response));
+      } catch (error) {
+        // 410: the request's challenge ended (slow prompt, newer request);
+        // this is no dead link, whatever the generic words for 410 say.
+        throw error instanceof InvalidTokenError
+          ? new PasskeyRequestExpired()
+          : error;
+      }
     });
 
   const submit = (event: Event) => {

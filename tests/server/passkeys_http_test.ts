@@ -80,11 +80,11 @@ testEachStore(
     assertEquals(identity.id, member.id);
     assertEquals(identity.second_factor, { totp: false, passkeys: 1 });
     assert(await api.live(sessionCookieOf(res)));
-    // The same challenge again: spent.
+    // The same challenge again: spent, so 410 (start again with new options).
     const replay = await api.call("POST", "/api/auth/passkeys/login", {
       response,
     }, { cookie: challenge });
-    assertEquals(await refusal(replay), [401, "credentials_invalid"]);
+    assertEquals(await refusal(replay), [410, "token_invalid"]);
     const events = await api.events();
     assertEquals(
       events.filter((e) => e.type === "passkey.added").length,
@@ -198,7 +198,8 @@ testEachStore(
     const elsewhere = await api.call("POST", "/api/auth/passkeys/login", {
       response,
     }, { cookie: challenge });
-    assertEquals(await refusal(elsewhere), [401, "credentials_invalid"]);
+    // (No login challenge under that cookie: 410, as for a spent one.)
+    assertEquals(await refusal(elsewhere), [410, "token_invalid"]);
     const again = await assertion(api, key, pending);
     const res = await secondStep(api, join(pending, again.challenge), {
       passkey: again.response,
@@ -325,13 +326,36 @@ testEachStore(
       ),
       [404, "passkey_not_found"],
     );
-    for (
-      const body of [{}, { response: 1 }, { response: { id: 5 } }]
-    ) {
+    for (const body of [{}, { response: 1 }]) {
       const res = await api.call("POST", "/api/auth/passkeys/login", body);
-      assert([400, 401].includes(res.status), JSON.stringify(body));
+      assertEquals(res.status, 400, JSON.stringify(body));
       await res.body?.cancel();
     }
+    // A well-formed body with no challenge cookie: nothing to verify it
+    // against. With a live challenge, an assertion that is not one: 401.
+    assertEquals(
+      await refusal(
+        await api.call("POST", "/api/auth/passkeys/login", {
+          response: { id: 5 },
+        }),
+      ),
+      [410, "token_invalid"],
+    );
+    const options = await api.call(
+      "POST",
+      "/api/auth/passkeys/login/options",
+    );
+    assertEquals(options.status, 200);
+    await options.body?.cancel();
+    const live = options.headers.get("set-cookie")!.split(";")[0]!;
+    assertEquals(
+      await refusal(
+        await api.call("POST", "/api/auth/passkeys/login", {
+          response: { id: 5 },
+        }, { cookie: live }),
+      ),
+      [401, "credentials_invalid"],
+    );
     // Registration options and removal need a recent proof.
     api.advance(31 * MINUTE);
     assertEquals(
@@ -368,6 +392,6 @@ testEachStore(
     const expired = await api.call("POST", "/api/auth/passkeys/login", {
       response: late.response,
     }, { cookie: late.challenge });
-    assertEquals(await refusal(expired), [401, "credentials_invalid"]);
+    assertEquals(await refusal(expired), [410, "token_invalid"]);
   },
 );

@@ -312,6 +312,9 @@ export const es: Catalog = {
     [
       "No se ha usado la llave de acceso: la solicitud se canceló o caducó, o tu dispositivo no pudo confirmar que eres tú. Vuelve a intentarlo.",
     ],
+  "The passkey request expired. Try again.": [
+    "La solicitud de la llave de acceso ha caducado. Vuelve a intentarlo.",
+  ],
   "This session has already ended. Reload the list.": [
     "Esta sesión ya ha terminado. Recarga la lista.",
   ],

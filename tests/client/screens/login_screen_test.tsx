@@ -18,7 +18,9 @@ import {
   loginInvalid,
   loginOk,
   loginRateLimited,
+  loginWithPasskeyRefused,
   networkFailure,
+  passkeyLoginOptionsOk,
   passkeyLoginOptionsRateLimited,
 } from "@gatehouse/client/testing";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
@@ -215,6 +217,31 @@ Deno.test("LoginScreen's passkey button says when to try again after the limiter
     );
     assert.equal(ceremonies.authenticate, 0);
     assert.equal(signedIn.length, 0);
+  });
+});
+
+Deno.test("LoginScreen's passkey button says the request expired when the server finds its challenge gone (410), and asks afresh next time", async () => {
+  await withPasskeys(false, async (ceremonies) => {
+    env.use(passkeyLoginOptionsOk(), loginWithPasskeyRefused("token_invalid"));
+    const recorder = recordRequests(env);
+    const { view, signedIn } = renderLogin();
+    const button = await view.findByRole("button", {
+      name: "Sign in with a passkey",
+    });
+    fireEvent.click(button);
+    await waitFor(() =>
+      assert.equal(
+        alertText(view.container),
+        "The passkey request expired. Try again.",
+      )
+    );
+    assert.equal(signedIn.length, 0);
+    fireEvent.click(button);
+    await waitFor(() => assert.equal(ceremonies.authenticate, 2));
+    const asked = (await recorder.requests()).filter((r) =>
+      r.url.pathname === OPTIONS_PATH
+    );
+    assert.equal(asked.length, 2, "new options for each try");
   });
 });
 
