@@ -209,3 +209,41 @@ testEachStore(
     );
   },
 );
+
+testEachStore(
+  "across two instances on one store, an attempt not yet given back counts on the other: one too many, never one too few",
+  async (base) => {
+    const held = gate();
+    const slow = new Proxy(base, {
+      get(target, name) {
+        if (name === "releaseAttempt") {
+          return async (key: string, resetAt: number) => {
+            await held.opened;
+            return await target.releaseAttempt(key, resetAt);
+          };
+        }
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) as Store;
+    const ok = () => new Response(null, { status: 200 });
+    const options = { maxFailures: 1, now: () => T0 };
+    const onA = loginRateLimiter({ store: slow, ...options })(ok);
+    const onB = loginRateLimiter({ store: base, ...options })(ok);
+    const first = await onA(post("/x", {}), undefined, from(ADDRESS));
+    assertEquals(first.status, 200);
+    // B does not know of A's give-back in flight: the attempt still counts.
+    const early = await onB(post("/x", {}), undefined, from(ADDRESS));
+    assertEquals(early.status, 429);
+    await early.body?.cancel();
+    held.open();
+    await settled(slow);
+    const later = await onB(post("/x", {}), undefined, from(ADDRESS));
+    assertEquals(later.status, 200, "admitted once it is given back");
+    await settled(base);
+    assertEquals(
+      (await base.readCounter(`login:ip:${ADDRESS}`, T0))?.count ?? 0,
+      0,
+    );
+  },
+);
