@@ -12,9 +12,8 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { apiOn, from } from "../fixtures/api.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { gate } from "../fixtures/instrument.ts";
+import { gate, instrument } from "../fixtures/instrument.ts";
 import { settled } from "../../server/_background.ts";
-import type { Store } from "../../server/store.ts";
 
 const T0 = 1_800_000_000_000;
 const ADDRESS = "203.0.113.5";
@@ -163,19 +162,13 @@ testEachStore(
     // The store's give-back is held until the test opens the gate.
     const held = gate();
     let givingBack = 0;
-    const store = new Proxy(base, {
-      get(target, name) {
-        if (name === "releaseAttempt") {
-          return async (key: string, resetAt: number) => {
-            givingBack++;
-            await held.opened;
-            return await target.releaseAttempt(key, resetAt);
-          };
-        }
-        const value = Reflect.get(target, name, target);
-        return typeof value === "function" ? value.bind(target) : value;
+    const store = instrument(base, {
+      releaseAttempt: async (key, resetAt) => {
+        givingBack++;
+        await held.opened;
+        return await base.releaseAttempt(key, resetAt);
       },
-    }) as Store;
+    });
     // One attempt per window: the second request is admitted only if the
     // first one's attempt was given back before it was reserved.
     const limited = loginRateLimiter({ store, maxFailures: 1, now: () => T0 })(
@@ -214,18 +207,12 @@ testEachStore(
   "across two instances on one store, an attempt not yet given back counts on the other: one too many, never one too few",
   async (base) => {
     const held = gate();
-    const slow = new Proxy(base, {
-      get(target, name) {
-        if (name === "releaseAttempt") {
-          return async (key: string, resetAt: number) => {
-            await held.opened;
-            return await target.releaseAttempt(key, resetAt);
-          };
-        }
-        const value = Reflect.get(target, name, target);
-        return typeof value === "function" ? value.bind(target) : value;
+    const slow = instrument(base, {
+      releaseAttempt: async (key, resetAt) => {
+        await held.opened;
+        return await base.releaseAttempt(key, resetAt);
       },
-    }) as Store;
+    });
     const ok = () => new Response(null, { status: 200 });
     const options = { maxFailures: 1, now: () => T0 };
     const onA = loginRateLimiter({ store: slow, ...options })(ok);

@@ -27,6 +27,7 @@ import {
   STEP,
 } from "../fixtures/second_factor.ts";
 import { memoryStore } from "../fixtures/kv.ts";
+import { instrument } from "../fixtures/instrument.ts";
 
 const newKey = () => crypto.getRandomValues(new Uint8Array(32)).toBase64();
 const KEY_A = newKey();
@@ -275,14 +276,8 @@ testEachStore(
   "a store that cannot seal a secret again: the sign-in succeeds, the failure is logged, the secret stays",
   async (base) => {
     // The real store, but its replaceTotpSecret fails.
-    const store = new Proxy(base, {
-      get(target, name) {
-        if (name === "replaceTotpSecret") {
-          return () => Promise.reject(new Error("disk full"));
-        }
-        const value = Reflect.get(target, name, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const store = instrument(base, {
+      replaceTotpSecret: () => Promise.reject(new Error("disk full")),
     });
     const { member } = await people(base);
     const plain = securityApi(base);
