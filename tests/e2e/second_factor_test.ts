@@ -66,6 +66,11 @@ e2eTest(
     assert.equal(recovery.length, 10);
     await totp.getByRole("button", { name: "I saved them" }).click();
     await totp.getByText(/^On: signing in asks for a code/).waitFor();
+    // The demo runs with GATEHOUSE_TOTP_KEYS: the store holds it sealed.
+    const mel = await demo.store.credentialsByEmail(MEL.email);
+    const stored = (await demo.store.totp(mel!.user.id))!.secret;
+    assert.match(stored, /^sealed1\./);
+    assert.ok(!stored.includes(key.replace(/\s+/g, "")));
     await signOut(page);
 
     // Password, then a wrong code (stays on the step), then the right one
@@ -126,5 +131,8 @@ e2eTest(
     assert.equal(renewed.some((code) => recovery.includes(code)), false);
     await context.close();
   },
-  { now: () => clock.now() },
+  {
+    now: () => clock.now(),
+    totpKeys: [crypto.getRandomValues(new Uint8Array(32)).toBase64()],
+  },
 );
