@@ -339,9 +339,14 @@ function isCredentialJson(
 ): value is { id: string; response: object } {
   if (typeof value !== "object" || value === null) return false;
   const { id, response } = value as Record<string, unknown>;
-  return typeof id === "string" && id.length > 0 && id.length <= 1366 &&
+  // A credential id travels as base64url (at most 1023 bytes: 1366
+  // characters); anything else is no credential's, and never reaches a
+  // store (Postgres refuses NUL in text, for one).
+  return typeof id === "string" && CREDENTIAL_ID.test(id) &&
     typeof response === "object" && response !== null;
 }
+
+const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1366}$/;
 
 function descriptorOf(passkey: PasskeyRecord) {
   return { id: passkey.credentialId, transports: passkey.transports };

@@ -10,6 +10,7 @@
 import { totpCode } from "../../mod.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
+import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
 import {
@@ -393,5 +394,73 @@ testEachStore(
       response: late.response,
     }, { cookie: late.challenge });
     assertEquals(await refusal(expired), [410, "token_invalid"]);
+  },
+);
+
+testEachStore(
+  "passkeys under hostile input: a forged assertion with a live challenge is 401 (sign-in and re-authentication), a hostile challenge cookie is 410, never a 5xx, and nobody signs in",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store, { maxFailures: 1_000_000 });
+    const session = await api.login(member.email);
+    await registerPasskey(api, session, await createAuthenticator());
+    const before = (await api.events()).length;
+    let tooLarge = 0;
+    for (const s of HOSTILE) {
+      const options = await api.call(
+        "POST",
+        "/api/auth/passkeys/login/options",
+      );
+      await options.body?.cancel();
+      const live = options.headers.get("set-cookie")!.split(";")[0]!;
+      const forged = {
+        id: s,
+        rawId: s,
+        type: s,
+        response: { clientDataJSON: s, authenticatorData: s, signature: s },
+      };
+      const what = JSON.stringify(s.slice(0, 20));
+      const res = await api.call("POST", "/api/auth/passkeys/login", {
+        response: forged,
+      }, { cookie: live });
+      if (JSON.stringify({ response: forged }).length > 16 * 1024) {
+        // Refused before the challenge is read: it stays unspent.
+        assertEquals(await refusal(res), [413, "body_too_large"], what);
+        tooLarge++;
+        continue;
+      }
+      assertEquals(await refusal(res), [401, "credentials_invalid"], what);
+      // The challenge was spent by that try: the same cookie is dead now.
+      const again = await api.call("POST", "/api/auth/passkeys/login", {
+        response: forged,
+      }, { cookie: live });
+      assertEquals(await refusal(again), [410, "token_invalid"]);
+      const hostileCookie = await api.call("POST", "/api/auth/passkeys/login", {
+        response: forged,
+      }, { cookie: `__Host-gatehouse-webauthn=${urlComponent(s)}` });
+      assertEquals(await refusal(hostileCookie), [410, "token_invalid"]);
+      // The same forged assertion as proof for a re-authentication, with a
+      // live challenge of that use: refused for the field, not a fault.
+      const reauth = await api.call(
+        "POST",
+        "/api/auth/passkeys/login/options",
+        undefined,
+        { cookie: session },
+      );
+      await reauth.body?.cancel();
+      const challenge = reauth.headers.get("set-cookie")!.split(";")[0]!;
+      const proof = await api.call("POST", "/api/auth/reauthenticate", {
+        passkey: forged,
+      }, { cookie: join(session, challenge) });
+      assertEquals(await refusal(proof), [400, "passkey_invalid"], what);
+    }
+    const events = (await api.events()).slice(before);
+    assertEquals(events.filter((e) => e.type === "login.succeeded"), []);
+    // One login.failed per forged assertion; none for a dead challenge.
+    assert(tooLarge > 0 && tooLarge < HOSTILE.length);
+    assertEquals(
+      events.filter((e) => e.type === "login.failed").length,
+      HOSTILE.length - tooLarge,
+    );
   },
 );
