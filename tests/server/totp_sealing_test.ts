@@ -4,8 +4,9 @@
 // on KV and Postgres: what the store holds, sign-in and re-authentication
 // with sealed secrets, secrets stored before keys were set or under an
 // older key sealed again once their code is accepted (rotation across
-// instances), a store that cannot, a missing key, and a sealed secret moved
-// to another account.
+// instances, and once under 200 simultaneous uses of one code), a store
+// that cannot, hostile codes, a missing key, and a sealed secret moved to
+// another account.
 
 import fc from "fast-check";
 import { createGatehouse, totpCode } from "../../mod.ts";
@@ -27,6 +28,7 @@ import {
   STEP,
 } from "../fixtures/second_factor.ts";
 import { memoryStore } from "../fixtures/kv.ts";
+import { HOSTILE } from "../fixtures/hostile.ts";
 import { instrument } from "../fixtures/instrument.ts";
 
 const newKey = () => crypto.getRandomValues(new Uint8Array(32)).toBase64();
@@ -363,5 +365,86 @@ testEachStore(
     }, { cookie: await api.login(other.email) });
     assertEquals(await refusal(res), [500, "internal"]);
     assertEquals(await store.totp(other.id), null, "no TOTP enabled");
+  },
+);
+
+testEachStore(
+  "200 simultaneous re-authentications with one code, over a secret stored before keys: one is accepted, and the secret is sealed once",
+  async (base) => {
+    let replacements = 0;
+    const store = instrument(base, {
+      replaceTotpSecret: (...args) => {
+        replacements++;
+        return base.replaceTotpSecret!(...args);
+      },
+    });
+    const { member } = await people(base);
+    const plain = securityApi(base);
+    // Signed in before enrolling: the same session serves both instances.
+    const session = await plain.login(member.email);
+    const { secret } = await enrolTotp(plain, session);
+    const api = securityApi(store, {
+      totpKeys: [KEY_A],
+      maxFailures: 1_000_000,
+    });
+    api.advance(2 * STEP);
+    const code = totpCode(secret, api.clock());
+    const answers = await Promise.all(
+      Array.from(
+        { length: 200 },
+        () =>
+          api.call("POST", "/api/auth/reauthenticate", { code }, {
+            cookie: session,
+          }),
+      ),
+    );
+    const outcomes = await Promise.all(
+      answers.map(async (res) =>
+        res.status === 204 ? "204" : (await refusal(res)).join(" ")
+      ),
+    );
+    // The step is spent once; the others are a used code (the field's 400).
+    assertEquals(outcomes.filter((o) => o === "204").length, 1);
+    assertEquals(
+      outcomes.filter((o) => o === "400 code_invalid").length,
+      199,
+    );
+    await api.gatehouse.settled();
+    assertEquals(replacements, 1, "sealed by the one accepted code only");
+    const stored = (await base.totp(member.id))!;
+    assertMatch(stored.secret, /^sealed1\./);
+    assertEquals(stored.recoveryCodesLeft, 10);
+  },
+);
+
+testEachStore(
+  "hostile codes with keys configured: a JSON 4xx with its code, never a 5xx, and the stored secret is left as it was",
+  async (store) => {
+    const { member } = await people(store);
+    const plain = securityApi(store);
+    const session = await plain.login(member.email);
+    const { secret } = await enrolTotp(plain, session);
+    const api = securityApi(store, {
+      totpKeys: [KEY_A],
+      maxFailures: 1_000_000,
+    });
+    for (const s of HOSTILE) {
+      const what = JSON.stringify(s.slice(0, 20));
+      for (
+        const res of [
+          await api.call("POST", "/api/auth/reauthenticate", { code: s }, {
+            cookie: session,
+          }),
+          await secondStep(api, await passwordStep(api, member.email), {
+            code: s,
+          }),
+        ]
+      ) {
+        assert(res.status >= 400 && res.status < 500, `${what}: ${res.status}`);
+        assertEquals(typeof (await res.json()).code, "string", what);
+      }
+    }
+    await api.gatehouse.settled();
+    assertEquals((await store.totp(member.id))!.secret, secret);
   },
 );

@@ -192,6 +192,9 @@ const totp: Case[] = [
         false,
       );
       assert.equal(await s.replaceTotpSecret("not-a-uuid", SECRET, "X"), false);
+      // A form replaced once is no longer the secret: it replaces nothing.
+      assert.equal(await s.replaceTotpSecret(id, SECRET, "X"), false);
+      assert.equal((await s.totp(id))?.secret, "sealed1.d.e");
     },
   ],
   [
