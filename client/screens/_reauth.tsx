@@ -173,6 +173,16 @@ function ReauthDialog(
     failure.value = null;
     field.current?.focus();
   };
+  // A link to another kind of proof, unless it is the one asked for now.
+  const offer = (next: Kind, label: string) =>
+    kind.value !== next && (
+      <ActionButton
+        variant="link"
+        onClick={() => switchTo(next)}
+      >
+        {label}
+      </ActionButton>
+    );
   const withPasskey = () =>
     void prove(async () => ({
       passkey: await webauthn.authenticate(await passkeyLoginOptions()),
@@ -223,30 +233,11 @@ function ReauthDialog(
           error={described.fields[name]}
         />
         <div class="gh-actions">
-          {totp && kind.value !== "code" && (
-            <ActionButton
-              variant="link"
-              onClick={() => switchTo("code")}
-            >
-              {__("Use a code from your app instead", DOMAIN)}
-            </ActionButton>
-          )}
-          {totp && kind.value !== "recovery" && (
-            <ActionButton
-              variant="link"
-              onClick={() => switchTo("recovery")}
-            >
-              {__("Use a recovery code instead", DOMAIN)}
-            </ActionButton>
-          )}
-          {kind.value !== "password" && (
-            <ActionButton
-              variant="link"
-              onClick={() => switchTo("password")}
-            >
-              {__("Use your password instead", DOMAIN)}
-            </ActionButton>
-          )}
+          {totp &&
+            offer("code", __("Use a code from your app instead", DOMAIN))}
+          {totp &&
+            offer("recovery", __("Use a recovery code instead", DOMAIN))}
+          {offer("password", __("Use your password instead", DOMAIN))}
           {passkey && (
             <ActionButton pending={pending.value} onClick={withPasskey}>
               {__("Use a passkey", DOMAIN)}

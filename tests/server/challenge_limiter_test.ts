@@ -19,15 +19,7 @@ import { gatehouseApp } from "../fixtures/app.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { instrument } from "../fixtures/instrument.ts";
 import { addUser, hasher, memoryLogger } from "../fixtures/kv.ts";
-import { testEachStore } from "../fixtures/stores.ts";
-import { settled } from "../../server/_background.ts";
-
-// A limiter's count once the attempts given back after their answers are
-// written (they land after the answer).
-async function counterOf(store: Store, key: string, at: number) {
-  await settled(store);
-  return await store.readCounter(key, at);
-}
+import { settledCounter, testEachStore } from "../fixtures/stores.ts";
 
 const T0 = 1_800_000_000_000;
 const MINUTE = 60_000;
@@ -128,7 +120,7 @@ testEachStore(
     // The window began with the burst, at the test's clock: 15 minutes.
     assertEquals([...retryAfter], [String(WINDOW / 1000)]);
     assertEquals(
-      (await counterOf(store, `challenge:ip:${ADDRESS}`, T0))?.count,
+      (await settledCounter(store, `challenge:ip:${ADDRESS}`, T0))?.count,
       100,
     );
     // The 429 is the contract's limiter refusal.
@@ -142,7 +134,7 @@ testEachStore(
     assertEquals(events[0]!.ip, ADDRESS);
     assertEquals(events[0]!.detail, { path: OPTIONS_PATH });
     // The sign-in limiter's count is its own.
-    assertEquals(await counterOf(store, `login:ip:${ADDRESS}`, T0), null);
+    assertEquals(await settledCounter(store, `login:ip:${ADDRESS}`, T0), null);
   },
 );
 
@@ -184,12 +176,12 @@ testEachStore(
     );
     assertEquals(plain.written.challenges, 10);
     assertEquals(
-      (await counterOf(store, `challenge:ip:${ADDRESS}`, T0))?.count,
+      (await settledCounter(store, `challenge:ip:${ADDRESS}`, T0))?.count,
       10,
     );
     for (const i of [1, 2, 3]) {
       assertEquals(
-        await counterOf(store, `challenge:ip:198.51.100.${i}`, T0),
+        await settledCounter(store, `challenge:ip:198.51.100.${i}`, T0),
         null,
       );
     }
@@ -205,7 +197,7 @@ testEachStore(
       new Map([[200, 10], [429, 20]]),
     );
     assertEquals(
-      (await counterOf(store, `challenge:ip:${peer}`, T0))?.count,
+      (await settledCounter(store, `challenge:ip:${peer}`, T0))?.count,
       10,
     );
   },
@@ -287,7 +279,7 @@ pairTest("share the passkey options count", async (pair) => {
   );
   assertEquals(a.written.challenges + b.written.challenges, 30);
   assertEquals(
-    (await counterOf(pair.a, `challenge:ip:${ADDRESS}`, T0))?.count,
+    (await settledCounter(pair.a, `challenge:ip:${ADDRESS}`, T0))?.count,
     30,
   );
   // Both instances refused; the store's marker let one of them report it.

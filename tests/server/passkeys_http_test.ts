@@ -29,6 +29,7 @@ import {
 import {
   assertion,
   join,
+  passkeyOptions,
   registerPasskey,
 } from "../fixtures/passkey_ceremonies.ts";
 
@@ -342,13 +343,7 @@ testEachStore(
       ),
       [410, "token_invalid"],
     );
-    const options = await api.call(
-      "POST",
-      "/api/auth/passkeys/login/options",
-    );
-    assertEquals(options.status, 200);
-    await options.body?.cancel();
-    const live = options.headers.get("set-cookie")!.split(";")[0]!;
+    const { challenge: live } = await passkeyOptions(api, "login");
     assertEquals(
       await refusal(
         await api.call("POST", "/api/auth/passkeys/login", {
@@ -407,12 +402,7 @@ testEachStore(
     const before = (await api.events()).length;
     let tooLarge = 0;
     for (const s of HOSTILE) {
-      const options = await api.call(
-        "POST",
-        "/api/auth/passkeys/login/options",
-      );
-      await options.body?.cancel();
-      const live = options.headers.get("set-cookie")!.split(";")[0]!;
+      const { challenge: live } = await passkeyOptions(api, "login");
       const forged = {
         id: s,
         rawId: s,
@@ -441,14 +431,7 @@ testEachStore(
       assertEquals(await refusal(hostileCookie), [410, "token_invalid"]);
       // The same forged assertion as proof for a re-authentication, with a
       // live challenge of that use: refused for the field, not a fault.
-      const reauth = await api.call(
-        "POST",
-        "/api/auth/passkeys/login/options",
-        undefined,
-        { cookie: session },
-      );
-      await reauth.body?.cancel();
-      const challenge = reauth.headers.get("set-cookie")!.split(";")[0]!;
+      const { challenge } = await passkeyOptions(api, "login", session);
       const proof = await api.call("POST", "/api/auth/reauthenticate", {
         passkey: forged,
       }, { cookie: join(session, challenge) });

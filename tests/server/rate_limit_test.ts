@@ -13,6 +13,7 @@ import {
 } from "../../mod.ts";
 import { createAccountLinks } from "../../server/account_links.ts";
 import { settled } from "../../server/_background.ts";
+import { settledCounter } from "../fixtures/stores.ts";
 import {
   addUser,
   hasher,
@@ -21,13 +22,6 @@ import {
   PASSWORD,
 } from "../fixtures/kv.ts";
 import { instrument } from "../fixtures/instrument.ts";
-
-// A limiter's count once the attempts given back after their answers are
-// written (they land after the answer).
-async function counterOf(store: Store, key: string, at: number) {
-  await settled(store);
-  return await store.readCounter(key, at);
-}
 
 const MINUTE = 60_000;
 const T0 = 1_800_000_000_000;
@@ -119,7 +113,7 @@ Deno.test("loginRateLimiter() neither counts nor resets on a successful login", 
     );
     // Reserved before the handler, given back after a success.
     assert.equal(
-      (await counterOf(t.store, "login:ip:203.0.113.5", T0))?.count,
+      (await settledCounter(t.store, "login:ip:203.0.113.5", T0))?.count,
       0,
     );
     for (let i = 0; i < 2; i++) {
@@ -133,7 +127,7 @@ Deno.test("loginRateLimiter() neither counts nor resets on a successful login", 
       200,
     );
     assert.equal(
-      (await counterOf(t.store, "login:ip:203.0.113.5", T0))?.count,
+      (await settledCounter(t.store, "login:ip:203.0.113.5", T0))?.count,
       2,
     );
     assert.equal(
@@ -199,7 +193,7 @@ Deno.test("loginRateLimiter() admits the client again when its window ends", asy
     );
     // A fresh window: one failure so far.
     assert.equal(
-      (await counterOf(t.store, "login:ip:203.0.113.5", T0 + 10 * MINUTE))
+      (await settledCounter(t.store, "login:ip:203.0.113.5", T0 + 10 * MINUTE))
         ?.count,
       1,
     );
@@ -298,7 +292,7 @@ Deno.test("loginRateLimiter() counts an IPv6 client by its /64", async () => {
       [401, 401, 429, 401],
     );
     assert.equal(
-      (await counterOf(store, "login:ip:2001:db8:1:2::/64", T0))?.count,
+      (await settledCounter(store, "login:ip:2001:db8:1:2::/64", T0))?.count,
       2,
     );
   } finally {
@@ -458,7 +452,10 @@ Deno.test("loginRateLimiter() shares one count without connection info, and warn
       "warn",
       "rate limiter sees no client address",
     ]]);
-    assert.equal((await counterOf(store, "login:ip:unknown", T0))?.count, 2);
+    assert.equal(
+      (await settledCounter(store, "login:ip:unknown", T0))?.count,
+      2,
+    );
   } finally {
     close();
   }

@@ -9,6 +9,7 @@
 // another account.
 
 import fc from "fast-check";
+import type { Store } from "../../server/store.ts";
 import { createGatehouse, totpCode } from "../../mod.ts";
 import { totpSealing } from "../../server/_totp_sealing.ts";
 import {
@@ -207,15 +208,22 @@ testEachStore(
 const keyIdOf = (stored: string) =>
   stored.startsWith("sealed1.") ? stored.split(".")[1]! : "";
 
+// The test's people, the member with TOTP enrolled on an instance without
+// keys (the secret stored as it is): its secret, recovery codes and the
+// session it enrolled from, which every instance on `store` accepts.
+async function enrolledWithoutKeys(store: Store) {
+  const accounts = await people(store);
+  const plain = securityApi(store);
+  const session = await plain.login(accounts.member.email);
+  return { ...accounts, session, ...await enrolTotp(plain, session) };
+}
+
 testEachStore(
   "a secret stored before keys were set, or sealed with an older key, is sealed with the current key once its code is accepted",
   async (store) => {
     assertEquals(typeof store.replaceTotpSecret, "function");
-    const { member, other } = await people(store);
-    const plain = securityApi(store);
-    const { secret, codes } = await enrolTotp(
-      plain,
-      await plain.login(member.email),
+    const { member, other, secret, codes } = await enrolledWithoutKeys(
+      store,
     );
     assertEquals((await store.totp(member.id))!.secret, secret);
     // A recovery code opens no secret: nothing is sealed by it.
@@ -281,12 +289,7 @@ testEachStore(
     const store = instrument(base, {
       replaceTotpSecret: () => Promise.reject(new Error("disk full")),
     });
-    const { member } = await people(base);
-    const plain = securityApi(base);
-    const { secret } = await enrolTotp(
-      plain,
-      await plain.login(member.email),
-    );
+    const { member, secret } = await enrolledWithoutKeys(base);
     const api = securityApi(store, { totpKeys: [KEY_A] });
     api.advance(2 * STEP);
     await signInWithTotp(api, member.email, secret);
@@ -378,11 +381,7 @@ testEachStore(
         return base.replaceTotpSecret!(...args);
       },
     });
-    const { member } = await people(base);
-    const plain = securityApi(base);
-    // Signed in before enrolling: the same session serves both instances.
-    const session = await plain.login(member.email);
-    const { secret } = await enrolTotp(plain, session);
+    const { member, session, secret } = await enrolledWithoutKeys(base);
     const api = securityApi(store, {
       totpKeys: [KEY_A],
       maxFailures: 1_000_000,
@@ -420,10 +419,7 @@ testEachStore(
 testEachStore(
   "hostile codes with keys configured: a JSON 4xx with its code, never a 5xx, and the stored secret is left as it was",
   async (store) => {
-    const { member } = await people(store);
-    const plain = securityApi(store);
-    const session = await plain.login(member.email);
-    const { secret } = await enrolTotp(plain, session);
+    const { member, session, secret } = await enrolledWithoutKeys(store);
     const api = securityApi(store, {
       totpKeys: [KEY_A],
       maxFailures: 1_000_000,
