@@ -14,6 +14,7 @@ import type {
   ComponentChildren as PreactComponentChildren,
   VNode as PreactVNode,
 } from "preact";
+import type { I18n as WordPressI18n } from "@wordpress/i18n";
 import type {
   QueryClient as TanStackQueryClient,
   QueryClientConfig as TanStackQueryClientConfig,
@@ -55,6 +56,13 @@ export type ComponentChildren = PreactComponentChildren;
  * @internal
  */
 export type VNode = PreactVNode;
+
+/**
+ * `I18n` of `@wordpress/i18n`: an instance, such as `createI18n()` returns.
+ *
+ * @internal
+ */
+export type I18n = WordPressI18n;
 
 /**
  * `HttpHandler` of `msw`.

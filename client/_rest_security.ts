@@ -125,6 +125,7 @@ export function securityOperations(
           limit: query.limit,
           cursor: query.cursor,
           user_id: query.userId,
+          email: query.email,
           type: query.type,
         },
       }, readAuditPage),

@@ -3,6 +3,7 @@
 // client relies on, so an answer outside the contract fails here, loudly,
 // instead of deep inside a screen. Writing is for the test harness.
 
+import type { LinkState } from "@gatehouse/contract";
 import { UnexpectedResponseError } from "./service_errors.ts";
 import type {
   InviteResult,
@@ -104,6 +105,9 @@ export function readUser(value: unknown, status: number): User {
     throw malformed(`"disabled" is not a boolean`, status);
   }
   const createdAt = time(body, "created_at", status);
+  const factors = body.second_factor === undefined
+    ? undefined
+    : object(body.second_factor, "the second factors", status);
   return {
     id: string(body, "id", status),
     email: string(body, "email", status),
@@ -111,6 +115,12 @@ export function readUser(value: unknown, status: number): User {
     role: body.role === undefined ? "" : string(body, "role", status),
     disabled: body.disabled,
     createdAt,
+    ...(factors === undefined ? {} : {
+      secondFactor: {
+        totp: factors.totp === true,
+        passkeys: typeof factors.passkeys === "number" ? factors.passkeys : 0,
+      },
+    }),
   };
 }
 
@@ -186,6 +196,15 @@ export function readInviteResult(value: unknown, status: number): InviteResult {
   };
 }
 
+/** A link check's answer: what the live link is good for. */
+export function readLinkState(value: unknown, status: number): LinkState {
+  const body = object(value, "the link check", status);
+  if (body.status !== "ready" && body.status !== "account_exists") {
+    throw malformed(`"status" is not a link state`, status);
+  }
+  return body.status;
+}
+
 /** The Identity JSON of a signed-in account (for fake servers). */
 export function writeSessionUser(user: SessionUser): Json {
   const { secondFactor, secondFactorRequired, ...rest } = user;
@@ -202,8 +221,14 @@ export function writeSessionUser(user: SessionUser): Json {
 
 /** The User JSON of an account (for fake servers). */
 export function writeUser(user: User): Json {
-  const { createdAt, ...rest } = user;
-  return { ...rest, created_at: createdAt };
+  const { createdAt, secondFactor, ...rest } = user;
+  return {
+    ...rest,
+    created_at: createdAt,
+    ...(secondFactor === undefined
+      ? {}
+      : { second_factor: { ...secondFactor } }),
+  };
 }
 
 /** The `{users, next_cursor, total?}` JSON of a page (for fake servers). */

@@ -124,6 +124,8 @@ export function readOptions(
 function account(value: unknown, status: number): AuditAccount | null {
   if (value === null || value === undefined) return null;
   const body = object(value, "an account of an event", status);
+  // One's own activity leaves another account (an administrator) unnamed.
+  if (body.id === null && body.email === null) return { id: null, email: null };
   return {
     id: string(body, "id", status),
     email: string(body, "email", status),

@@ -52,17 +52,20 @@ export function removeUserSecondFactor(id: string): Promise<void> {
 
 /**
  * A page of the audit log, newest first (`GET /api/audit`), filtered by
- * account (as actor or target) and type.
+ * account (as actor or target; by id or by address) and type. The server
+ * answers only the events within the caller's reach (README, "Audit
+ * trail").
  *
- * @param query `limit`, `cursor`, `userId` and `type`.
+ * @param query `limit`, `cursor`, `userId` or `email`, and `type`.
  * @returns The page.
  * @throws {ForbiddenError} The caller may not read the audit log.
+ * @throws {ValidationError} `email` is not an address, or comes with `userId` (`field` "email").
  *
  * @example One account's role changes
  * ```ts
  * import { listAuditEvents } from "@gatehouse/client/admin";
  *
- * const changes = (userId: string) => listAuditEvents({ userId, type: "user.role_changed" });
+ * const changes = (email: string) => listAuditEvents({ email, type: "user.role_changed" });
  * ```
  */
 export function listAuditEvents(

@@ -7,8 +7,41 @@
  * @module
  */
 
-import { activeTransport } from "./transport.ts";
+import type { LinkState } from "@gatehouse/contract";
+import { activeTransport, type LinkKind } from "./transport.ts";
 import type { SessionUser } from "./types.ts";
+
+export type { LinkKind, LinkState };
+
+/**
+ * Asks whether a link still works, before the person types anything; it
+ * spends nothing. `ready`: ask for the password. `account_exists`: an
+ * invitation whose address has an account (the link can create nothing):
+ * offer to sign in or reset the password instead.
+ *
+ * @param token The token from the link's fragment.
+ * @param kind Which page the link opened.
+ * @returns What the link is good for.
+ * @throws {InvalidTokenError} The link is spent, expired, revoked or unknown.
+ * @throws {ServerTooOldError} The server has no such check (the spend still tells).
+ *
+ * @example Checking an invitation link when its page opens
+ * ```ts
+ * import { checkLink, InvalidTokenError } from "@gatehouse/client";
+ *
+ * async function stateOf(token: string): Promise<string> {
+ *   try {
+ *     return await checkLink(token, "invitation");
+ *   } catch (error) {
+ *     if (error instanceof InvalidTokenError) return "dead";
+ *     return "ready"; // unknown: the spend will tell
+ *   }
+ * }
+ * ```
+ */
+export function checkLink(token: string, kind: LinkKind): Promise<LinkState> {
+  return activeTransport().checkLink(token, kind);
+}
 
 /**
  * Accepts an invitation: spends the link's token, sets the password and

@@ -153,6 +153,9 @@ export {
 } from "./session_calls.ts";
 export {
   acceptInvite,
+  checkLink,
+  type LinkKind,
+  type LinkState,
   requestPasswordReset,
   resetPassword,
 } from "./link_calls.ts";

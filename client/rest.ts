@@ -14,6 +14,7 @@ import { securityOperations } from "./_rest_security.ts";
 import {
   readInvitations,
   readInviteResult,
+  readLinkState,
   readSessionUser,
   readUser,
   readUserPage,
@@ -216,6 +217,15 @@ export function restTransport(
           feature: "passwordResets",
         }),
       );
+    },
+
+    async checkLink(token, kind) {
+      const response = await call({
+        operation: "checkLink",
+        body: { token, kind },
+        feature: kind === "invitation" ? "invitations" : "passwordResets",
+      });
+      return readLinkState(await readJson(response), response.status);
     },
 
     ...securityOperations(call),

@@ -180,10 +180,13 @@ export interface Passkey {
  * ```
  */
 export interface AuditAccount {
-  /** The account id. */
-  readonly id: string;
-  /** Its email when the event happened. */
-  readonly email: string;
+  /**
+   * The account id; null only in one's own activity, for another account
+   * (an administrator) that acted on it and is not named.
+   */
+  readonly id: string | null;
+  /** Its email when the event happened; null when `id` is. */
+  readonly email: string | null;
 }
 
 /**
@@ -216,11 +219,18 @@ export interface AuditEvent {
   readonly actor: AuditAccount | null;
   /** The account acted upon; null when none is known. */
   readonly target: AuditAccount | null;
-  /** The acting client's address; empty when unknown. */
+  /**
+   * The acting client's address; empty when unknown, and in one's own
+   * activity for another account's action.
+   */
   readonly ip: string;
-  /** The acting client's browser label (wire: `user_agent`); empty when unknown. */
+  /** The acting client's browser label (wire: `user_agent`); empty as `ip`. */
   readonly userAgent: string;
-  /** Non-secret facts. */
+  /**
+   * Non-secret facts: the old and new role, the invited address (`email`),
+   * the address of a failed sign-in (`email`, or `email_invalid: "true"`
+   * when what was typed is not an address).
+   */
   readonly detail: Readonly<Record<string, string>>;
 }
 
@@ -266,7 +276,7 @@ export interface ActivityQuery {
  * import type { AuditQuery } from "@gatehouse/client/admin";
  *
  * const query: AuditQuery = {
- *   userId: "0190f0a0-0000-7000-8000-000000000002",
+ *   email: "grace@example.com",
  *   type: "user.role_changed",
  * };
  * ```
@@ -274,6 +284,12 @@ export interface ActivityQuery {
 export interface AuditQuery extends ActivityQuery {
   /** Only events whose actor or target is this account (wire: `user_id`). */
   readonly userId?: string;
+  /**
+   * Only events whose actor or target is the account that has this
+   * address (any case); none for an address no account has. Not with
+   * `userId`.
+   */
+  readonly email?: string;
   /** Only events of this type. */
   readonly type?: AuditEventType;
 }

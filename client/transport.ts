@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { LinkState } from "@gatehouse/contract";
 import { restTransport } from "./rest.ts";
 import type {
   FetchSessionOptions,
@@ -37,6 +38,18 @@ import type {
   SecondFactorProof,
   TotpSetup,
 } from "./security_types.ts";
+
+/**
+ * The two kinds of single-use link: an invitation's and a password reset's.
+ *
+ * @example The kind of the page `/invite#token=…`
+ * ```ts
+ * import type { LinkKind } from "@gatehouse/client";
+ *
+ * const kind: LinkKind = "invitation";
+ * ```
+ */
+export type LinkKind = "invitation" | "reset";
 
 /**
  * The operations: one per operation of the HTTP contract (SPEC.md's twelve
@@ -94,6 +107,8 @@ export interface AuthTransport {
   requestPasswordReset(email: string): Promise<void>;
   /** Spends a reset link. Throws InvalidTokenError, or ValidationError for a refused password. */
   resetPassword(token: string, password: string): Promise<void>;
+  /** Whether a link still works, spending nothing: `ready`, or `account_exists` for an invitation to a taken address. Throws InvalidTokenError for a dead link. */
+  checkLink(token: string, kind: LinkKind): Promise<LinkState>;
   /** Changes one's own password; every session ends and this one is renewed. Throws PasswordIncorrectError, ValidationError. */
   changePassword(change: PasswordChange): Promise<void>;
   /** Renews the session's proof of identity. Throws PasswordIncorrectError, CodeInvalidError, PasskeyInvalidError, TotpNotEnabledError. */

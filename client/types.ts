@@ -104,6 +104,11 @@ export interface User {
   readonly disabled: boolean;
   /** Creation time as an ISO 8601 string (wire: `created_at`). */
   readonly createdAt: string;
+  /**
+   * The account's second factors (wire: `second_factor`), in the list of
+   * accounts when the server tells them: what an administrator could remove.
+   */
+  readonly secondFactor?: SecondFactorState;
 }
 
 /**

@@ -156,6 +156,13 @@ export const OPERATIONS = {
     limiter: "link",
     success: 204,
   },
+  checkLink: {
+    method: "POST",
+    path: "/api/auth/links/check",
+    guard: "public",
+    limiter: "link",
+    success: 200,
+  },
   changePassword: {
     method: "POST",
     path: "/api/auth/password",

@@ -110,6 +110,7 @@ export const AUDIT_EVENT_TYPES = [
   "login.succeeded",
   "login.failed",
   "login.rate_limited",
+  "login.locked",
   "logout",
   "session.revoked",
   "password.changed",
@@ -131,6 +132,22 @@ export const AUDIT_EVENT_TYPES = [
   "passkey.added",
   "passkey.removed",
 ] as const;
+
+/**
+ * What checking a live link answers (`POST /api/auth/links/check`):
+ * `ready` (the page may ask for a password), or, for an invitation whose
+ * address has an account since, `account_exists` (sign in or reset the
+ * password instead; the link can create nothing). A dead link is 410
+ * `token_invalid`.
+ *
+ * @example Reading a check
+ * ```ts
+ * import { LINK_STATES } from "@gatehouse/contract";
+ *
+ * console.assert(LINK_STATES.includes("account_exists"));
+ * ```
+ */
+export const LINK_STATES = ["ready", "account_exists"] as const;
 
 /**
  * The named wire shapes (DESIGN.md §4, §8), snake_case as on the wire. The
@@ -170,7 +187,13 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     role: string,
     disabled: { type: "boolean" },
     created_at: time,
-  }),
+    // In the list of accounts, where the store tells it: whether
+    // "Remove second factor" has anything to remove.
+    second_factor: /* @__PURE__ */ closed({
+      totp: { type: "boolean" },
+      passkeys: { type: "integer", minimum: 0 },
+    }),
+  }, ["second_factor"]),
   UserPage: /* @__PURE__ */ closed({
     users: { type: "array", items: /* @__PURE__ */ ref("User") },
     next_cursor: { type: ["string", "null"] },
@@ -185,6 +208,9 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
       }),
     ],
   },
+  LinkCheck: /* @__PURE__ */ closed({
+    status: { enum: LINK_STATES },
+  }),
   Invitation: /* @__PURE__ */ closed({
     id: uuid,
     email: string,
@@ -268,7 +294,12 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     user_agent: string,
     detail: { type: "object", additionalProperties: string },
   }),
-  AuditAccount: /* @__PURE__ */ closed({ id: uuid, email: string }),
+  // Null id and email only in one's own activity (`listActivity`): another
+  // account (an administrator) acted on the caller, and is not named.
+  AuditAccount: /* @__PURE__ */ closed({
+    id: { oneOf: [uuid, { type: "null" }] },
+    email: { type: ["string", "null"] },
+  }),
   AuditEventPage: /* @__PURE__ */ closed({
     events: { type: "array", items: /* @__PURE__ */ ref("AuditEvent") },
     next_cursor: { type: ["string", "null"] },
@@ -300,6 +331,7 @@ export type SchemaName =
   | "User"
   | "UserPage"
   | "InviteAnswer"
+  | "LinkCheck"
   | "Invitation"
   | "InvitationList"
   | "Session"
@@ -563,6 +595,16 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
     body: linkSpend,
   },
+  checkLink: {
+    summary:
+      "Whether an invitation or reset link still works, before any password is typed",
+    errors: [...JSON_BODY, "token_invalid"],
+    body: /* @__PURE__ */ body({
+      token: string,
+      kind: { enum: ["invitation", "reset"] },
+    }),
+    answer: "LinkCheck",
+  },
   changePassword: {
     summary:
       "Change one's own password: every session ends, a fresh one is issued",
@@ -618,13 +660,15 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     body: /* @__PURE__ */ body({ code: PROOF.code }),
     answer: "RecoveryCodes",
   },
+  // `login_rate_limited`: each account's own audited changes are bounded
+  // per window (a script could otherwise grow the audit trail at will).
   disableTotp: {
     summary: "Remove the authenticator app and its recovery codes",
-    errors: [],
+    errors: ["login_rate_limited"],
   },
   regenerateRecoveryCodes: {
     summary: "New recovery codes; the old ones die",
-    errors: ["totp_not_enabled"],
+    errors: ["totp_not_enabled", "login_rate_limited"],
     answer: "RecoveryCodes",
   },
   countRecoveryCodes: {
@@ -650,7 +694,7 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   removeUserSecondFactor: {
     summary:
-      "Remove every second factor of an account (a lost phone), within reach",
+      "Remove every second factor of an account (a lost phone), within reach; an account without one answers 204 too, and nothing is recorded",
     errors: ["user_id_malformed", "user_not_found", "role_beyond_reach"],
     params: byId,
   },
@@ -661,7 +705,13 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   registerPasskey: {
     summary: "Register a passkey from the authenticator's response",
-    errors: [...JSON_BODY, "passkey_invalid", "name_too_long"],
+    // `login_rate_limited`: one's own audited changes are bounded per window.
+    errors: [
+      ...JSON_BODY,
+      "passkey_invalid",
+      "name_too_long",
+      "login_rate_limited",
+    ],
     body: /* @__PURE__ */ body({ response: { type: "object" }, name: string }, [
       "name",
     ]),
@@ -687,7 +737,7 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   removePasskey: {
     summary: "Remove one of the caller's passkeys",
-    errors: ["passkey_id_malformed", "passkey_not_found"],
+    errors: ["passkey_id_malformed", "passkey_not_found", "login_rate_limited"],
     params: byId,
   },
   passkeyLoginOptions: {
@@ -709,6 +759,8 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     query: {
       ...page,
       user_id: uuid,
+      // The account that has this address now (not with user_id).
+      email: string,
       type: { enum: AUDIT_EVENT_TYPES },
     },
     answer: "AuditEventPage",

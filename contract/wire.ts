@@ -8,6 +8,7 @@
 
 import type {
   AUDIT_EVENT_TYPES,
+  LINK_STATES,
   SECOND_FACTOR_METHODS,
   USER_SORTS,
 } from "./shapes.ts";
@@ -61,6 +62,11 @@ export interface UserJson {
   disabled: boolean;
   /** Creation time, ISO 8601. */
   created_at: string;
+  /**
+   * The account's second factors, in the list of accounts when the store
+   * tells them (both built-in stores do): what an administrator could remove.
+   */
+  second_factor?: SecondFactorStateJson;
 }
 
 /**
@@ -110,6 +116,34 @@ export type UserSort = (typeof USER_SORTS)[number];
 export type InviteAnswer =
   | { delivered: true }
   | { delivered: false; activation_link: string };
+
+/**
+ * What a live link is good for ({@linkcode LINK_STATES}): `ready`, or
+ * `account_exists` for an invitation whose address has an account.
+ *
+ * @example A link to follow
+ * ```ts
+ * import type { LinkState } from "@gatehouse/contract";
+ *
+ * const state: LinkState = "ready";
+ * ```
+ */
+export type LinkState = (typeof LINK_STATES)[number];
+
+/**
+ * The answer of `POST /api/auth/links/check` `{token, kind}`.
+ *
+ * @example An invitation for an address that has an account
+ * ```ts
+ * import type { LinkCheckJson } from "@gatehouse/contract";
+ *
+ * const check: LinkCheckJson = { status: "account_exists" };
+ * ```
+ */
+export interface LinkCheckJson {
+  /** What the link is good for. */
+  status: LinkState;
+}
 
 /**
  * A pending invitation on the wire (DESIGN.md §8). `id` is its own UUID,
@@ -379,10 +413,13 @@ export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
  * ```
  */
 export interface AuditAccountJson {
-  /** The account id. */
-  id: string;
-  /** Its email when the event happened. */
-  email: string;
+  /**
+   * The account id; null only in one's own activity, for another account
+   * (an administrator) that acted on the caller and is not named.
+   */
+  id: string | null;
+  /** Its email when the event happened; null when `id` is. */
+  email: string | null;
 }
 
 /**
@@ -415,11 +452,19 @@ export interface AuditEventJson {
   actor: AuditAccountJson | null;
   /** The account acted upon; null when none is known. */
   target: AuditAccountJson | null;
-  /** The acting client's address; "" when unknown. */
+  /**
+   * The acting client's address; "" when unknown, and in one's own
+   * activity for an action of another account.
+   */
   ip: string;
-  /** The acting client's browser and system label; "" when unknown. */
+  /** The acting client's browser and system label; "" as `ip`. */
   user_agent: string;
-  /** Non-secret facts (old and new role, an attempted email…). */
+  /**
+   * Non-secret facts (old and new role, the invited address…). A failed
+   * sign-in holds the attempted `email` only when it is an account's
+   * address or looks deliverable, else `email_invalid: "true"` (what was
+   * typed may be a password).
+   */
   detail: Record<string, string>;
 }
 

@@ -15,9 +15,10 @@ import {
   type Handler,
   type Logger,
   type PasswordHasher,
-  respond,
+  respondError,
   type Store,
 } from "@gatehouse/server";
+import { restTransport } from "@gatehouse/client";
 import { ROLES } from "../demo_config.ts";
 import type { IslandBundle } from "./bundle.ts";
 import { securityHeaders } from "./headers.ts";
@@ -28,7 +29,7 @@ import {
   type PageRequest,
   renderPage,
 } from "./render.tsx";
-import { route, router } from "./router.ts";
+import { type Route, route, router } from "./router.ts";
 import { readStatic } from "./static.ts";
 import { SCREENS_CSS } from "./styles.ts";
 
@@ -65,12 +66,26 @@ export interface DemoOptions {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-const apiNotFound: Handler = () =>
-  respond({ error: "Not found", code: "not_found" }, { status: 404 });
-
-async function discard(res: Response): Promise<null> {
-  await res.body?.cancel();
-  return null;
+// Anything under /api that no route answers: 405 with `Allow` for a path
+// the API has under other methods, 404 otherwise. JSON like every API
+// answer, and never stored (`respondError` sets no-store): a cache must not
+// keep an API refusal any more than an API answer.
+function apiFallback(routes: readonly Route[]): Handler {
+  return (req) => {
+    const methods = new Set(
+      routes.filter((entry) => entry.pattern.test(req.url))
+        .flatMap((entry) =>
+          entry.method === "GET" ? ["GET", "HEAD"] : [entry.method]
+        ),
+    );
+    if (methods.size === 0) {
+      return respondError(404, { error: "Not found", code: "not_found" });
+    }
+    return respondError(405, {
+      error: "Method not allowed",
+      code: "method_not_allowed",
+    }, { headers: { allow: [...methods].join(", ") } });
+  };
 }
 
 /**
@@ -109,7 +124,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
   });
   // Every route of the API, as Gatehouse hands them out; anything else
   // under /api is a JSON 404.
-  const api = router(gatehouse.routes, apiNotFound);
+  const api = router(gatehouse.routes, apiFallback(gatehouse.routes));
 
   const files = await readStatic();
   const css = await SCREENS_CSS;
@@ -120,18 +135,28 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
   const settings: ClientSettings = {
     sessionCheckInterval: options.sessionCheckInterval ?? 60_000,
   };
-  // Pages are rendered with the session the request carries (asked of the
-  // session handler itself), so the browser need not ask again.
+  // Pages are rendered with the session the request carries, asked of the
+  // session handler itself (so the browser need not ask again) through the
+  // client's own transport: the Identity JSON is read by the one reader the
+  // browser uses, into the shape the screens read (`secondFactor`, not the
+  // wire's `second_factor`). A failure reads as signed out; the handler has
+  // logged it.
   const request = async (req: Request): Promise<PageRequest> => {
-    const answer = await gatehouse.auth.fetchSession(
-      new Request(req.url, {
-        headers: { cookie: req.headers.get("cookie") ?? "" },
-      }),
-    );
+    const cookie = req.headers.get("cookie") ?? "";
+    const transport = restTransport({
+      baseUrl: req.url,
+      fetch: async (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set("cookie", cookie);
+        return await gatehouse.auth.fetchSession(
+          new Request(input, { ...init, headers }),
+        );
+      },
+    });
     return {
       url: new URL(req.url),
       acceptLanguage: req.headers.get("accept-language"),
-      session: answer.ok ? await answer.json() : await discard(answer),
+      session: await transport.fetchSession(),
     };
   };
   const page = (module: (typeof PAGES)[number][1]): Handler => async (req) =>

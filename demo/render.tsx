@@ -7,7 +7,8 @@
 import type { SessionUser } from "@gatehouse/client";
 import type { ComponentType } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { setDemoLocale } from "../islands/_i18n.ts";
+import { withScreensI18n } from "@gatehouse/client/screens";
+import { demoI18n } from "../islands/_i18n.ts";
 import App from "../routes/_app.tsx";
 import { requestLanguage } from "./locale.ts";
 
@@ -64,11 +65,6 @@ const HTML_HEADERS = {
   "vary": "accept-language, cookie",
 };
 
-// The language is one setting of @wordpress/i18n for the whole process:
-// renders take turns, each switching to its language and rendering in one
-// go.
-let turn: Promise<unknown> = Promise.resolve();
-
 /** The request a page answers. */
 export interface PageRequest {
   /** The request URL. */
@@ -97,13 +93,14 @@ export async function renderPage(
   status = 200,
 ): Promise<Response> {
   const language = await requestLanguage(request.acceptLanguage);
-  const html = turn.then(async () => {
-    await setDemoLocale(language);
-    const Page = page.default;
-    const Component = () => (
-      <Page url={request.url} session={request.session} />
-    );
-    return renderToString(
+  // An instance of its own for this page: every word of it (the demo's and
+  // the screens') comes from here, whatever language other pages of the
+  // process are rendered in at the same time.
+  const i18n = await demoI18n(language);
+  const Page = page.default;
+  const Component = () => <Page url={request.url} session={request.session} />;
+  const html = withScreensI18n(i18n, () =>
+    renderToString(
       <App
         Component={Component}
         title={page.title()}
@@ -112,10 +109,8 @@ export async function renderPage(
         assets={assets}
         settings={settings}
       />,
-    );
-  });
-  turn = html.catch(() => {});
-  return new Response(`<!DOCTYPE html>${await html}`, {
+    ));
+  return new Response(`<!DOCTYPE html>${html}`, {
     status,
     headers: HTML_HEADERS,
   });

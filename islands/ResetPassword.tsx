@@ -2,8 +2,7 @@
 // sign-in page. A dead link offers to request a new one.
 
 import { ResetPasswordScreen } from "@gatehouse/client/screens";
-import { __ } from "@wordpress/i18n";
-import { DEMO } from "./_i18n.ts";
+import { __, DEMO } from "./_i18n.ts";
 import { BRAND, Loading, Main, useFragmentToken } from "./_shell.tsx";
 
 // The token is spent: keep it out of the history.

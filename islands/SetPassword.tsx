@@ -3,8 +3,7 @@
 // gives way to the account page, leaving the spent link out of the history.
 
 import { SetPasswordScreen } from "@gatehouse/client/screens";
-import { __ } from "@wordpress/i18n";
-import { DEMO } from "./_i18n.ts";
+import { __, DEMO } from "./_i18n.ts";
 import { BRAND, Loading, Main, useFragmentToken } from "./_shell.tsx";
 
 /** The set-password screen for the link's token. */
@@ -19,6 +18,7 @@ export default function SetPassword() {
             brand={BRAND}
             token={token}
             signInHref="/"
+            forgotPasswordHref="/forgot"
             onAccepted={() => location.replace("/")}
           />
         )}

@@ -2,8 +2,7 @@
 // for those who may manage users (the screen tells others so).
 
 import { UsersScreen } from "@gatehouse/client/screens";
-import { __ } from "@wordpress/i18n";
-import { DEMO } from "./_i18n.ts";
+import { __, DEMO } from "./_i18n.ts";
 import { Shell } from "./_shell.tsx";
 
 /** The users screen behind the gate; `search` starts a search (`/users?q=`). */
@@ -14,7 +13,7 @@ export default function Users(props: { search?: string }) {
         initialSearch={props.search ?? ""}
         onShowActivity={(account) =>
           location.assign(
-            `/users/audit?user=${encodeURIComponent(account.id)}`,
+            `/users/audit?email=${encodeURIComponent(account.email)}`,
           )}
         newUserRender={
           <span class="demo-actions">

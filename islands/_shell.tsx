@@ -4,10 +4,9 @@
 
 import { AuthGate, useSession } from "@gatehouse/client";
 import { LoginScreen, usersNavItem } from "@gatehouse/client/screens";
-import { __ } from "@wordpress/i18n";
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { DEMO } from "./_i18n.ts";
+import { __, DEMO } from "./_i18n.ts";
 
 /** The product name on the screens. */
 export const BRAND = "Gatehouse";

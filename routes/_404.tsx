@@ -1,7 +1,6 @@
 // Any other path: a card like the sign-in page's, in the page's language.
 
-import { __ } from "@wordpress/i18n";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 import { BRAND } from "../islands/_shell.tsx";
 
 export const title = () => __("Page not found", DEMO);

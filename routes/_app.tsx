@@ -1,10 +1,11 @@
 // The layout around every page (Fresh's _app): the stylesheets, the island
 // bundle, a skip link and the page, in the page's language. The session
 // the page was rendered with goes to the browser in `data-session`, so the
-// islands start from it instead of asking the server again.
+// islands start from it instead of asking the server again. It is the
+// client's `SessionUser` (read from the Identity by the client's reader,
+// demo/app.ts), the shape the screens read, never the wire's JSON.
 
-import { __ } from "@wordpress/i18n";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 import type { AppProps } from "../demo/render.tsx";
 
 export default function App(props: AppProps) {

@@ -1,9 +1,8 @@
 // /forgot: asks for a reset link; the answer is the same for every address.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
 import type { PageProps } from "../demo/render.tsx";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 
 export const title = () => __("Forgot your password", DEMO);
 

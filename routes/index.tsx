@@ -1,9 +1,8 @@
 // /: the login screen when signed out, the account panel when signed in.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
 import type { PageProps } from "../demo/render.tsx";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 
 export const title = () => __("Account", DEMO);
 

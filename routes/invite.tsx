@@ -2,10 +2,9 @@
 // password. The token stays in the fragment, which the island reads in the
 // browser, so it never reaches the server or its logs.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
 import type { PageProps } from "../demo/render.tsx";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 
 export const title = () => __("Set your password", DEMO);
 

@@ -1,10 +1,9 @@
 // /reset#token=…: a new password from a reset link. The token stays in the
 // fragment, which the island reads in the browser.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../components/Island.tsx";
 import type { PageProps } from "../demo/render.tsx";
-import { DEMO } from "../islands/_i18n.ts";
+import { __, DEMO } from "../islands/_i18n.ts";
 
 export const title = () => __("Reset your password", DEMO);
 

@@ -1,33 +1,55 @@
-// Answers the login limiter counts besides a failed sign-in: a wrong
-// current password of a signed-in person (403 `password_incorrect`), which
-// is a password guess all the same (DESIGN.md §8). The handler marks the
-// answer it made; the limiter asks. A marker on the object, not a header:
-// nothing reaches the wire.
+// Refusals the login limiter counts besides a failed sign-in (401): a wrong
+// current password of a signed-in person (403 `password_incorrect`, a
+// password guess all the same, DESIGN.md §8), and each refusal a handler
+// throws through `countedGuess` (a wrong code or passkey when proving who
+// one is, the wrong code that ends a pending sign-in).
+//
+// Decided from data: the error's code, or the `counted` flag of the fresh
+// error `countedGuess` makes for each refusal. Never from the identity of
+// an error object: handlers throw shared module-level errors (the 410 of a
+// dead pending sign-in is one), and a set of marked objects let the one
+// counted throw of such an error mark every later throw of it in the
+// process. The answer carries the verdict as a symbol-keyed property, read
+// by the limiter: nothing reaches the wire.
 
 import { AuthError } from "./errors.ts";
 import { answerError, type Middleware } from "./http.ts";
 import type { Logger } from "./logger.ts";
 
-const counted = new WeakSet<Response>();
-const countedErrors = new WeakSet<AuthError>();
+const COUNTED = Symbol("gatehouse.counted_guess");
+
+// A refusal that counts: a copy of the error it was made from, flagged.
+class CountedGuess extends AuthError {
+  readonly counted = true;
+}
 
 /**
- * Marks a refusal as a guess the limiter counts (a wrong second-factor
- * code, the fifth one that ends a pending sign-in); returns it to throw.
+ * A guess the limiter counts, answered as `err` is (same code, message and
+ * meta): a fresh error to throw, so `err` itself, often a shared constant,
+ * stays as it was.
  */
 export function countedGuess(err: AuthError): AuthError {
-  countedErrors.add(err);
-  return err;
+  return new CountedGuess(err.code, {
+    message: err.message,
+    ...(err.meta === undefined ? {} : { meta: err.meta }),
+  });
 }
 
-/** Whether the limiter counts `res` as a password guess. */
+/** Whether the limiter counts a refusal: its code, or its `counted` flag. */
+export function isGuess(err: unknown): boolean {
+  return err instanceof AuthError &&
+    (err.code === "password_incorrect" ||
+      (err as { counted?: unknown }).counted === true);
+}
+
+/** Whether the limiter counts `res` as a guess (made from one by {@linkcode countingPasswordGuesses}). */
 export function isCountedRefusal(res: Response): boolean {
-  return counted.has(res);
+  return (res as { [COUNTED]?: unknown })[COUNTED] === true;
 }
 
 /**
- * Answers errors like `answeringErrors`, marking a `password_incorrect`
- * answer, and one made by {@linkcode countedGuess}, as counted.
+ * Answers errors like `answeringErrors`; the answer to a guess
+ * ({@linkcode isGuess}) carries the verdict for the limiter.
  */
 export function countingPasswordGuesses(logger: Logger): Middleware {
   return (next) =>
@@ -36,11 +58,8 @@ export function countingPasswordGuesses(logger: Logger): Middleware {
         return await next(req, params, info);
       } catch (err) {
         const res = answerError(err, logger);
-        if (
-          err instanceof AuthError &&
-          (err.code === "password_incorrect" || countedErrors.has(err))
-        ) {
-          counted.add(res);
+        if (isGuess(err)) {
+          Object.defineProperty(res, COUNTED, { value: true });
         }
         return res;
       }

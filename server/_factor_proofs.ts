@@ -16,6 +16,8 @@ import { totpStepOf } from "./totp.ts";
 import type { TotpSealing } from "./_totp_sealing.ts";
 import { inBackground } from "./_background.ts";
 import type { Logger } from "./logger.ts";
+import type { AuditTrail, EventAccount } from "./_audit.ts";
+import type { ClientMeta } from "./_client_meta.ts";
 import {
   CHALLENGE_TTL,
   credentialIdOf,
@@ -90,6 +92,31 @@ export async function spendRecoveryCode(
   const hash = hashRecoveryCode(code);
   if (hash === null) return false;
   return (await store.useRecoveryCode(userId, hash, { events })) !== null;
+}
+
+/** What spending a code needs (a SessionIssuer has each). */
+export interface CodeSpending extends TotpChecking {
+  /** Makes the `recovery_code.used` event written with the spend. */
+  trail: AuditTrail;
+}
+
+/**
+ * Spends a TOTP or recovery code of `account`, as the second step of a
+ * sign-in and a re-authentication both do: true once per code (a recovery
+ * code's `recovery_code.used` event lands with its spend).
+ */
+export function spendCode(
+  context: CodeSpending,
+  account: EventAccount,
+  client: ClientMeta,
+  proof: { kind: "totp" | "recovery_code"; value: string },
+  now: number,
+): Promise<boolean> {
+  return proof.kind === "totp"
+    ? spendTotpCode(context, account.id, proof.value, now)
+    : spendRecoveryCode(context.store, account.id, proof.value, [
+      context.trail.event("recovery_code.used", { actor: account, client }),
+    ]);
 }
 
 /**

@@ -76,6 +76,21 @@ export function signInKey(raw: string, limits: Limits): string | null {
   return emailOrNull(raw, limits)?.key ?? null;
 }
 
+// A domain of dotted labels ending in a letter-only (or punycode) label:
+// what a deliverable address has and most passwords with an "@" lack.
+const MAIL_DOMAIN = /@[^@.\s]+(\.[^@.\s]+)*\.(\p{L}{2,}|xn--[a-z0-9-]+)$/u;
+
+/**
+ * Whether a folded sign-in key may be written to the audit trail as the
+ * address someone tried: an account's address always; otherwise only one
+ * that looks deliverable. The sign-in rule (`x@y`) is looser, and what was
+ * typed into the email field may be a password ("Tr0ub@dor") that every
+ * administrator would then read.
+ */
+export function recordableAddress(key: string, isAccount: boolean): boolean {
+  return isAccount || MAIL_DOMAIN.test(key);
+}
+
 function emailOrNull(raw: string, limits: Limits): EmailInput | null {
   if (raw.length > 4 * limits.maxEmailLength || !raw.isWellFormed()) {
     return null;
@@ -260,8 +275,8 @@ function readPage(params: URLSearchParams): { limit: number; cursor?: string } {
 }
 
 /**
- * The page query of `GET /api/audit` (`limit`, `cursor`, `user_id`, `type`)
- * or, with `own`, of `GET /api/auth/activity` (`limit`, `cursor`; the
+ * The page query of `GET /api/audit` (`limit`, `cursor`, `user_id`, `type`;
+ * `email` is `readAuditEmail`'s) or, with `own`, of `GET /api/auth/activity` (`limit`, `cursor`; the
  * account is the caller). A malformed value is `body_malformed` naming it.
  */
 export function readAuditQuery(url: URL, own?: string): AuditQuery {
@@ -289,6 +304,32 @@ export function readAuditQuery(url: URL, own?: string): AuditQuery {
     query.type = type as AuditEventType;
   }
   return query;
+}
+
+/**
+ * The `email` filter of `GET /api/audit`: the folded key of an address
+ * (the audit log's filter by account, resolved by the handler), or
+ * undefined without one. An address that breaks the email rules, or one
+ * given with `user_id` (two accounts to filter by), is `body_malformed`
+ * naming `email`.
+ */
+export function readAuditEmail(url: URL, limits: Limits): string | undefined {
+  const raw = url.searchParams.get("email");
+  if (raw === null) return undefined;
+  if (url.searchParams.has("user_id")) {
+    throw malformed(
+      "email",
+      'Query parameters "email" and "user_id" cannot be given together',
+    );
+  }
+  const key = emailOrNull(raw, limits)?.key;
+  if (key === undefined) {
+    throw malformed(
+      "email",
+      'Query parameter "email" must be an email address',
+    );
+  }
+  return key;
 }
 
 function malformed(field: string, message: string): AuthError {

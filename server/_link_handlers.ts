@@ -3,11 +3,18 @@
 // the person can retry with the same link); refuse a dead link with one
 // cheap store read and no argon2 work (DESIGN.md §5); only then hash the new
 // password. Spending the link re-checks everything in the store's commit.
+//
+// And what the page a link opens asks first (`checkLink`), so that a dead
+// link says so before anyone types a password twice: the same rule for
+// both kinds, behind the same dead-link limiter.
 
+import type { LinkCheckJson, LinkState } from "@gatehouse/contract";
+import { grantersOf } from "./_roles.ts";
 import { linkTokenHash, readNewPassword } from "./_input.ts";
-import type { Auth } from "./auth.ts";
+import { type Auth, sessionIssuer } from "./auth.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
+import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import type { Limits } from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { PasswordHasher } from "./password.ts";
@@ -58,4 +65,77 @@ export async function spendableLink(
     link,
     passwordHash: await hasher.hash(password),
   };
+}
+
+const LINK_KINDS: readonly LinkKind[] = ["invitation", "reset"];
+
+/**
+ * `POST /api/auth/links/check` `{token, kind}`: 200 `{status}` for a link
+ * that can still be spent, 410 `token_invalid` for one that cannot (unknown,
+ * spent, expired, replaced, revoked; a reset link whose account was reset,
+ * disabled or removed since; an invitation whose inviter lost the authority
+ * to send it). Nothing is spent. The token rides in the body, like the
+ * spends', never in a URL a log keeps.
+ *
+ * An invitation for an address that has an account answers
+ * `account_exists`: the link can create nothing, and the person it was sent
+ * to is better served by signing in or resetting their password than by
+ * "used or expired". That is no more than the invited person knows, and no
+ * more than the inviting administrator, who can list accounts, already
+ * could learn; the invite answer itself stays the same for every address.
+ */
+export function checkLinkHandler(settings: LinkSettings): Handler {
+  const { store, limits, logger } = settings;
+  return answeringErrors(logger)(async function checkLink(req) {
+    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+    const token = requiredString(body, "token");
+    const kind = requiredString(body, "kind");
+    if (!(LINK_KINDS as readonly string[]).includes(kind)) {
+      throw new AuthError("body_malformed", {
+        message: 'kind must be "invitation" or "reset"',
+        meta: { field: "kind" },
+      });
+    }
+    const tokenHash = linkTokenHash(token);
+    const link = tokenHash === null
+      ? null
+      : await store.findLink(tokenHash, kind as LinkKind, settings.now());
+    const status = link === null ? null : await linkState(settings, link);
+    if (status === null) throw DEAD_LINK;
+    return respond({ status } satisfies LinkCheckJson, { headers: NO_STORE });
+  });
+}
+
+// What a live link record is good for, by what spending it would find now;
+// null when spending it would fail whatever password is typed. The spend
+// re-checks all of it in its commit.
+async function linkState(
+  settings: LinkSettings,
+  link: LinkRecord,
+): Promise<LinkState | null> {
+  const { store } = settings;
+  const account = await store.credentialsByEmail(link.emailKey);
+  if (link.kind === "reset") {
+    return account !== null && account.user.id === link.userId &&
+        !account.user.disabled && account.generation === link.generation
+      ? "ready"
+      : null;
+  }
+  if (account !== null) return "account_exists";
+  if (link.invitedBy === "") {
+    // The first-run link creates an account only into an empty store.
+    const { users } = await store.listUsers({ limit: 1 });
+    return users.length === 0 ? "ready" : null;
+  }
+  const inviter = await store.userById(link.invitedBy);
+  if (inviter === null || inviter.disabled) return null;
+  const issuer = sessionIssuer(settings.auth);
+  const granters = await grantersOf(
+    issuer.capabilities,
+    issuer.privileged,
+    link.role,
+  );
+  return granters === undefined || granters.includes(inviter.role)
+    ? "ready"
+    : null;
 }

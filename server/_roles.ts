@@ -137,3 +137,16 @@ export async function grantersOf(
   }
   return granters;
 }
+
+/**
+ * The reach rule (DESIGN.md §5): an actor reaches what carries a role it
+ * may grant, and what carries no role. `reachable` absent: everything (no
+ * role rules apply). Account changes, invitation revocations and the
+ * invitations an administrator lists all decide with it.
+ */
+export function withinReach(
+  reachable: readonly string[] | undefined,
+  role: string,
+): boolean {
+  return reachable === undefined || role === "" || reachable.includes(role);
+}

@@ -9,14 +9,15 @@
 
 import type { SessionJson, SessionListJson } from "@gatehouse/contract";
 import type { ClientMeta } from "./_client_meta.ts";
+import { changeBudget, withinBudget } from "./_change_budget.ts";
+import { codeLock } from "./_code_lock.ts";
 import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
 import {
   lazyRelyingParty,
   type Proof,
   readProof,
+  spendCode,
   spendPasskey,
-  spendRecoveryCode,
-  spendTotpCode,
 } from "./_factor_proofs.ts";
 import { readId, readNewPassword } from "./_input.ts";
 import { sessionFromContext } from "./_request_context.ts";
@@ -55,6 +56,11 @@ export interface Account {
   listActivity: Handler;
 }
 
+// How often a session's re-authentications are recorded at most: one
+// `reauthenticated` event per session in this long (ms), however many
+// times its holder proves who they are.
+const REAUTHENTICATION_RECORD_INTERVAL = 5 * 60_000;
+
 const SESSION_ABSENT = new AuthError("session_absent");
 const SESSION_NOT_FOUND = new AuthError("session_not_found");
 
@@ -86,17 +92,20 @@ export function createAccount(options: AccountOptions): Account {
   const answering = answeringErrors(logger);
   const guessing = countingPasswordGuesses(logger);
   const rp = lazyRelyingParty(options.publicUrl);
+  const lock = codeLock(issuer);
+  const budget = changeBudget(issuer);
 
   // Checks a proof of identity of the signed-in account where it is spent:
   // its password, a TOTP code (its step once), a recovery code (once), or
   // a passkey answering a challenge issued for this use. A wrong one is a
-  // counted guess.
+  // counted guess. Answers the 429 to send when the account's codes are
+  // locked, else null.
   async function checkProof(
     req: Request,
     identity: Identity,
     proof: Proof,
     client: ClientMeta,
-  ): Promise<void> {
+  ): Promise<Response | null> {
     const at = now();
     if (proof.kind === "password") {
       const verified = await issuer.verifyPassword(identity.email, proof.value);
@@ -105,7 +114,7 @@ export function createAccount(options: AccountOptions): Account {
           meta: { field: "password" },
         });
       }
-      return;
+      return null;
     }
     if (proof.kind === "passkey") {
       const passkey = await spendPasskey(
@@ -122,20 +131,25 @@ export function createAccount(options: AccountOptions): Account {
           new AuthError("passkey_invalid", { meta: { field: "passkey" } }),
         );
       }
-      return;
+      await lock.proven(identity.id);
+      return null;
     }
     const field = proof.kind === "totp" ? "code" : "recovery_code";
     if ((await store.totp(identity.id)) === null) {
       throw new AuthError("totp_not_enabled", { meta: { field } });
     }
-    const proven = proof.kind === "totp"
-      ? await spendTotpCode(issuer, identity.id, proof.value, at)
-      : await spendRecoveryCode(store, identity.id, proof.value, [
-        trail.event("recovery_code.used", { actor: identity, client }),
-      ]);
+    // The same per-account count as the second step of a sign-in: a
+    // session is no licence to grind codes (_code_lock.ts).
+    const proven = await lock.check(
+      identity,
+      client,
+      () => spendCode(issuer, identity, client, proof, at),
+    );
+    if (proven instanceof Response) return proven;
     if (!proven) {
       throw countedGuess(new AuthError("code_invalid", { meta: { field } }));
     }
+    return null;
   }
 
   function caller(req: Request) {
@@ -174,13 +188,21 @@ export function createAccount(options: AccountOptions): Account {
         detail: { session_id: fresh.id },
       }),
     ];
-    const changed = await store.changePassword({
-      userId: identity.id,
-      expectedGeneration: verified.generation,
-      passwordHash: await hasher.hash(next),
-      session: { ...fresh, createdAt: at, ...client },
-      events,
-    });
+    // Bounded per account like the other audited changes of one's own
+    // account (_change_budget.ts): each is real, and costs only a call.
+    const changed = await withinBudget(
+      budget,
+      identity.id,
+      async () =>
+        store.changePassword({
+          userId: identity.id,
+          expectedGeneration: verified.generation,
+          passwordHash: await hasher.hash(next),
+          session: { ...fresh, createdAt: at, ...client },
+          events,
+        }),
+    );
+    if (changed instanceof Response) return changed;
     // The account changed since the password was verified (another change,
     // a reset, a disable): this session is dead too.
     if (!changed) throw SESSION_ABSENT;
@@ -200,16 +222,29 @@ export function createAccount(options: AccountOptions): Account {
     const body = await decode(req, { maxBytes: limits.maxBodyBytes });
     const proof = readProof(body, true);
     const client = issuer.client(req, info);
-    await checkProof(req, identity, proof, client);
-    const events = [
-      trail.event("reauthenticated", {
-        actor: identity,
-        client,
-        detail: { session_id: session.id, method: proof.kind },
-      }),
-    ];
+    const locked = await checkProof(req, identity, proof, client);
+    if (locked !== null) return locked;
+    // A right password costs the caller nothing but an argon2 wait, so a
+    // loop of re-authentications must not write an event each: the first
+    // of each session in REAUTHENTICATION_RECORD_INTERVAL is recorded (a
+    // marker counter per session, exact across instances), the others
+    // only renew the proof, which grows nothing. The answer is the same.
+    const at = now();
+    const marker = await store.reserveAttempt(
+      `reauthenticated:session:${session.id}`,
+      { now: at, windowMs: REAUTHENTICATION_RECORD_INTERVAL, limit: 1 },
+    );
+    const events = marker.admitted
+      ? [
+        trail.event("reauthenticated", {
+          actor: identity,
+          client,
+          detail: { session_id: session.id, method: proof.kind },
+        }),
+      ]
+      : [];
     const renewed = await store.renewAuthentication(session.tokenHash, {
-      now: now(),
+      now: at,
       events,
     });
     if (!renewed) throw SESSION_ABSENT;
@@ -264,10 +299,14 @@ export function createAccount(options: AccountOptions): Account {
       scope: "others",
       kept_session_id: session.id,
     });
-    await store.deleteOtherSessions(identity.id, session.tokenHash, {
-      events,
-    });
-    trail.committed(events);
+    // The store writes the event only with a deletion: a loop of calls
+    // with no other session records nothing.
+    const ended = await store.deleteOtherSessions(
+      identity.id,
+      session.tokenHash,
+      { events },
+    );
+    if (ended > 0) trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });
   });
 

@@ -1,14 +1,16 @@
 /**
- * The public side of single-use links: accepting an invitation and the two
- * steps of a password reset. (The administrator's side, `invite`, comes
- * with `createAdmin`.) Mount `requestPasswordReset` behind the login rate
- * limiter, and all three behind one that counts dead links (410), as
- * `createGatehouse`'s routes do.
+ * The public side of single-use links: accepting an invitation, the two
+ * steps of a password reset, and the check a link's page makes when it
+ * opens. (The administrator's side, `invite`, comes with `createAdmin`.)
+ * Mount `requestPasswordReset` behind the login rate limiter, and the
+ * others behind one that counts dead links (410), as `createGatehouse`'s
+ * routes do.
  *
  * @module
  */
 
 import { linkBase } from "./_links.ts";
+import { checkLinkHandler } from "./_link_handlers.ts";
 import type { Auth } from "./auth.ts";
 import type { Handler } from "./http.ts";
 import { acceptInviteHandler } from "./invitations.ts";
@@ -30,7 +32,7 @@ export interface AccountLinksOptions extends SharedOptions, MailOptions {
  */
 export type AccountLinksConfig = AccountLinksOptions;
 
-/** The three public link handlers, named as their operations. */
+/** The public link handlers, named as their operations. */
 export interface AccountLinks {
   /** `POST /api/auth/invite/accept` `{token, password}`: 200 Identity + `Set-Cookie`; 410 `token_invalid` for a dead link. */
   acceptInvite: Handler;
@@ -38,6 +40,8 @@ export interface AccountLinks {
   requestPasswordReset: Handler;
   /** `POST /api/auth/password-reset/confirm` `{token, password}`: 204; 410 `token_invalid` for a dead link. */
   resetPassword: Handler;
+  /** `POST /api/auth/links/check` `{token, kind}`: 200 `{status}` (`ready`, `account_exists`); 410 `token_invalid` for a dead link. Spends nothing. */
+  checkLink: Handler;
   /** @deprecated Use {@linkcode AccountLinks.requestPasswordReset}: the same handler. */
   requestReset: Handler;
   /** @deprecated Use {@linkcode AccountLinks.resetPassword}: the same handler. */
@@ -98,6 +102,7 @@ export function createAccountLinks(config: AccountLinksOptions): AccountLinks {
     acceptInvite: acceptInviteHandler(settings),
     requestPasswordReset,
     resetPassword,
+    checkLink: checkLinkHandler(settings),
     requestReset: requestPasswordReset,
     confirmReset: resetPassword,
   };

@@ -25,6 +25,7 @@ import {
   readUserQuery,
 } from "./_input.ts";
 import { linkBase } from "./_links.ts";
+import { withinReach } from "./_roles.ts";
 import {
   decode,
   optionalString,
@@ -98,7 +99,8 @@ export interface Admin {
   revokeUserSessions: Handler;
   /**
    * `DELETE /api/users/{id}/second-factor`: 204, every second factor of the
-   * account removed (a lost phone); reach rules as for disable.
+   * account removed (a lost phone); reach rules as for disable. An account
+   * without a second factor answers 204 too, and no event is recorded.
    */
   removeUserSecondFactor: Handler;
   /** `GET /api/audit?limit&cursor&user_id&type`: 200 `{events, next_cursor}`, newest first. */
@@ -289,6 +291,20 @@ export function createAdmin(config: AdminOptions): Admin {
       const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const target = await store.userById(id);
       if (target === null) throw new AuthError("user_not_found");
+      const reachable = await rules.reachable(actor);
+      const factors = await store.accountFactors(id);
+      if (factors === null) throw new AuthError("user_not_found");
+      if (!factors.totpEnabled && factors.passkeyCount === 0) {
+        // Nothing to remove: the state asked for holds already, so the
+        // answer is the same 204 (DELETE is idempotent), but no event, as
+        // "two-step verification turned off" would record what never
+        // happened. The reach rule still decides first, so an account
+        // beyond reach does not tell whether it has a second factor.
+        if (!withinReach(reachable, target.role)) {
+          throw new AuthError("role_beyond_reach");
+        }
+        return new Response(null, { status: 204, headers: NO_STORE });
+      }
       const events = [
         trail.event("second_factor.disabled", {
           actor,
@@ -298,7 +314,7 @@ export function createAdmin(config: AdminOptions): Admin {
         }),
       ];
       await store.removeUserSecondFactor(id, {
-        reachableRoles: await rules.reachable(actor),
+        reachableRoles: reachable,
         events,
       });
       trail.committed(events);
@@ -329,7 +345,7 @@ export function createAdmin(config: AdminOptions): Admin {
     revokeInvitation: revokeInvitationHandler(invitations),
     revokeUserSessions,
     removeUserSecondFactor,
-    listAuditEvents: listAuditEventsHandler(store, answering),
+    listAuditEvents: listAuditEventsHandler(store, answering, rules, limits),
     privileged: rules.privileged,
   };
 }
@@ -377,5 +393,8 @@ export function toUserJson(user: UserRecord): UserJson {
     role: user.role,
     disabled: user.disabled,
     created_at: new Date(user.createdAt).toISOString(),
+    ...(user.secondFactor === undefined
+      ? {}
+      : { second_factor: { ...user.secondFactor } }),
   };
 }

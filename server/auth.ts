@@ -15,7 +15,7 @@ import {
   sessionTokenAccount,
   uuidv7,
 } from "./_crypto.ts";
-import { isSignInPassword, signInKey } from "./_input.ts";
+import { isSignInPassword, recordableAddress, signInKey } from "./_input.ts";
 import { attachContext } from "./_request_context.ts";
 import { identityBuilder } from "./_roles.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
@@ -407,7 +407,13 @@ export function createAuth(config: AuthOptions): Auth {
         trail.refused([trail.event("login.failed", {
           actor: check.found?.user ?? null,
           client,
-          detail: { email: check.key },
+          // What was typed is kept only when it is an address
+          // (`recordableAddress`): anything else may be a password typed
+          // into the wrong field, and every administrator reads the trail.
+          detail: check.key !== null &&
+              recordableAddress(check.key, check.found !== null)
+            ? { email: check.key }
+            : { email_invalid: true },
         })]);
       }
       throw new AuthError("credentials_invalid");

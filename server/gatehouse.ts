@@ -22,7 +22,7 @@ import { type Admin, createAdmin } from "./admin.ts";
 import { type Auth, createAuth } from "./auth.ts";
 import { crossOriginGuard } from "./cross_origin.ts";
 import { freshGuard } from "./guards.ts";
-import type { Handler, Middleware } from "./http.ts";
+import { type Handler, type Middleware, NO_STORE } from "./http.ts";
 import { DEFAULT_REAUTHENTICATION_WINDOW } from "./limits.ts";
 import { defaultLogger } from "./logger.ts";
 import type { MailOptions, SharedOptions } from "./options.ts";
@@ -167,8 +167,9 @@ export interface Gatehouse {
   /** The roles that may administer users, as derived from `roles`. */
   readonly privileged: readonly string[];
   /**
-   * Resolves once the writes made after answers so far have landed
-   * (refusal events, last-seen times): for tests and graceful shutdown.
+   * Resolves once the work started after answers so far has finished
+   * (refusal events, last-seen times, reset mail handed to the mailer):
+   * for tests and graceful shutdown.
    */
   settled(): Promise<void>;
 }
@@ -279,7 +280,11 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   // signed-in person (password change, re-authentication).
   // A 202 of login (the password was right, a second factor follows) is
   // no failure; a wrong code of the second step is (401, or the counted
-  // 410 of the one that ends the pending sign-in).
+  // 410 of the one that ends the pending sign-in; not the same 410 of a
+  // pending sign-in already dead, which guesses nothing: _counted.ts).
+  // A call without a session never gets here: the routes put the limiter
+  // behind the session guard, so its 401 `session_absent` neither counts
+  // nor takes an attempt.
   const guesses = (res: Response) =>
     res.status === 401 || isCountedRefusal(res);
   const rateLimited = (req: Request, info?: Deno.ServeHandlerInfo) =>
@@ -336,6 +341,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     acceptInvite: links.acceptInvite,
     requestPasswordReset: links.requestPasswordReset,
     resetPassword: links.resetPassword,
+    checkLink: links.checkLink,
     describeApi,
     changePassword: account.changePassword,
     reauthenticate: account.reauthenticate,
@@ -412,7 +418,12 @@ function defined<T extends Record<string, unknown>>(
 
 function describeApiHandler(document: OpenApiDocument): Handler {
   const body = JSON.stringify(document);
-  const headers = { "content-type": "application/json; charset=utf-8" };
+  // Like every answer of the API: the description changes with the
+  // deployment's options and version, and a cache must not pin an old one.
+  const headers = {
+    "content-type": "application/json; charset=utf-8",
+    ...NO_STORE,
+  };
   return function describeApi() {
     return new Response(body, { headers });
   };

@@ -1,6 +1,6 @@
 /**
- * The administrator's view of invitations (DESIGN.md §8): the pending ones,
- * newest first, and revoking one the administrator could have sent. Both
+ * The administrator's view of invitations (DESIGN.md §8): the pending ones
+ * it could have sent, newest first, and revoking one of them. Both
  * come with `createAdmin` as `listInvitations` and `revokeInvitation`.
  *
  * @module
@@ -11,8 +11,9 @@ import type { AdminRules } from "./_admin_rules.ts";
 import type { AuditTrail } from "./_audit.ts";
 import type { ClientMeta } from "./_client_meta.ts";
 import { readId } from "./_input.ts";
+import { withinReach } from "./_roles.ts";
 import { type Handler, type Middleware, NO_STORE, respond } from "./http.ts";
-import type { LinkRecord, Store, UserRecord } from "./store.ts";
+import type { AuditEvent, LinkRecord, Store, UserRecord } from "./store.ts";
 
 /** What the two handlers need; `createAdmin` builds it. */
 export interface InvitationAdminDeps {
@@ -27,12 +28,20 @@ export interface InvitationAdminDeps {
   client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
 }
 
-/** `GET /api/users/invitations`: 200 `{invitations}`, pending only, newest first. */
+/**
+ * `GET /api/users/invitations`: 200 `{invitations}`, pending only, newest
+ * first, and only those within the actor's reach: an invitation whose role
+ * the actor could not grant is not its to see (nor to revoke).
+ */
 export function listInvitationsHandler(deps: InvitationAdminDeps): Handler {
   const { store, rules, answering, now } = deps;
   return answering(async function listInvitations(req) {
-    rules.actor(req);
-    const pending = await store.listInvitations(now());
+    const actor = rules.actor(req);
+    const [all, reachable] = await Promise.all([
+      store.listInvitations(now()),
+      rules.reachable(actor),
+    ]);
+    const pending = all.filter((link) => withinReach(reachable, link.role));
     // Few distinct inviters: each is read once.
     const inviters = new Map<string, Promise<UserRecord | null>>();
     const inviterOf = (id: string) => {
@@ -62,18 +71,28 @@ export function revokeInvitationHandler(deps: InvitationAdminDeps): Handler {
   return answering(async function revokeInvitation(req, params, info) {
     const actor = rules.actor(req);
     const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
-    const events = [
-      trail.event("invitation.revoked", {
-        actor,
-        target: null,
-        client: deps.client(req, info),
-        detail: { invitation_id: id },
-      }),
-    ];
+    const client = deps.client(req, info);
+    // The id names an invitation no list shows once it is revoked: the
+    // event carries whom it invited (DESIGN.md §10), read from the record
+    // the commit deletes. A store may call this once per attempt: the last
+    // call's events are the ones committed.
+    let events: AuditEvent[] = [];
     await store.revokeInvitation(id, {
       now: now(),
       reachableRoles: await rules.reachable(actor),
-      events,
+      events: (invitation) =>
+        events = [
+          trail.event("invitation.revoked", {
+            actor,
+            target: null,
+            client,
+            detail: {
+              invitation_id: id,
+              email: invitation.email,
+              role: invitation.role,
+            },
+          }),
+        ],
     });
     trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });

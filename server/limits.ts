@@ -29,6 +29,19 @@ export interface Limits {
   invitationTtl: number;
   /** Lifetime of a password-reset link, in milliseconds. Default 1 hour. */
   resetTtl: number;
+  /**
+   * Consecutive failed second-factor codes (TOTP or recovery codes, at
+   * sign-in or re-authentication) an account takes within
+   * `accountLockWindow`, from any address and over any number of pending
+   * sign-ins, before its code checks answer 429 `login_rate_limited` until
+   * the window ends (DESIGN.md §15). Default 10.
+   */
+  accountLockThreshold: number;
+  /**
+   * The window of `accountLockThreshold`, in milliseconds, from the first
+   * counted failure. Default 15 minutes.
+   */
+  accountLockWindow: number;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -54,6 +67,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxSessionsPerAccount: 50,
   invitationTtl: 7 * DAY,
   resetTtl: HOUR,
+  accountLockThreshold: 10,
+  accountLockWindow: 15 * 60 * 1000,
 });
 
 /** Default session lifetime: 7 days, in milliseconds. */
@@ -81,6 +96,16 @@ export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
   if (!Number.isInteger(limits.maxSessionsPerAccount)) {
     throw new RangeError(
       'Invalid limit: "maxSessionsPerAccount" must be a whole number',
+    );
+  }
+  if (!Number.isInteger(limits.accountLockThreshold)) {
+    throw new RangeError(
+      'Invalid limit: "accountLockThreshold" must be a whole number',
+    );
+  }
+  if (limits.accountLockWindow < 1000) {
+    throw new RangeError(
+      'Invalid limit: "accountLockWindow" must be at least 1000 ms',
     );
   }
   if (limits.minPasswordLength > limits.maxPasswordLength) {

@@ -9,6 +9,7 @@
  */
 
 import type { PasskeyJson, PasskeyListJson } from "@gatehouse/contract";
+import { changeBudget, withinBudget } from "./_change_budget.ts";
 import { countingPasswordGuesses } from "./_counted.ts";
 import { hashToken, isTokenShaped, uuidv7 } from "./_crypto.ts";
 import {
@@ -26,8 +27,9 @@ import { decode, type JsonObject, optionalString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
 import { identityFromContext } from "./identity.ts";
-import type { PasskeyRecord } from "./store.ts";
+import type { PasskeyRecord, Store } from "./store.ts";
 import {
+  hasUserHandle,
   passkeyAuthenticationOptions,
   passkeyRegistrationOptions as creationOptions,
   verifyPasskeyRegistration,
@@ -113,6 +115,10 @@ const CHALLENGE_GONE = new AuthError("token_invalid", {
 export function createPasskeys(options: PasskeyOptions): Passkeys {
   const issuer = sessionIssuer(options.auth);
   const { store, limits, logger, now, trail } = issuer;
+  // Adding and removing passkeys are audited changes a scripted
+  // authenticator can repeat at will: bounded per account, as the other
+  // second-factor changes are (_change_budget.ts).
+  const budget = changeBudget(issuer);
   const answering = answeringErrors(logger);
   const guessing = countingPasswordGuesses(logger);
   const rp = lazyRelyingParty(options.publicUrl, options.rpName);
@@ -179,17 +185,24 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
         detail: { passkey_id: id },
       }),
     ];
-    const added = await store.addPasskey(
-      {
-        id,
-        userId: identity.id,
-        ...credential,
-        name,
-        createdAt: at,
-      },
-      MAX_PASSKEYS,
-      { events },
-    );
+    const reserved = await budget.reserve(identity.id);
+    if (reserved instanceof Response) return reserved;
+    let added: Awaited<ReturnType<Store["addPasskey"]>> = null;
+    try {
+      added = await store.addPasskey(
+        {
+          id,
+          userId: identity.id,
+          ...credential,
+          name,
+          createdAt: at,
+        },
+        MAX_PASSKEYS,
+        { events },
+      );
+    } finally {
+      if (added === null) await reserved.giveBack();
+    }
     // At the cap. A code of its own (`passkey_limit_reached`) waits for the
     // client's error table; until then the refusal says why in words.
     if (added === null) {
@@ -238,9 +251,13 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
         detail: { passkey_id: id },
       }),
     ];
-    if (!(await store.removePasskey(identity.id, id, { events }))) {
-      throw PASSKEY_NOT_FOUND;
-    }
+    const removed = await withinBudget(
+      budget,
+      identity.id,
+      () => store.removePasskey(identity.id, id, { events }),
+    );
+    if (removed instanceof Response) return removed;
+    if (!removed) throw PASSKEY_NOT_FOUND;
     trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });
   });
@@ -296,18 +313,24 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
     // passkey: 410, start again with new options (no event, no count).
     const challenge = await spendChallenge(store, req, "login", at);
     if (challenge === null) throw CHALLENGE_GONE;
-    const passkey = await provePasskey(store, rp(), challenge, {
-      userId: null,
-      response,
-      now: at,
-      // The session is bound to the factors as they were when the passkey
-      // was found: one removed meanwhile moves the version.
-      before: async (found) => {
-        factorVersion = (await store.accountFactors(found.userId))
-          ?.factorVersion;
-        return factorVersion !== undefined;
-      },
-    });
+    // No account was named before this ceremony, so the assertion must say
+    // whose it is (WebAuthn §7.2 step 6): without a user handle it is
+    // refused like any failed sign-in; with one, the verifier checks it is
+    // the credential's owner's.
+    const passkey = !hasUserHandle(response)
+      ? null
+      : await provePasskey(store, rp(), challenge, {
+        userId: null,
+        response,
+        now: at,
+        // The session is bound to the factors as they were when the passkey
+        // was found: one removed meanwhile moves the version.
+        before: async (found) => {
+          factorVersion = (await store.accountFactors(found.userId))
+            ?.factorVersion;
+          return factorVersion !== undefined;
+        },
+      });
     const user = passkey === null ? null : await store.userById(passkey.userId);
     if (passkey === null || user === null || user.disabled) {
       trail.refused([trail.event("login.failed", {

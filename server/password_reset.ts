@@ -8,6 +8,7 @@
  * @module
  */
 
+import { afterAnswer } from "./_background.ts";
 import { uuidv7 } from "./_crypto.ts";
 import { readEmail } from "./_input.ts";
 import { linkUrl, mailerFor, newLink } from "./_links.ts";
@@ -70,19 +71,19 @@ export function requestResetHandler(settings: ResetRequestSettings): Handler {
     ];
     await store.createLink(record, { events });
     issuer.trail.committed(events);
-    // Every path builds the message and queues the send; only a live
-    // account's is sent, once this handler has returned, never awaited: the
-    // answer must not wait for the mail, nor take longer for a known address.
+    // Every path builds the message and schedules the send; only a live
+    // account's is sent, once the answer has been written (see
+    // afterAnswer: a microtask would run before Deno writes it), never
+    // awaited: the answer must not wait for the mail, nor take longer for a
+    // known address.
     const message = resetMail(
       record.email,
       linkUrl(publicUrl ?? "", "reset", token),
     );
-    queueMicrotask(() => {
+    afterAnswer(store, info, () => {
       if (!live || mailer === undefined) return;
-      mailer.send(message).catch((error) =>
-        logger.error("password reset mail failed", { error })
-      );
-    });
+      return mailer.send(message);
+    }, (error) => logger.error("password reset mail failed", { error }));
     if (mailer === undefined && !warned) {
       // Said once, whatever the address, and never with a link: secrets stay
       // out of logs (DESIGN.md §5).

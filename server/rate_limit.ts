@@ -77,9 +77,12 @@ export interface LoginRateLimiterOptions {
   /** The clock, in ms since the epoch; `Date.now` by default. */
   now?: () => number;
   /**
-   * Told of each request the limiter refuses (429), after the answer is
-   * made; e.g. to record a `login.rate_limited` audit event. Must not
-   * throw.
+   * Told of each request the limiter refuses (429); e.g. to record a
+   * `login.rate_limited` audit event. Must not throw. With
+   * `reportFirstRefusalOnly` it is told after the answer, when the server
+   * has closed the request: it then gets copies of the request (URL,
+   * method, headers; no body) and of the connection info, taken before the
+   * answer.
    */
   onRefusal?: (request: Request, info?: Deno.ServeHandlerInfo) => void;
   /**
@@ -280,6 +283,11 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     if (reported.get(key) === resetAt) return;
     if (reported.size >= MAX_REMEMBERED_REPORTS) reported.clear();
     reported.set(key, resetAt);
+    // The report comes after the answer, when the server has closed the
+    // request: its headers and the connection's address can no longer be
+    // read (Deno throws "Request closed"). So onRefusal gets copies, taken
+    // now.
+    const seen = detached(request, info);
     // One marker per window, across instances: only its first reservation
     // is admitted, and it ends when the window does.
     const at = now();
@@ -290,7 +298,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
         windowMs: Math.max(1, resetAt - at),
         limit: 1,
       }).then((marker) => {
-        if (marker.admitted) onRefusal(request, info);
+        if (marker.admitted) onRefusal(seen.request, seen.info);
       }),
       (error) =>
         logger.error("rate limiter could not report a refusal", { error }),
@@ -322,6 +330,30 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
         if (!counted) giveBackLater(key, reservation.resetAt);
       }
     });
+}
+
+// What onRefusal may read of a request, copied while it is open: the URL,
+// method and headers (no body), and the connection's addresses.
+function detached(
+  request: Request,
+  info: Deno.ServeHandlerInfo | undefined,
+): { request: Request; info: Deno.ServeHandlerInfo | undefined } {
+  let copy: Request;
+  try {
+    copy = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+    });
+  } catch {
+    // A method fetch forbids in a Request (TRACE, CONNECT): the copy is a GET.
+    copy = new Request(request.url, { headers: request.headers });
+  }
+  return {
+    request: copy,
+    info: info === undefined
+      ? undefined
+      : { remoteAddr: info.remoteAddr, completed: info.completed },
+  };
 }
 
 function refusal(msLeft: number): Response {

@@ -2,9 +2,9 @@
  * Routes as data: `{method, path, pattern, handler}` records, one per
  * operation of the contract (`OPERATIONS` of `@gatehouse/contract`), each
  * handler wrapped in what the contract says it sits behind: the
- * cross-origin guard on writes, its rate limiter, and its guard. The module
- * exports no router: the records mount on a plain `URLPattern` table,
- * `@std/http`'s `route()`, Hono, Oak or Fresh.
+ * cross-origin guard on writes, its guard, and behind the guard its rate
+ * limiter. The module exports no router: the records mount on a plain
+ * `URLPattern` table, `@std/http`'s `route()`, Hono, Oak or Fresh.
  *
  * @module
  */
@@ -104,10 +104,11 @@ export function routeTable(
     ) {
       inner = wrap.secondFactor(inner);
     }
+    // The limiter sits behind the guard: a call the guard refuses (no
+    // session) guesses nothing, so it neither counts nor takes one of the
+    // client's attempts, however many come at once.
+    if (spec.limiter !== undefined) inner = wrap.limiters[spec.limiter](inner);
     let guarded = wrap.guards[spec.guard]?.(inner) ?? inner;
-    if (spec.limiter !== undefined) {
-      guarded = wrap.limiters[spec.limiter](guarded);
-    }
     if (spec.method !== "GET") guarded = wrap.crossOrigin(guarded);
     const pattern = new URLPattern({ pathname: spec.path });
     routes.push(Object.freeze({

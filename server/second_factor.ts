@@ -6,6 +6,11 @@
  * codes also behind the re-authentication window), `verifySecondFactor` in
  * public behind the login limiter.
  *
+ * Wrong codes are also counted per account, across pending sign-ins and
+ * re-authentication (`limits.accountLockThreshold` in
+ * `limits.accountLockWindow`, then 429 `login_rate_limited`), and one's own
+ * audited changes are bounded per account (enrolment, removal, new codes).
+ *
  * @module
  */
 
@@ -15,15 +20,16 @@ import type {
   SecondFactorMethod,
   TotpSetupJson,
 } from "@gatehouse/contract";
+import { changeBudget, withinBudget } from "./_change_budget.ts";
+import { codeLock } from "./_code_lock.ts";
 import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
 import { hashToken, isTokenShaped } from "./_crypto.ts";
 import {
   CLEAR_CHALLENGE,
   lazyRelyingParty,
   readProof,
+  spendCode,
   spendPasskey,
-  spendRecoveryCode,
-  spendTotpCode,
 } from "./_factor_proofs.ts";
 import { sessionFromContext } from "./_request_context.ts";
 import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
@@ -117,6 +123,10 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     ? new URL(options.publicUrl).hostname
     : "Gatehouse";
   const clearPending = serializeCookie(PENDING_COOKIE, "", { maxAge: 0 });
+  const lock = codeLock(issuer);
+  // Each audited change of one's own second factor is real, but cheap to
+  // repeat: bounded per account (_change_budget.ts).
+  const budget = changeBudget(issuer);
 
   function caller(req: Request) {
     const identity = identityFromContext(req);
@@ -168,15 +178,21 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
         detail: { method: "totp" },
       }),
     ];
-    const confirmed = await store.confirmTotp(identity.id, {
-      // As stored (sealed or not): the store compares it with the enrolment.
-      secret: enrolment.secret,
-      // The enrolment's step counts as used: its code is no sign-in code.
-      step,
-      recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
-      now: at,
-      events,
-    });
+    const confirmed = await withinBudget(
+      budget,
+      identity.id,
+      () =>
+        store.confirmTotp(identity.id, {
+          // As stored (sealed or not): the store compares it with the enrolment.
+          secret: enrolment.secret,
+          // The enrolment's step counts as used: its code is no sign-in code.
+          step,
+          recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
+          now: at,
+          events,
+        }),
+    );
+    if (confirmed instanceof Response) return confirmed;
     if (!confirmed) throw countedGuess(CODE_INVALID);
     trail.committed(events);
     const answer: RecoveryCodesJson = { recovery_codes: codes };
@@ -192,9 +208,13 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
         detail: { method: "totp" },
       }),
     ];
-    if (await store.disableTotp(identity.id, { events })) {
-      trail.committed(events);
-    }
+    const disabled = await withinBudget(
+      budget,
+      identity.id,
+      () => store.disableTotp(identity.id, { events }),
+    );
+    if (disabled instanceof Response) return disabled;
+    if (disabled) trail.committed(events);
     return new Response(null, { status: 204, headers: NO_STORE });
   });
 
@@ -208,11 +228,17 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
           client: issuer.client(req, info),
         }),
       ];
-      const replaced = await store.replaceRecoveryCodes(
+      const replaced = await withinBudget(
+        budget,
         identity.id,
-        codes.map((c) => hashRecoveryCode(c)!),
-        { events },
+        () =>
+          store.replaceRecoveryCodes(
+            identity.id,
+            codes.map((c) => hashRecoveryCode(c)!),
+            { events },
+          ),
       );
+      if (replaced instanceof Response) return replaced;
       if (!replaced) throw new AuthError("totp_not_enabled");
       trail.committed(events);
       const answer: RecoveryCodesJson = { recovery_codes: codes };
@@ -249,12 +275,15 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     if (pending === null || user === null) throw PENDING_GONE;
     const client = issuer.client(req, info);
     let proven: boolean;
-    if (proof.kind === "totp") {
-      proven = await spendTotpCode(issuer, user.id, proof.value, at);
-    } else if (proof.kind === "recovery_code") {
-      proven = await spendRecoveryCode(store, user.id, proof.value, [
-        trail.event("recovery_code.used", { actor: user, client }),
-      ]);
+    if (proof.kind === "totp" || proof.kind === "recovery_code") {
+      // Counted per account as well as per address: see _code_lock.ts.
+      const checked = await lock.check(
+        user,
+        client,
+        () => spendCode(issuer, user, client, proof, at),
+      );
+      if (checked instanceof Response) return checked;
+      proven = checked;
     } else {
       proven = proof.kind === "passkey" &&
         (await spendPasskey(
@@ -281,6 +310,7 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     }
     const spent = await store.spendPendingSignIn(tokenHash, at);
     if (spent === null) throw PENDING_GONE;
+    if (proof.kind === "passkey") await lock.proven(user.id);
     const { cookie, events } = await issuer.signIn(user, {
       generation: spent.generation,
       factorVersion: spent.factorVersion,

@@ -79,6 +79,23 @@ export interface AuditQuery {
   userId?: string;
   /** Only events of this type. */
   type?: AuditEventType;
+  /** Only the events this reader may see (an administrator's reach). */
+  reach?: AuditReach;
+}
+
+/**
+ * The reach rule applied to reading the audit trail (DESIGN.md §5, README
+ * "Audit trail"): an event is seen when every account it names, actor and
+ * target, is `self` or an account whose current role is empty or one of
+ * `roles` (`withinReach`). An event that names no account is seen; one
+ * that names an account no longer stored is not. The accounts are judged
+ * by their role now, as the write rules judge them.
+ */
+export interface AuditReach {
+  /** The reader's own account id: its own events are always its to see. */
+  self: string;
+  /** The roles the reader may grant. */
+  roles: readonly string[];
 }
 
 /** One page of audit events. */
@@ -103,6 +120,12 @@ export interface UserRecord {
   disabled: boolean;
   /** Creation time, milliseconds since the epoch. */
   createdAt: number;
+  /**
+   * The account's second factors: both built-in stores tell them in
+   * `listUsers` (the users screen offers "Remove second factor" only where
+   * there is one); a store may leave it out.
+   */
+  secondFactor?: { totp: boolean; passkeys: number };
 }
 
 /** What a store needs to create an account. */
@@ -388,9 +411,15 @@ export interface InvitationAcceptance extends WithEvents {
 }
 
 /** What revoking an invitation needs. */
-export interface InvitationRevocation extends WithEvents {
+export interface InvitationRevocation {
   /** Now, ms: an expired invitation is no longer pending. */
   now: number;
+  /**
+   * The events of the revocation, made from the invitation the commit
+   * deletes (its address and role, which the caller knows only by id), and
+   * written in that commit.
+   */
+  events?: (invitation: LinkRecord) => readonly AuditEvent[];
   /**
    * `role_beyond_reach` unless the invitation's role is one of these (the
    * empty role always is). Absent: every invitation is within reach.
@@ -545,7 +574,8 @@ export interface Store extends FactorStore {
   /**
    * Deletes every session of the account but the one behind
    * `keepTokenHash`; returns how many. The events are written with the
-   * deletion (in its first commit when a store needs several).
+   * deletion (in its first commit when a store needs several), and not at
+   * all when there was none to delete.
    */
   deleteOtherSessions(
     userId: string,
@@ -579,7 +609,11 @@ export interface Store extends FactorStore {
   /** Deletes up to `limit` sessions expired by `now`; returns how many. */
   deleteExpiredSessions(now: number, limit: number): Promise<number>;
 
-  /** Stores a single-use link (and its events, in the same commit). */
+  /**
+   * Stores a single-use link (and its events, in the same commit). An
+   * invitation replaces, in that commit, any other invitation for the same
+   * address (`emailKey`): its link dies.
+   */
   createLink(link: LinkRecord, options?: WithEvents): Promise<void>;
   /**
    * The link of `kind` behind `tokenHash` if it is unspent and unexpired at
@@ -603,7 +637,10 @@ export interface Store extends FactorStore {
     tokenHash: string,
     acceptance: InvitationAcceptance,
   ): Promise<UserRecord | null>;
-  /** The pending invitations (unspent, unexpired at `now`), newest first. */
+  /**
+   * The pending invitations (unspent, unexpired at `now`, for an address
+   * that has no account), newest first.
+   */
   listInvitations(now: number): Promise<LinkRecord[]>;
   /**
    * Deletes the pending invitation `id` and returns it. `invitation_not_found`
@@ -650,7 +687,9 @@ export interface Store extends FactorStore {
   recordEvents(events: readonly AuditEvent[]): Promise<void>;
   /**
    * A page of audit events, newest first (by id), optionally of one
-   * account (as actor or target) and one type: indexed reads.
+   * account (as actor or target) and one type: indexed reads; with
+   * `reach`, only the events within it, and still `limit` of them a page
+   * while older ones remain (the cursor is the last event shown).
    */
   listAuditEvents(query: AuditQuery): Promise<AuditPage>;
   /** Deletes up to `limit` events older than `before` (ms); returns how many. */

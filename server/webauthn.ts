@@ -152,6 +152,48 @@ export async function passkeyRegistrationOptions(
   });
 }
 
+/**
+ * The longest credential id Gatehouse registers or signs in with, in bytes:
+ * WebAuthn's limit (§5.8.3: at most 1023 bytes; §7.1 asks the relying party
+ * to refuse a registration with a longer one). One limit for both
+ * ceremonies, so nothing registers that could never sign in; its base64url
+ * form (at most 1364 characters) also fits the stores' keys and indexes
+ * (a KV key holds 2 KiB, a Postgres index row about 2.7 KB).
+ *
+ * @example Sizing a credential id
+ * ```ts
+ * import { MAX_CREDENTIAL_ID_BYTES } from "./webauthn.ts";
+ *
+ * const id = new Uint8Array(32); // what most authenticators make
+ * console.assert(id.length <= MAX_CREDENTIAL_ID_BYTES);
+ * ```
+ */
+export const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/**
+ * The transports a registration may report (WebAuthn Level 3's
+ * `AuthenticatorTransport`: usb, nfc, ble, smart-card, hybrid, internal),
+ * and "cable", hybrid's name in Chromium before it was standardised; the
+ * same seven that @simplewebauthn's `AuthenticatorTransportFuture` lists.
+ *
+ * @example Knowing a transport
+ * ```ts
+ * import { PASSKEY_TRANSPORTS } from "./webauthn.ts";
+ *
+ * console.assert(PASSKEY_TRANSPORTS.has("hybrid"));
+ * console.assert(!PASSKEY_TRANSPORTS.has("carrier-pigeon"));
+ * ```
+ */
+export const PASSKEY_TRANSPORTS: ReadonlySet<string> = new Set([
+  "usb",
+  "nfc",
+  "ble",
+  "smart-card",
+  "hybrid",
+  "internal",
+  "cable",
+]);
+
 /** A credential that passed registration, ready for the store's `addPasskey`. */
 export interface VerifiedCredential {
   /** The credential id, base64url. */
@@ -160,15 +202,24 @@ export interface VerifiedCredential {
   publicKey: string;
   /** Its signature counter at registration. */
   counter: number;
-  /** Transports the browser reported. */
+  /**
+   * Transports the browser reported: only known ones
+   * ({@linkcode PASSKEY_TRANSPORTS}), each once.
+   */
   transports: string[];
 }
 
 /**
  * Verifies a registration response against the challenge that was spent
  * for it: origin, RP ID, challenge, user presence and verification,
- * attestation ("none" or a verifiable one). Null when anything is wrong,
- * including a response that is not one.
+ * attestation ("none" or a verifiable one), a credential id of at most
+ * {@linkcode MAX_CREDENTIAL_ID_BYTES} that is the one the response names,
+ * and transports that are a list of strings. Null when anything is wrong,
+ * including a response that is not one. Transports WebAuthn does not name
+ * are dropped, not refused: Level 3 (§5.8.4) asks relying parties to ignore
+ * values they do not know, so a browser newer than this list still
+ * registers; anything but a string is no transport of any version, and
+ * refused.
  *
  * @param rp The relying party.
  * @param response The browser's `PublicKeyCredential` as JSON.
@@ -189,6 +240,12 @@ export async function verifyPasskeyRegistration(
   challenge: string,
 ): Promise<VerifiedCredential | null> {
   if (!isCredentialJson(response)) return null;
+  // Read from the input, not from the library's answer, which hands back
+  // whatever the browser sent.
+  const transports = knownTransports(
+    (response.response as Record<string, unknown>).transports,
+  );
+  if (transports === null) return null;
   try {
     const result = await verifyRegistrationResponse({
       // deno-lint-ignore no-explicit-any
@@ -201,11 +258,19 @@ export async function verifyPasskeyRegistration(
     });
     if (!result.verified) return null;
     const { credential } = result.registrationInfo;
+    // The id stored is the one inside the authenticator data, which the
+    // library does not compare with the one the response names: a
+    // different one there would register an id no sign-in names, and a
+    // long one would reach a store's key (KV) or index (Postgres) limit.
+    // Sign-in looks passkeys up by the response's id, under the same limit.
+    if (credential.id !== response.id || !CREDENTIAL_ID.test(credential.id)) {
+      return null;
+    }
     return {
       credentialId: credential.id,
       publicKey: toBase64Url(credential.publicKey),
       counter: credential.counter,
-      transports: [...(credential.transports ?? [])],
+      transports,
     };
   } catch {
     // The library throws for every kind of mismatch; each is a refusal.
@@ -267,7 +332,11 @@ export function credentialIdOf(response: unknown): string | null {
  * Verifies an authentication response made with `passkey` against the
  * challenge spent for it: origin, RP ID, challenge, signature, user
  * verification, and the counter rule (a non-zero counter must grow; zero
- * from a non-counting authenticator is accepted). The new counter is what
+ * from a non-counting authenticator is accepted), and the user handle when
+ * the response has one: it must be the passkey's owner's (WebAuthn §7.2
+ * step 6), so an authenticator cannot speak for one account with another
+ * account's credential. (A passwordless sign-in, where no account was named
+ * before, also needs one: see {@linkcode hasUserHandle}.) The new counter is what
  * to hand to the store's `usePasskey`, which applies the same rule
  * atomically. Null when anything is wrong.
  *
@@ -307,6 +376,10 @@ export async function verifyPasskeyAuthentication(
   if (!isCredentialJson(response) || response.id !== passkey.credentialId) {
     return null;
   }
+  const handle = (response.response as Record<string, unknown>).userHandle;
+  if (!isAbsent(handle) && !isUserHandleOf(handle, passkey.userId)) {
+    return null;
+  }
   try {
     const result = await verifyAuthenticationResponse({
       // deno-lint-ignore no-explicit-any
@@ -333,23 +406,87 @@ export async function verifyPasskeyAuthentication(
   }
 }
 
+/**
+ * Whether an authentication response carries a user handle. A passwordless
+ * sign-in names no account before the ceremony, so WebAuthn (§7.2 step 6)
+ * requires one there: it names the account the credential must belong to
+ * ({@linkcode verifyPasskeyAuthentication} checks that it does).
+ * Discoverable credentials, the only kind Gatehouse registers, always
+ * return it.
+ *
+ * @param response The browser's `PublicKeyCredential` as JSON.
+ * @returns True when `response.userHandle` is there (not null).
+ *
+ * @example With and without
+ * ```ts
+ * import { hasUserHandle } from "./webauthn.ts";
+ *
+ * console.assert(hasUserHandle({ id: "AAEC", response: { userHandle: "AAEC" } }));
+ * console.assert(!hasUserHandle({ id: "AAEC", response: {} }));
+ * console.assert(!hasUserHandle({ id: "AAEC", response: { userHandle: null } }));
+ * ```
+ */
+export function hasUserHandle(response: unknown): boolean {
+  return isCredentialJson(response) &&
+    !isAbsent((response.response as Record<string, unknown>).userHandle);
+}
+
+// Browsers send `null` (or leave it out) when an authenticator gave none.
+function isAbsent(value: unknown): value is null | undefined {
+  return value === undefined || value === null;
+}
+
+// The handle is base64url of the account id's 16 bytes, as the creation
+// options gave it (`uuidBytes`); compared as bytes, so padding or not is
+// the same handle.
+function isUserHandleOf(handle: unknown, userId: string): boolean {
+  if (typeof handle !== "string") return false;
+  try {
+    return Uint8Array.fromBase64(handle, { alphabet: "base64url" }).toHex() ===
+      userId.replaceAll("-", "").toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+// The known transports of a registration, each once; null when the field
+// is not a list of strings. Absent is none (`getTransports()` is optional).
+function knownTransports(value: unknown): string[] | null {
+  if (isAbsent(value)) return [];
+  if (!Array.isArray(value) || !value.every((t) => typeof t === "string")) {
+    return null;
+  }
+  return [...new Set(value.filter((t) => PASSKEY_TRANSPORTS.has(t)))];
+}
+
 // The shape every WebAuthn response shares; the library checks the rest.
 function isCredentialJson(
   value: unknown,
 ): value is { id: string; response: object } {
   if (typeof value !== "object" || value === null) return false;
   const { id, response } = value as Record<string, unknown>;
-  // A credential id travels as base64url (at most 1023 bytes: 1366
-  // characters); anything else is no credential's, and never reaches a
-  // store (Postgres refuses NUL in text, for one).
+  // A credential id travels as base64url, at most MAX_CREDENTIAL_ID_BYTES;
+  // anything else is no credential's, and never reaches a store (Postgres
+  // refuses NUL in text, for one).
   return typeof id === "string" && CREDENTIAL_ID.test(id) &&
     typeof response === "object" && response !== null;
 }
 
-const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1366}$/;
+// Unpadded base64url of 1 to MAX_CREDENTIAL_ID_BYTES bytes (1023 bytes:
+// 1364 characters).
+const CREDENTIAL_ID = new RegExp(
+  `^[A-Za-z0-9_-]{1,${Math.ceil(MAX_CREDENTIAL_ID_BYTES * 4 / 3)}}$`,
+);
 
+// Transports are filtered again on the way out: a passkey registered before
+// they were checked may hold anything (KV kept numbers and objects as sent).
 function descriptorOf(passkey: PasskeyRecord) {
-  return { id: passkey.credentialId, transports: passkey.transports };
+  return {
+    id: passkey.credentialId,
+    transports: passkey.transports.filter((t) =>
+      typeof t === "string" && PASSKEY_TRANSPORTS.has(t)
+    ),
+  };
 }
 
 function uuidBytes(id: string): Uint8Array<ArrayBuffer> {

@@ -5,7 +5,6 @@
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { sessionQueryKey } from "../_session_cache.ts";
@@ -26,7 +25,7 @@ import { ActionButton, ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import type { Reauthentication } from "./_reauth.tsx";
 import { PASSKEYS_KEY } from "./_security_keys.ts";
 import { webauthn } from "./_webauthn.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /** The passkeys part of the account panel. */
 export function AccountPasskeys(
@@ -40,7 +39,15 @@ export function AccountPasskeys(
   const form = useForm();
   const { reauth } = props;
   const Heading = `h${props.level}` as "h2";
-  const described = describeFailure(form.failure.value, ["name"]);
+  const described = alreadyOnDevice(form.failure.value)
+    ? {
+      fields: {},
+      alert: __(
+        "This device already holds a passkey for your account. Use it to sign in, or add a passkey from another device.",
+        DOMAIN,
+      ),
+    }
+    : describeFailure(form.failure.value, ["name"]);
   const refresh = () => {
     void client.invalidateQueries({ queryKey: PASSKEYS_KEY });
     void client.invalidateQueries({ queryKey: sessionQueryKey });
@@ -53,9 +60,11 @@ export function AccountPasskeys(
       const options = await reauth.guard(passkeyRegistrationOptions);
       const response = await webauthn.register(options);
       const given = name.value.trim();
+      // A passkey left unnamed is named in the reader's language (the
+      // server's own default is English).
       const added = await registerPasskey(
         response,
-        given === "" ? undefined : given,
+        given === "" ? __("Passkey", DOMAIN) : given,
       );
       name.value = "";
       news.value = sprintf(__("The passkey %s is added.", DOMAIN), added.name);
@@ -111,6 +120,17 @@ export function AccountPasskeys(
       )}
     </section>
   );
+}
+
+/**
+ * The browser's refusal to make a passkey because the authenticator already
+ * holds one of those the server excluded (the account's own): WebAuthn's
+ * `InvalidStateError` (@simplewebauthn/browser keeps the name). Only adding
+ * a passkey can meet it, so its words live here rather than among the
+ * general failures.
+ */
+function alreadyOnDevice(error: unknown): boolean {
+  return error instanceof Error && error.name === "InvalidStateError";
 }
 
 function PasskeyItem(

@@ -5,7 +5,6 @@
 
 import { useQueryClient } from "@tanstack/preact-query";
 import { useSignal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { changePassword } from "../account_calls.ts";
@@ -21,7 +20,7 @@ import {
   problemsOf,
   requiredProblem,
 } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 const FIELDS = ["current_password", "new_password", "confirm"] as const;
 

@@ -9,7 +9,6 @@
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { setUserDisabled, setUserRole } from "../admin_calls.ts";
@@ -27,7 +26,7 @@ import { useReauthentication } from "./_reauth.tsx";
 import { recheckSession } from "./_session_recheck.ts";
 import { userSessions } from "./_user_sessions_api.ts";
 import { patchUser, USERS_KEY } from "./_users_cache.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /** Which dialog of the row is open. */
 type Open = "role" | "disable" | "sessions" | "second-factor" | null;
@@ -113,13 +112,19 @@ export function AccountRow(props: AccountRowProps): VNode {
   const removeFactor = useMutation({
     mutationFn: () =>
       reauth.guard(() => userSessions.removeSecondFactor(account.id)),
-    onSuccess: () =>
+    onSuccess: () => {
+      // Nothing is left to remove: the row stops offering it.
+      patchUser(client, {
+        ...account,
+        secondFactor: { totp: false, passkeys: 0 },
+      });
       finish(
         sprintf(
           __("%s can sign in with their password alone now.", DOMAIN),
           account.name,
         ),
-      ),
+      );
+    },
     onError: failed,
   });
   const pending = toggle.isPending || changeRole.isPending ||
@@ -162,7 +167,12 @@ export function AccountRow(props: AccountRowProps): VNode {
       run: () => show("sessions"),
     });
   }
-  if (!self && userSessions.available) {
+  // Only where there is something to remove; a server that does not say
+  // (no `secondFactor`) still gets the item, and answers 204 for none.
+  const factors = account.secondFactor;
+  const hasFactor = factors === undefined || factors.totp ||
+    factors.passkeys > 0;
+  if (!self && userSessions.available && hasFactor) {
     actions.push({
       key: "second-factor",
       label: __("Remove second factor…", DOMAIN),

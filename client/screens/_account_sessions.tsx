@@ -5,7 +5,6 @@
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import {
@@ -17,14 +16,16 @@ import type { AccountSession } from "../security_types.ts";
 import { Dialog } from "./_dialog.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus } from "./_field.tsx";
-import { formatTime } from "./_format.ts";
+import { browserLabel, formatTime } from "./_format.ts";
 import { ActionButton } from "./_form_parts.tsx";
 import { SESSIONS_KEY } from "./_security_keys.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
-/** The device of a session, in words. */
+/** The device of a session (or an event), in words of the screens' language. */
 export function deviceLabel(userAgent: string): string {
-  return userAgent === "" ? __("Unknown device", DOMAIN) : userAgent;
+  return userAgent === ""
+    ? __("Unknown device", DOMAIN)
+    : browserLabel(userAgent);
 }
 
 /** The sessions part of the account panel. */

@@ -7,7 +7,6 @@
 
 import { useSignal } from "@preact/signals";
 import { useQueryClient } from "@tanstack/preact-query";
-import { __, _n, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import { useRecoveryCodeCount } from "../hooks.ts";
 import type { VNode } from "../_peer_types.ts";
@@ -26,7 +25,7 @@ import { useForm } from "./_form.ts";
 import { ActionButton, ScreenForm, SubmitButton } from "./_form_parts.tsx";
 import type { Reauthentication } from "./_reauth.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, _n, DOMAIN, sprintf } from "./i18n.ts";
 
 // From this many codes left down, the count is a warning with a prompt.
 const FEW_RECOVERY_CODES = 3;

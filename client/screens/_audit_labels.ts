@@ -2,10 +2,9 @@
 // audit log's filter lists them in the contract's order.
 
 import { AUDIT_EVENT_TYPES } from "@gatehouse/contract";
-import { __ } from "@wordpress/i18n";
 import type { AuditEvent, AuditEventType } from "../security_types.ts";
 import { roleLabel } from "./_roles.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /** What an event of `type` says, for people. */
 export function eventLabel(type: AuditEventType | string): string {
@@ -16,6 +15,11 @@ export function eventLabel(type: AuditEventType | string): string {
       return __("Failed sign-in", DOMAIN);
     case "login.rate_limited":
       return __("Sign-in blocked after too many attempts", DOMAIN);
+    case "login.locked":
+      return __(
+        "Two-step verification locked after too many wrong codes",
+        DOMAIN,
+      );
     case "logout":
       return __("Signed out", DOMAIN);
     case "session.revoked":

@@ -6,11 +6,10 @@
 
 import type { RefObject } from "preact";
 import { useId, useLayoutEffect, useRef } from "preact/hooks";
-import { __ } from "@wordpress/i18n";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 import { FormAlert } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /** Props of {@linkcode Dialog}. */
 export interface DialogProps {

@@ -3,7 +3,6 @@
 // form's own FormProblems) and describe it while rendering, so a change of
 // language also changes the messages on screen.
 
-import { __, _n, sprintf } from "@wordpress/i18n";
 import {
   AuthClientError,
   CrossOriginError,
@@ -42,7 +41,7 @@ import {
 } from "../service_errors.ts";
 import { DEFAULT_LIMITS, type FieldLimits } from "./_validation.ts";
 import { PasskeyRequestExpired } from "./_webauthn.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, _n, DOMAIN, sprintf } from "./i18n.ts";
 
 /**
  * A problem the form finds itself, before asking the server: a missing
@@ -55,6 +54,25 @@ export type Problem =
   | "email"
   | { readonly max: number }
   | { readonly min: number };
+
+/**
+ * A sign-in proof the server refused (401 `credentials_invalid`), named by
+ * what the screen sent. The server answers a wrong password, a wrong code
+ * of the second step and a passkey it did not accept with the same code,
+ * so the step that asked says which it was; without this, each of them
+ * read "Email or password is incorrect".
+ */
+export class ProofRefused extends Error {
+  override name = "ProofRefused";
+  /**
+   * @param proof What was refused: a code (of the app or a recovery code)
+   *   or a passkey.
+   * @param cause The server's refusal.
+   */
+  constructor(readonly proof: "code" | "passkey", cause: unknown) {
+    super(`The ${proof} was not accepted`, { cause });
+  }
+}
 
 /** Problems found by the form, per field. */
 export class FormProblems {
@@ -211,6 +229,7 @@ function validationText(error: ValidationError, limits: FieldLimits): string {
 /** The field a failure concerns, when the server or the class says. */
 function fieldOf(error: unknown): string | undefined {
   if (error instanceof ValidationError) return error.field;
+  if (error instanceof ProofRefused && error.proof === "code") return "code";
   if (error instanceof PasswordIncorrectError) return error.field;
   if (error instanceof EmailTakenError) return "email";
   if (
@@ -237,6 +256,14 @@ function securityText(error: unknown): string | undefined {
   }
   if (error instanceof PasskeyInvalidError) {
     return __("The passkey could not be verified.", DOMAIN);
+  }
+  if (error instanceof ProofRefused) {
+    return error.proof === "code"
+      ? __("This code is not valid. Check it and try again.", DOMAIN)
+      : __(
+        "This passkey was not accepted. Try again, or sign in another way.",
+        DOMAIN,
+      );
   }
   if (error instanceof PasskeyRequestExpired) {
     return __("The passkey request expired. Try again.", DOMAIN);

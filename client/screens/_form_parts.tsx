@@ -6,14 +6,13 @@
 // fields', which are the same in both forms that use them.
 
 import type { Signal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
 import type { JSX, RefObject } from "preact";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 import { SelectField, TextField } from "./_field.tsx";
 import type { Form } from "./_form.ts";
 import { passwordHint } from "./_password.ts";
 import { roleChoices } from "./_roles.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /** One place for the form element, its ref (focus after a failure) and its busy state. */
 export function ScreenForm(

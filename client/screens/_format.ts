@@ -1,12 +1,15 @@
 // Dates in the screens' language (the catalogue's `lang`, English without
-// one), as a short day: "Mar 12, 2026", "12 mar 2026".
+// one), as a short day: "Mar 12, 2026", "12 mar 2026"; and the browser
+// labels the server stores ("Chrome on Linux") with their joining word in
+// that language.
 
-import { getLocaleData } from "@wordpress/i18n";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, screensI18n, sprintf } from "./i18n.ts";
 
-/** The screens' language now. */
+/** The screens' language now (the render's, on a server). */
 export function screensLanguage(): string {
-  const header = getLocaleData(DOMAIN)?.[""] as { lang?: string } | undefined;
+  const header = screensI18n().getLocaleData(DOMAIN)?.[""] as
+    | { lang?: string }
+    | undefined;
   return header?.lang || "en";
 }
 
@@ -34,4 +37,25 @@ export function formatTime(iso: string): string {
   } catch {
     return at.toISOString().slice(0, 16).replace("T", " ");
   }
+}
+
+// The server stores "Browser on System" in English (server/_client_meta.ts),
+// language-neutral names joined by one English word: only that word is
+// translated, here, where the label is shown.
+const JOINED = " on ";
+
+/**
+ * A stored browser label in the screens' language: "Chrome on Linux" →
+ * "Chrome en Linux" in Spanish. A label without the joining word (a browser
+ * or a system alone) is a name, shown as it is; "" stays "".
+ */
+export function browserLabel(stored: string): string {
+  const at = stored.indexOf(JOINED);
+  if (at <= 0 || at + JOINED.length >= stored.length) return stored;
+  return sprintf(
+    /* translators: 1: a browser, 2: an operating system ("Chrome on Linux"). */
+    __("%1$s on %2$s", DOMAIN),
+    stored.slice(0, at),
+    stored.slice(at + JOINED.length),
+  );
 }

@@ -1,14 +1,18 @@
 // Re-rendering on a change of language: every screen calls
 // useLocaleUpdates() once, so a catalogue loaded after mount shows at once.
 
-import { subscribe } from "@wordpress/i18n";
 import { useEffect, useState } from "preact/hooks";
+import { screensI18n } from "./i18n.ts";
 
-/** Re-renders the calling component whenever `@wordpress/i18n`'s locale data changes. */
+/** Re-renders the calling component whenever the screens' locale data changes. */
 export function useLocaleUpdates(): void {
   const [, setVersion] = useState(0);
   useEffect(() => {
-    const unsubscribe = subscribe(() => setVersion((version) => version + 1));
+    // Effects run in a browser only, where the screens' instance is the
+    // default one that setScreensLocale loads.
+    const unsubscribe = screensI18n().subscribe(() =>
+      setVersion((version) => version + 1)
+    );
     return () => void unsubscribe();
   }, []);
 }

@@ -2,11 +2,10 @@
 // users: the screen's frame with a short notice, under a heading like the
 // screen's own, so the page still has its title.
 
-import { __ } from "@wordpress/i18n";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { type HeadingLevel, Title } from "./_form_parts.tsx";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /** The notice in place of an administration screen. */
 export function NotAllowed(

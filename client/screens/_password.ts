@@ -1,9 +1,8 @@
 // Shared words and checks of the two "choose a password" forms.
 
-import { _n, sprintf } from "@wordpress/i18n";
 import type { Problem } from "./_error_message.ts";
 import { type FieldLimits, newPasswordProblem } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { _n, DOMAIN, sprintf } from "./i18n.ts";
 
 /** The server's default lower bound (DESIGN.md §4); a prop changes the hint. */
 export const DEFAULT_MIN_PASSWORD = 12;

@@ -2,11 +2,11 @@
 // which role, by whom and until when, each with "Revoke" (after a
 // confirmation; its link then answers 410). A server without the routes
 // (ServerTooOldError) shows nothing. After a revocation the row is gone,
-// so focus moves to the section's heading and the outcome is announced.
+// so focus moves to the section's heading and the outcome is shown (and
+// announced) in the section's status.
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listInvitations, revokeInvitation } from "../admin_calls.ts";
@@ -15,14 +15,14 @@ import { ServerTooOldError } from "../service_errors.ts";
 import { Dialog } from "./_dialog.tsx";
 import { useReauthentication } from "./_reauth.tsx";
 import { failureText } from "./_error_message.ts";
-import { FormAlert } from "./_field.tsx";
+import { FormAlert, FormStatus } from "./_field.tsx";
 import { useFocusOnChange } from "./_focus.ts";
 import { formatDay } from "./_format.ts";
 import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
 import { roleLabel } from "./_roles.ts";
 import { recheckSession } from "./_session_recheck.ts";
 import { INVITATIONS_KEY } from "./_users_cache.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /** The pending invitations section. */
 export function PendingInvitations(
@@ -53,7 +53,7 @@ export function PendingInvitations(
       <Title id={`${id}-title`} level={props.level} target={title}>
         {__("Pending invitations", DOMAIN)}
       </Title>
-      <p class="gh-visually-hidden" role="status">{news.value}</p>
+      <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       <FormAlert
         message={list.error && !invitations
           ? failureText(list.error)

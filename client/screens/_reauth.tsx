@@ -8,7 +8,6 @@
 // the call its original refusal.
 
 import { useSignal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
 import type { RefObject } from "preact";
 import { useId, useMemo, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
@@ -23,7 +22,7 @@ import { FormAlert, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { webauthn } from "./_webauthn.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * What {@linkcode useReauthentication} gives a component: the wrapper for

@@ -3,9 +3,8 @@
 // role". A role shows by its display name in the screens' language: the
 // labels given to setScreensLocale(), or its name when none is given.
 
-import { __, _x as inContext } from "@wordpress/i18n";
 import type { Choice } from "./_field.tsx";
-import { DOMAIN, ROLE_CONTEXT } from "./i18n.ts";
+import { __, _x as inContext, DOMAIN, ROLE_CONTEXT } from "./i18n.ts";
 
 /** How a role shows: its label, or "No role" for the empty role. */
 export function roleLabel(role: string): string {

@@ -8,9 +8,8 @@
 import { useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
 import { useEffect, useId, useLayoutEffect, useRef } from "preact/hooks";
-import { __, sprintf } from "@wordpress/i18n";
 import type { VNode } from "../_peer_types.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /** One item of a row's menu. */
 export interface RowAction {

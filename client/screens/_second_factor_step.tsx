@@ -5,7 +5,6 @@
 // (410: too many wrong codes, five minutes) goes back with a message.
 
 import { useSignal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
 import { useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { InvalidCredentialsError, InvalidTokenError } from "../errors.ts";
@@ -15,7 +14,7 @@ import {
 } from "../second_factor_calls.ts";
 import type { SecondFactorMethod } from "../security_types.ts";
 import type { SessionUser } from "../types.ts";
-import { describeFailure } from "./_error_message.ts";
+import { describeFailure, ProofRefused } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
@@ -28,7 +27,7 @@ import {
 } from "./_form_parts.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { webauthn } from "./_webauthn.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /** Props of {@linkcode SecondFactorStep}. */
 export interface SecondFactorStepProps {
@@ -56,16 +55,21 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
   useFocusWhenSwappedIn(title);
   useFocusOnChange(title, kind.value);
   const described = describeFailure(form.failure.value, ["code"]);
-  const wrong = form.failure.value instanceof InvalidCredentialsError
-    ? __("This code is not valid. Check it and try again.", DOMAIN)
-    : undefined;
 
-  const finish = (task: () => Promise<SessionUser>) =>
+  // `proof`: what a 401 refused, a code or a passkey (the server's answer
+  // is the same `credentials_invalid` as for a wrong password).
+  const finish = (
+    proof: "code" | "passkey",
+    task: () => Promise<SessionUser>,
+  ) =>
     form.run(async () => {
       try {
         props.onLogin(await task());
       } catch (error) {
         if (error instanceof InvalidTokenError) return props.onBack(true);
+        if (error instanceof InvalidCredentialsError) {
+          throw new ProofRefused(proof, error);
+        }
         throw error;
       }
     });
@@ -75,14 +79,13 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
     const problems = problemsOf({ code: requiredProblem(value.value) });
     if (problems) return form.refuse(problems);
     const entered = value.value.replace(/\s+/g, "");
-    void finish(() =>
+    void finish("code", () =>
       verifySecondFactor(
         kind.value === "code" ? { code: entered } : { recoveryCode: entered },
-      )
-    );
+      ));
   };
   const usePasskey = () =>
-    void finish(async () => {
+    void finish("passkey", async () => {
       const options = await passkeyLoginOptions();
       const passkey = await webauthn.authenticate(options);
       return await verifySecondFactor({ passkey });
@@ -103,9 +106,7 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
           : __("Enter a recovery code", DOMAIN)}
       </Title>
       <ScreenForm form={form} onSubmit={submit}>
-        <FormAlert
-          message={showField ? described.alert : wrong ?? described.alert}
-        />
+        <FormAlert message={described.alert} />
         {showField && (
           <TextField
             id={`${id}-code`}
@@ -121,7 +122,7 @@ export function SecondFactorStep(props: SecondFactorStepProps): VNode {
                 DOMAIN,
               )}
             value={value}
-            error={wrong ?? described.fields.code}
+            error={described.fields.code}
           />
         )}
         <div class="gh-actions">

@@ -12,7 +12,11 @@ export const USERS_KEY = ["gatehouse", "users"] as const;
 /** The key of the pending invitations. */
 export const INVITATIONS_KEY = ["gatehouse", "invitations"] as const;
 
-/** Puts the account as the server answered it in every cached page that lists it. */
+/**
+ * Puts the account as the server answered it in every cached page that
+ * lists it. What only the list tells (`secondFactor`) stays when the answer
+ * of a change leaves it out.
+ */
 export function patchUser(client: QueryClient, user: User): void {
   client.setQueriesData<UserPage>(
     { queryKey: USERS_KEY },
@@ -20,7 +24,7 @@ export function patchUser(client: QueryClient, user: User): void {
       page === undefined ? page : {
         ...page,
         users: page.users.map((listed) =>
-          listed.id === user.id ? user : listed
+          listed.id === user.id ? { ...listed, ...user } : listed
         ),
       },
   );

@@ -10,18 +10,17 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/preact-query";
-import { __, _n, sprintf } from "@wordpress/i18n";
 import { useEffect, useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import type { SessionUser, User, UserSort } from "../types.ts";
 import { AccountRow } from "./_account_row.tsx";
 import { failureText } from "./_error_message.ts";
-import { FormAlert, TextField } from "./_field.tsx";
+import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
 import { recheckSession } from "./_session_recheck.ts";
 import { listUsersPage } from "./_users_api.ts";
 import { USERS_KEY } from "./_users_cache.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, _n, DOMAIN, sprintf } from "./i18n.ts";
 
 /** Props of {@linkcode UsersTable}. */
 export interface UsersTableProps {
@@ -174,7 +173,11 @@ export function UsersTable(props: UsersTableProps): VNode {
         </p>
       )}
       <FormAlert message={problem.value || undefined} />
-      <p class="gh-visually-hidden" role="status">{news.value}</p>
+      {
+        /* Seen as well as heard: a role change or "sign out everywhere"
+          leaves the row looking the same, so the outcome is written out. */
+      }
+      <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       {page && page.users.length > 0 && (
         <div class="gh-table-frame">
           <table

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { __ } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { useLogout, useSession } from "../hooks.ts";
@@ -22,7 +21,7 @@ import { AccountSessions } from "./_account_sessions.tsx";
 import { AccountTotp } from "./_account_totp.tsx";
 import { useReauthentication } from "./_reauth.tsx";
 import { roleLabel } from "./_roles.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode AccountPanel}.

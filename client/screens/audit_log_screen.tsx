@@ -7,7 +7,6 @@
 
 import { useSignal } from "@preact/signals";
 import { keepPreviousData, useQuery } from "@tanstack/preact-query";
-import { __ } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listAuditEvents } from "../admin_security_calls.ts";
@@ -17,14 +16,19 @@ import { useSession } from "../hooks.ts";
 import type { AuditEvent, AuditEventType } from "../security_types.ts";
 import { deviceLabel } from "./_account_sessions.tsx";
 import { EVENT_TYPES, eventDetail, eventLabel } from "./_audit_labels.ts";
-import { failureText } from "./_error_message.ts";
+import {
+  describeFailure,
+  FormProblems,
+  type Problem,
+} from "./_error_message.ts";
 import { FormAlert, SelectField, TextField } from "./_field.tsx";
 import { useFocusWhenSwappedIn } from "./_focus.ts";
 import { formatTime } from "./_format.ts";
 import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
+import { DEFAULT_LIMITS, emailProblem } from "./_validation.ts";
 import { AUDIT_KEY } from "./_security_keys.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode AuditLogScreen}.
@@ -34,13 +38,21 @@ import { DOMAIN } from "./i18n.ts";
  * import type { AuditLogScreenProps } from "@gatehouse/client/screens";
  *
  * const props: AuditLogScreenProps = {
- *   initialUserId: "0190f0a0-0000-7000-8000-000000000002",
+ *   initialEmail: "grace@example.com",
  *   pageSize: 50,
  * };
  * ```
  */
 export interface AuditLogScreenProps {
-  /** Start filtered by this account (as actor or target), e.g. from the users screen's "Activity". */
+  /**
+   * Start filtered by the account that has this address (as actor or
+   * target), e.g. from the users screen's "Activity"; it fills the filter.
+   */
+  readonly initialEmail?: string;
+  /**
+   * Start filtered by this account's id instead (the filter's field stays
+   * empty; filtering by an address replaces it). `initialEmail` wins.
+   */
   readonly initialUserId?: string;
   /** Events per page; 25 by default (the server caps it at 100). */
   readonly pageSize?: number;
@@ -48,24 +60,25 @@ export interface AuditLogScreenProps {
   readonly headingLevel?: HeadingLevel;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The audit log of those who may manage users (others see a short notice
- * and nothing is fetched): a table of time, event, actor, target and
- * address, newest first, filtered by account (its id, as the users
- * screen's "Activity" gives it) and by type, with pages. Every type has
- * words of its own, translated.
+ * and nothing is fetched): a table of time, event, who acted, the account
+ * concerned and the client's address, newest first, filtered by account
+ * (its email address) and by type, with pages. Every row names its
+ * accounts: an event without a target account (an invitation, a failed
+ * sign-in) names the address it concerns. Every type has words of its
+ * own, translated. The server shows only the events within the reader's
+ * reach.
  *
- * @param props `initialUserId`, `pageSize` and `headingLevel`.
+ * @param props `initialEmail` (or `initialUserId`), `pageSize` and `headingLevel`.
  * @returns The screen.
  *
  * @example A page of the app
  * ```tsx
  * import { AuditLogScreen } from "@gatehouse/client/screens";
  *
- * export const AuditPage = (props: { userId?: string }) => (
- *   <AuditLogScreen initialUserId={props.userId} />
+ * export const AuditPage = (props: { email?: string }) => (
+ *   <AuditLogScreen initialEmail={props.email} />
  * );
  * ```
  */
@@ -92,7 +105,8 @@ export function AuditLogScreen(props: AuditLogScreenProps): VNode {
       {manage
         ? (
           <AuditTable
-            initialUserId={props.initialUserId ?? ""}
+            initialEmail={props.initialEmail?.trim() ?? ""}
+            initialUserId={props.initialUserId?.trim() ?? ""}
             pageSize={props.pageSize ?? 25}
           />
         )
@@ -106,43 +120,60 @@ export function AuditLogScreen(props: AuditLogScreenProps): VNode {
 }
 
 function AuditTable(
-  props: { readonly initialUserId: string; readonly pageSize: number },
+  props: {
+    readonly initialEmail: string;
+    readonly initialUserId: string;
+    readonly pageSize: number;
+  },
 ): VNode {
   const id = useId();
-  const account = useSignal(props.initialUserId);
+  const email = useSignal(props.initialEmail);
   const type = useSignal("");
-  const applied = useSignal({ userId: props.initialUserId.trim(), type: "" });
+  // The filter as sent: an address, or (from `initialUserId` only) an id.
+  const applied = useSignal({
+    email: props.initialEmail,
+    userId: props.initialEmail === "" ? props.initialUserId : "",
+    type: "",
+  });
   const cursors = useSignal<readonly (string | null)[]>([null]);
-  const invalid = useSignal(false);
+  const problem = useSignal<Problem | null>(null);
   const cursor = cursors.value[cursors.value.length - 1] ?? null;
-  const { userId } = applied.value;
   const limit = props.pageSize;
 
   const page = useQuery({
     queryKey: [...AUDIT_KEY, { ...applied.value, cursor, limit }],
-    queryFn: () =>
-      listAuditEvents({
+    queryFn: () => {
+      const { email, userId, type } = applied.value;
+      return listAuditEvents({
         limit,
         ...(cursor === null ? {} : { cursor }),
+        ...(email === "" ? {} : { email }),
         ...(userId === "" ? {} : { userId }),
-        ...(applied.value.type === ""
-          ? {}
-          : { type: applied.value.type as AuditEventType }),
-      }),
+        ...(type === "" ? {} : { type: type as AuditEventType }),
+      });
+    },
     placeholderData: keepPreviousData,
   });
 
   const filter = (event: Event) => {
     event.preventDefault();
-    const wanted = account.value.trim();
-    invalid.value = wanted !== "" && !UUID.test(wanted);
-    if (invalid.value) return;
-    applied.value = { userId: wanted, type: type.value };
+    const wanted = email.value.trim();
+    // Empty is no filter; anything else must be an address, by the
+    // server's rule, before it is sent.
+    problem.value = wanted === "" ? null : emailProblem(wanted, DEFAULT_LIMITS);
+    if (problem.value !== null) return;
+    applied.value = { email: wanted, userId: "", type: type.value };
     cursors.value = [null];
   };
+  // A refusal of the address (the server's own check) shows at the field.
+  const described = describeFailure(
+    problem.value === null
+      ? page.error
+      : new FormProblems({ email: problem.value }),
+    ["email"],
+  );
   const events = page.data?.events ?? [];
   const hasNext = page.data?.nextCursor != null && !page.isPlaceholderData;
-  const who = (a: AuditEvent["actor"]) => a?.email ?? "—";
 
   return (
     <div class="gh-audit-table">
@@ -150,19 +181,18 @@ function AuditTable(
         role="search"
         class="gh-search gh-audit-filter"
         aria-label={__("Filter events", DOMAIN)}
+        // The screen's own check and words, in the screen's language.
+        noValidate
         onSubmit={filter}
       >
         <TextField
           id={`${id}-account`}
-          name="user_id"
-          label={__("Account ID", DOMAIN)}
-          value={account}
-          error={invalid.value
-            ? __(
-              "Enter the ID of an account, as the users screen shows it.",
-              DOMAIN,
-            )
-            : undefined}
+          name="email"
+          type="email"
+          autocomplete="off"
+          label={__("Account email", DOMAIN)}
+          value={email}
+          error={described.fields.email}
         />
         <SelectField
           id={`${id}-type`}
@@ -179,7 +209,7 @@ function AuditTable(
           {__("Filter", DOMAIN)}
         </button>
       </form>
-      <FormAlert message={page.error ? failureText(page.error) : undefined} />
+      <FormAlert message={described.alert} />
       {page.isPending && (
         <p class="gh-loading" role="status">
           {__("Loading events…", DOMAIN)}
@@ -217,8 +247,8 @@ function AuditTable(
                     {eventLabel(event.type)}
                     <EventDetail event={event} />
                   </th>
-                  <td>{who(event.actor)}</td>
-                  <td>{who(event.target)}</td>
+                  <td>{actorText(event)}</td>
+                  <td>{accountText(event)}</td>
                   <td>
                     {event.ip || __("Unknown address", DOMAIN)}
                     <span class="gh-hint">
@@ -255,6 +285,26 @@ function AuditTable(
       )}
     </div>
   );
+}
+
+/** Who acted: an account's address, or a dash when none is known. */
+function actorText(event: AuditEvent): string {
+  return event.actor?.email ?? "—";
+}
+
+/**
+ * The account concerned: the target's address or, for an event without a
+ * target account, the address it concerns (the invited address, the one a
+ * failed sign-in or a reset request typed), or that what was typed was
+ * not an address.
+ */
+function accountText(event: AuditEvent): string {
+  if (event.target?.email != null) return event.target.email;
+  if (event.detail.email !== undefined) return event.detail.email;
+  if (event.detail.email_invalid === "true") {
+    return __("Not an email address", DOMAIN);
+  }
+  return "—";
 }
 
 /** An event's detail under its label, when it has one. */

@@ -1,15 +1,23 @@
 /**
  * Translation of the screens: every string goes through `@wordpress/i18n`
- * under the text domain {@linkcode DOMAIN}, in the library's default
- * instance, the one your app shares (keep one copy of the library: see the
- * README). {@linkcode catalogFor} finds a shipped catalogue for a locale;
- * {@linkcode setScreensLocale} loads it (or goes back to English), and the
- * mounted screens re-render in the new language.
+ * under the text domain {@linkcode DOMAIN}. In a browser that is the
+ * library's default instance, the one your app shares (keep one copy of the
+ * library: see the README). {@linkcode catalogFor} finds a shipped
+ * catalogue for a locale; {@linkcode setScreensLocale} loads it (or goes
+ * back to English), and the mounted screens re-render in the new language.
+ *
+ * A server renders many visitors' pages in one process, each in its own
+ * language: it gives each render an instance of its own
+ * (`createI18n()`, loaded with {@linkcode setScreensLocale}) through
+ * {@linkcode withScreensI18n}. The screens translate with this module's
+ * functions, which follow {@linkcode screensI18n} (the render's instance,
+ * else the default one), so no render ever sees another's language.
  *
  * @module
  */
 
-import { getLocaleData, setLocaleData } from "@wordpress/i18n";
+import { defaultI18n, sprintf as formatText } from "@wordpress/i18n";
+import type { I18n } from "../_peer_types.ts";
 import { es } from "./catalogs/es.ts";
 
 /**
@@ -122,8 +130,9 @@ export function catalogFor(locale: string): Promise<Catalog | undefined> {
 
 /**
  * Switches the screens to a locale: loads its shipped catalogue under
- * {@linkcode DOMAIN} into `@wordpress/i18n`'s default instance, replacing
- * the screens' previous language, or goes back to English when none ships.
+ * {@linkcode DOMAIN} into an `@wordpress/i18n` instance (the default one
+ * unless you pass another, such as a server render's own), replacing the
+ * screens' previous language, or goes back to English when none ships.
  * Strings of other text domains (your app's) are left alone. Mounted screens
  * re-render in the new language. Role names are your app's: give their
  * display names in this language as `roleLabels` (or put them in a
@@ -131,6 +140,7 @@ export function catalogFor(locale: string): Promise<Catalog | undefined> {
  *
  * @param locale A BCP 47 tag such as `es-ES`; `en` for English.
  * @param options The display names of your roles in this language.
+ * @param i18n The instance to load; `@wordpress/i18n`'s default one by default.
  * @returns True when a catalogue was loaded, false when the screens are now in English.
  *
  * @example Spanish, then English again, with the roles' names
@@ -140,21 +150,129 @@ export function catalogFor(locale: string): Promise<Catalog | undefined> {
  * console.assert(await setScreensLocale("es-ES", { roleLabels: { admin: "Administrador" } }));
  * console.assert(!(await setScreensLocale("en", { roleLabels: { admin: "Administrator" } })));
  * ```
+ *
+ * @example An instance of its own, for one server render
+ * ```ts
+ * import { DOMAIN, setScreensLocale } from "@gatehouse/client/screens";
+ * import { createI18n } from "@wordpress/i18n";
+ *
+ * const i18n = createI18n();
+ * console.assert(await setScreensLocale("es", {}, i18n));
+ * const header = i18n.getLocaleData(DOMAIN)[""] as { lang?: string };
+ * console.assert(header.lang === "es");
+ * ```
  */
 export async function setScreensLocale(
   locale: string,
   options: ScreensLocaleOptions = {},
+  i18n: I18n = defaultI18n,
 ): Promise<boolean> {
   const catalog = await catalogFor(locale);
   // setLocaleData merges: blank every string the previous catalogue had, so
   // none of its words survive a change of language.
   const data: Catalog = {};
-  for (const key of Object.keys(getLocaleData(DOMAIN) ?? {})) data[key] = [];
+  for (const key of Object.keys(i18n.getLocaleData(DOMAIN) ?? {})) {
+    data[key] = [];
+  }
   Object.assign(data, catalog ?? {});
   for (const [role, label] of Object.entries(options.roleLabels ?? {})) {
     data[`${ROLE_CONTEXT}\u0004${role}`] = [label];
   }
   data[""] = { ...(catalog?.[""] ?? { lang: "en" }), domain: DOMAIN };
-  setLocaleData(data, DOMAIN);
+  i18n.setLocaleData(data, DOMAIN);
   return catalog !== undefined;
 }
+
+// The instance of the render in progress, if any. A render to a string is
+// synchronous, so no other render can run while this one is set: two
+// visitors' pages, rendered concurrently in different languages, each see
+// their own (an asynchronous render would let another start in between,
+// which is why withScreensI18n refuses one).
+let rendering: I18n | undefined;
+
+/**
+ * The `@wordpress/i18n` instance the screens translate with now: the one
+ * {@linkcode withScreensI18n} gave the render in progress, or else the
+ * library's default instance (a browser's, which
+ * {@linkcode setScreensLocale} loads).
+ *
+ * @returns The instance.
+ *
+ * @example Inside and outside a render
+ * ```ts
+ * import { screensI18n, withScreensI18n } from "@gatehouse/client/screens";
+ * import { createI18n, defaultI18n } from "@wordpress/i18n";
+ *
+ * const own = createI18n();
+ * console.assert(withScreensI18n(own, () => screensI18n()) === own);
+ * console.assert(screensI18n() === defaultI18n);
+ * ```
+ */
+export function screensI18n(): I18n {
+  return rendering ?? defaultI18n;
+}
+
+/**
+ * Runs a synchronous render (`renderToString`) with its own
+ * `@wordpress/i18n` instance: every string the screens (and your code,
+ * through {@linkcode screensI18n}) translate during it comes from `i18n`,
+ * whatever other renders of the process use. This is how a server
+ * renders each request in its visitor's language. A render that returns a
+ * promise is refused: other renders could run while it waits.
+ *
+ * @param i18n The render's instance, e.g. `createI18n()` loaded with {@linkcode setScreensLocale}.
+ * @param render The render; called at once.
+ * @returns What `render` returns.
+ *
+ * @example One render with its own instance, whatever the process's default
+ * ```ts
+ * import { screensI18n, setScreensLocale, withScreensI18n } from "@gatehouse/client/screens";
+ * import { createI18n } from "@wordpress/i18n";
+ *
+ * const i18n = createI18n();
+ * await setScreensLocale("es-ES", {}, i18n);
+ * // A server: withScreensI18n(i18n, () => renderToString(<Page />)).
+ * const inside = withScreensI18n(i18n, () => screensI18n());
+ * console.assert(inside === i18n && screensI18n() !== i18n);
+ * ```
+ */
+export function withScreensI18n<T>(i18n: I18n, render: () => T): T {
+  const outer = rendering;
+  rendering = i18n;
+  try {
+    const result = render();
+    if (result instanceof Promise) {
+      result.catch(() => {});
+      throw new TypeError(
+        "withScreensI18n() takes a synchronous render (renderToString)",
+      );
+    }
+    return result;
+  } finally {
+    rendering = outer;
+  }
+}
+
+// The screens' translation functions: each asks screensI18n() at call time,
+// so a string is translated by the render in progress (or the browser's
+// default instance), never by whichever instance was current at import.
+function follow<K extends "__" | "_x" | "_n" | "_nx">(name: K): I18n[K] {
+  const call = (...args: unknown[]) =>
+    (screensI18n()[name] as (...args: unknown[]) => string)(...args);
+  return call as I18n[K];
+}
+
+/** `@wordpress/i18n`'s `__`, translated by {@linkcode screensI18n}. */
+export const __: I18n["__"] = follow("__");
+
+/** `@wordpress/i18n`'s `_x`, translated by {@linkcode screensI18n}. */
+export const _x: I18n["_x"] = follow("_x");
+
+/** `@wordpress/i18n`'s `_n`, translated by {@linkcode screensI18n}. */
+export const _n: I18n["_n"] = follow("_n");
+
+/** `@wordpress/i18n`'s `_nx`, translated by {@linkcode screensI18n}. */
+export const _nx: I18n["_nx"] = follow("_nx");
+
+/** `@wordpress/i18n`'s `sprintf` (it holds no language), beside the others. */
+export const sprintf: typeof formatText = formatText;

@@ -5,7 +5,6 @@
  */
 
 import { useSignal } from "@preact/signals";
-import { __, sprintf } from "@wordpress/i18n";
 import { useEffect, useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import {
@@ -18,8 +17,8 @@ import {
 } from "../security_types.ts";
 import { login } from "../session_calls.ts";
 import type { SessionUser } from "../types.ts";
-import { InvalidTokenError } from "../errors.ts";
-import { describeFailure } from "./_error_message.ts";
+import { InvalidCredentialsError, InvalidTokenError } from "../errors.ts";
+import { describeFailure, ProofRefused } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
@@ -37,7 +36,7 @@ import { useSessionEnded } from "./_session_ended.ts";
 import { SecondFactorStep } from "./_second_factor_step.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { PasskeyRequestExpired, webauthn } from "./_webauthn.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /**
  * Props of {@linkcode LoginScreen}.
@@ -182,8 +181,11 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       } catch (error) {
         // 410: the request's challenge ended (slow prompt, newer request);
         // this is no dead link, whatever the generic words for 410 say.
+        // 401: the passkey was refused, not an email or a password.
         throw error instanceof InvalidTokenError
           ? new PasskeyRequestExpired()
+          : error instanceof InvalidCredentialsError
+          ? new ProofRefused("passkey", error)
           : error;
       }
     });

@@ -17,7 +17,9 @@
  *   themed with `--gh-*` custom properties.
  * - Translations: every string goes through `@wordpress/i18n` under the text
  *   domain {@linkcode DOMAIN}; {@linkcode catalogFor} resolves the shipped
- *   Spanish catalogue, {@linkcode setScreensLocale} switches language.
+ *   Spanish catalogue, {@linkcode setScreensLocale} switches language. A
+ *   server rendering each request in its visitor's language gives each
+ *   render an instance of its own with {@linkcode withScreensI18n}.
  *
  * The screens do no routing: they call the props you give them
  * (`onLogin`, `onCreated`, `onDone`...). They need the shared peers
@@ -59,8 +61,10 @@ export {
   catalogFor,
   type CatalogHeader,
   DOMAIN,
+  screensI18n,
   type ScreensLocaleOptions,
   setScreensLocale,
+  withScreensI18n,
 } from "./i18n.ts";
 export { InviteScreen, type InviteScreenProps } from "./invite_screen.tsx";
 export { LoginScreen, type LoginScreenProps } from "./login_screen.tsx";

@@ -5,12 +5,11 @@
  * @module
  */
 
-import { __ } from "@wordpress/i18n";
 import type { VNode } from "../_peer_types.ts";
 import { can } from "../can.ts";
 import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import type { SessionUser } from "../types.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Options of {@linkcode usersNavItem}.

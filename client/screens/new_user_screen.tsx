@@ -6,7 +6,6 @@
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { createUser } from "../admin_calls.ts";
@@ -41,7 +40,7 @@ import {
   newPasswordProblem,
   problemsOf,
 } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /**
  * Props of {@linkcode NewUserScreen}.

@@ -5,7 +5,6 @@
  */
 
 import { useSignal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { requestPasswordReset } from "../link_calls.ts";
@@ -23,7 +22,7 @@ import {
 } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_LIMITS, emailProblem, problemsOf } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode RequestResetScreen}.

@@ -6,10 +6,9 @@
  */
 
 import { useSignal } from "@preact/signals";
-import { __ } from "@wordpress/i18n";
-import { useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { resetPassword } from "../link_calls.ts";
+import { checkLink, resetPassword } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
@@ -28,7 +27,7 @@ import {
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
 import { limitsWith } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode ResetPasswordScreen}.
@@ -75,9 +74,11 @@ type State = "form" | "done" | "dead";
 /**
  * The reset page: a new password, typed twice. On success the title becomes
  * "Password changed", takes the focus, and `onDone` is called (the person
- * then signs in with it; other sessions of the account have ended). A
- * spent or expired link says it is no longer valid and how to get a new
- * one. Every problem of the form shows at once, next to its field; other
+ * then signs in with it; other sessions of the account have ended). The
+ * screen checks the link when it opens (`checkLink`, which spends nothing):
+ * a spent, expired or unknown link says at once that it is no longer valid
+ * and how to get a new one, before anyone types a password; a check that
+ * cannot answer leaves the form, and the reset itself tells. Every problem of the form shows at once, next to its field; other
  * failures keep the form for another try. Needs no query client; does no
  * routing.
  *
@@ -111,6 +112,18 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
     : "form";
   useFocusWhenSwappedIn(title);
   useFocusOnChange(title, state);
+
+  // Before anyone types a password twice: is the link still good?
+  useEffect(() => {
+    if (props.token === "") return;
+    let current = true;
+    checkLink(props.token, "reset").catch((error) => {
+      if (current && error instanceof InvalidTokenError) dead.value = true;
+    });
+    return () => {
+      current = false;
+    };
+  }, [props.token]);
 
   const submit = (event: Event) => {
     event.preventDefault();

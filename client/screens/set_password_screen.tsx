@@ -7,10 +7,9 @@
 
 import { useSignal } from "@preact/signals";
 import { useQueryClient } from "@tanstack/preact-query";
-import { __, sprintf } from "@wordpress/i18n";
-import { useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { acceptInvite } from "../link_calls.ts";
+import { acceptInvite, checkLink } from "../link_calls.ts";
 import { InvalidTokenError } from "../errors.ts";
 import { adoptSession } from "../query.ts";
 import type { SessionUser } from "../types.ts";
@@ -19,6 +18,7 @@ import { FormAlert } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
 import { useForm } from "./_form.ts";
 import {
+  ActionLink,
   Brand,
   type HeadingLevel,
   NewPasswordFields,
@@ -30,7 +30,7 @@ import {
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_MIN_PASSWORD, passwordProblems } from "./_password.ts";
 import { limitsWith } from "./_validation.ts";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /**
  * Props of {@linkcode SetPasswordScreen}.
@@ -58,8 +58,10 @@ export interface SetPasswordScreenProps {
   readonly onAccepted: (user: SessionUser) => void;
   /** The server's lower bound for passwords, for the hint; 12 by default. */
   readonly passwordMinLength?: number;
-  /** Shows "Back to sign in" as a link to this address (for those whose link was already used). */
+  /** Shows "Back to sign in" as a link to this address (for those whose link was already used), and "Sign in" for an address that has an account. */
   readonly signInHref?: string;
+  /** For an invitation whose address has an account: shows "Reset your password" as a link to this address. */
+  readonly forgotPasswordHref?: string;
   /** The level of the title's heading; 1 unless the screen sits below a heading of yours. */
   readonly headingLevel?: HeadingLevel;
 }
@@ -70,8 +72,14 @@ const FIELDS = ["password", "confirm"] as const;
  * The activation page: a new password, typed twice. On success the person
  * is signed in: the screen installs the account in the query client's cache
  * (`adoptSession`, which also clears anything a previous account left) and
- * calls `onAccepted(user)`. A spent, expired or unknown link says the link is
- * no longer valid and to ask for a new invitation. Any other failure (a
+ * calls `onAccepted(user)`. The screen checks the link when it opens
+ * (`checkLink`, which spends nothing): a spent, expired, revoked or unknown
+ * link says at once that the link is no longer valid and to ask for a new
+ * invitation, and so does a spend that finds it dead. An invitation for an
+ * address that already has an account says so and offers to sign in or
+ * reset the password (`signInHref`, `forgotPasswordHref`). A check that
+ * cannot answer (an older server, no connection) leaves the form, and the
+ * spend tells. Any other failure of the spend (a
  * refused password, no answer, a server error) keeps the form with a "Try
  * again" button: the link's token is spent only when the server accepts it,
  * so a retry uses the same link. Needs a `QueryClientProvider` (a client
@@ -101,14 +109,33 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
   const password = useSignal("");
   const confirm = useSignal("");
   const dead = useSignal(false);
+  const taken = useSignal(false);
   const form = useForm();
   const title = useRef<HTMLHeadingElement>(null);
   const failure = form.failure.value;
   const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
   const described = describeFailure(failure, FIELDS, limits);
   const invalid = dead.value || props.token === "";
+  const accountExists = !invalid && taken.value;
   useFocusWhenSwappedIn(title);
-  useFocusOnChange(title, invalid);
+  useFocusOnChange(title, invalid || accountExists);
+
+  // Before anyone types a password twice: is the link still good?
+  useEffect(() => {
+    if (props.token === "") return;
+    let current = true;
+    checkLink(props.token, "invitation").then(
+      (state) => {
+        if (current) taken.value = state === "account_exists";
+      },
+      (error) => {
+        if (current && error instanceof InvalidTokenError) dead.value = true;
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [props.token]);
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -135,7 +162,11 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
     <section
       class="gh gh-screen gh-set-password"
       data-gh-screen="set-password"
-      data-gh-state={invalid ? "invalid-link" : undefined}
+      data-gh-state={invalid
+        ? "invalid-link"
+        : accountExists
+        ? "account-exists"
+        : undefined}
       aria-labelledby={`${id}-title`}
     >
       <div class="gh-card">
@@ -143,9 +174,17 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
         <Title id={`${id}-title`} level={props.headingLevel} target={title}>
           {invalid
             ? __("This invitation link is no longer valid", DOMAIN)
+            : accountExists
+            ? __("You already have an account", DOMAIN)
             : sprintf(__("Welcome to %s", DOMAIN), props.brand)}
         </Title>
-        {invalid
+        {accountExists && (
+          <AccountExists
+            signInHref={props.signInHref}
+            forgotPasswordHref={props.forgotPasswordHref}
+          />
+        )}
+        {accountExists ? null : invalid
           ? (
             <div class="gh-alert" role="alert">
               <p>
@@ -186,5 +225,36 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
         {invalid && <SignInFooter href={props.signInHref} />}
       </div>
     </section>
+  );
+}
+
+// An invitation for an address that has an account: it can create nothing,
+// and the person is one sign-in (or one password reset) away.
+function AccountExists(
+  props: {
+    readonly signInHref?: string | undefined;
+    readonly forgotPasswordHref?: string | undefined;
+  },
+): VNode {
+  return (
+    <div class="gh-notice" role="status">
+      <p>
+        {__(
+          "This address already has an account, so the invitation cannot create another. Sign in with it, or reset its password if you have forgotten it.",
+          DOMAIN,
+        )}
+      </p>
+      {(props.signInHref !== undefined ||
+        props.forgotPasswordHref !== undefined) && (
+        <p class="gh-actions">
+          <ActionLink href={props.signInHref} variant="primary">
+            {__("Sign in", DOMAIN)}
+          </ActionLink>
+          <ActionLink href={props.forgotPasswordHref}>
+            {__("Reset your password", DOMAIN)}
+          </ActionLink>
+        </p>
+      )}
+    </div>
   );
 }

@@ -112,10 +112,26 @@ export const stylesheet: string = `/*
   color: var(--gh-color-text);
   max-width: var(--gh-form-max-width);
   margin-inline: auto;
+  /* Words break only where they could not fit a whole line. Not "anywhere":
+     that also shrinks every box's narrowest width to one letter, so table
+     columns, buttons and flex items were squeezed until words broke
+     mid-word ("verifica tion", "Fil ter"). */
+  overflow-wrap: break-word;
+}
+
+/* Addresses, ids and secrets are long strings without spaces: these may
+   wrap inside, so a long one never widens a card past a phone's screen. */
+.gh .gh-cell-email,
+.gh .gh-account-email,
+.gh .gh-invitation-email,
+.gh .gh-list-facts,
+.gh .gh-secret {
   overflow-wrap: anywhere;
 }
 
-.gh.gh-users {
+/* The screens that are tables take the list's width, not a form's. */
+.gh.gh-users,
+.gh.gh-audit {
   max-width: var(--gh-list-max-width);
 }
 
@@ -129,7 +145,8 @@ export const stylesheet: string = `/*
 /* Cards: every screen but the users table is one card. */
 
 .gh .gh-card,
-.gh.gh-users {
+.gh.gh-users,
+.gh.gh-audit {
   display: flex;
   flex-direction: column;
   gap: var(--gh-space-3);
@@ -253,6 +270,13 @@ export const stylesheet: string = `/*
   display: none;
 }
 
+/* An empty status stays rendered (a live region that was display: none
+   may not be announced when it fills), but out of the flow, so it adds
+   no gap. */
+.gh .gh-status:empty {
+  position: absolute;
+}
+
 .gh .gh-notice {
   padding: var(--gh-space-3);
   background: var(--gh-color-surface);
@@ -365,7 +389,8 @@ export const stylesheet: string = `/*
 
 .gh .gh-details {
   display: grid;
-  grid-template-columns: max-content 1fr;
+  /* A long label may wrap between its words, so the value keeps room. */
+  grid-template-columns: fit-content(40%) minmax(0, 1fr);
   gap: var(--gh-space-2) var(--gh-space-4);
 }
 
@@ -379,6 +404,75 @@ export const stylesheet: string = `/*
 
 .gh .gh-details dd {
   font-weight: 600;
+  min-width: 0;
+}
+
+/* The panel's cards one below the other, apart; inside the security card,
+   one section after the other, each under a line. */
+.gh.gh-account {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-4);
+}
+
+.gh .gh-section {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-3);
+}
+
+.gh .gh-section + .gh-section {
+  padding-top: var(--gh-space-4);
+  border-top: var(--gh-border-width) solid var(--gh-color-line);
+}
+
+.gh .gh-section-title {
+  margin: 0;
+  font-size: 1.25rem;
+  line-height: 1.3;
+}
+
+/* Sessions, passkeys and activity: one framed item each, its name and
+   time on the first line (apart, wrapping when narrow), the facts below. */
+.gh .gh-list {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-2);
+  padding: 0;
+  list-style: none;
+}
+
+.gh .gh-list-item {
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  gap: var(--gh-space-1);
+  padding: var(--gh-space-2) var(--gh-space-3);
+  border: var(--gh-border-width) solid var(--gh-color-line);
+  border-radius: var(--gh-radius);
+}
+
+.gh .gh-list-main {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: baseline;
+  justify-content: space-between;
+  gap: var(--gh-space-1) var(--gh-space-3);
+  width: 100%;
+}
+
+.gh .gh-list-name {
+  font-weight: 600;
+}
+
+.gh .gh-list-main > time,
+.gh .gh-list-facts {
+  color: var(--gh-color-text-muted);
+  font-size: var(--gh-font-size-small);
+}
+
+.gh .gh-list-main .gh-badge {
+  margin-inline-start: 0;
 }
 
 /* Users: header, toolbar, table, pager */
@@ -420,8 +514,14 @@ export const stylesheet: string = `/*
   max-width: 32rem;
 }
 
+/* Fields keep room for their label's longest word: a narrow screen wraps
+   the filter's fields onto lines of their own instead of squeezing them. */
+.gh .gh-search {
+  flex-wrap: wrap;
+}
+
 .gh .gh-search .gh-field {
-  flex: 1 1 auto;
+  flex: 1 1 10rem;
 }
 
 .gh .gh-summary {
@@ -464,6 +564,16 @@ export const stylesheet: string = `/*
 
 .gh .gh-table .gh-cell-name {
   font-weight: 600;
+}
+
+/* A time is one unit ("Nov 27, 2026, 7:07 AM"); the audit log's table
+   may scroll sideways inside its frame rather than squeeze its columns. */
+.gh .gh-table time {
+  white-space: nowrap;
+}
+
+.gh.gh-audit .gh-table-frame {
+  overflow-x: auto;
 }
 
 .gh .gh-col-actions,
@@ -706,7 +816,8 @@ export const stylesheet: string = `/*
 
 @media (max-width: 40rem) {
   .gh .gh-card,
-  .gh.gh-users {
+  .gh.gh-users,
+  .gh.gh-audit {
     padding: var(--gh-space-3);
   }
 

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { __ } from "@wordpress/i18n";
 import { useId, useRef } from "preact/hooks";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
 import { can } from "../can.ts";
@@ -17,7 +16,7 @@ import { type HeadingLevel, Title } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { PendingInvitations } from "./_pending_invitations.tsx";
 import { UsersTable } from "./_users_table.tsx";
-import { DOMAIN } from "./i18n.ts";
+import { __, DOMAIN } from "./i18n.ts";
 
 /**
  * Props of {@linkcode UsersScreen}.

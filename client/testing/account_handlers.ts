@@ -304,17 +304,24 @@ export function removeUserSecondFactorRefused(
   return answerError("removeUserSecondFactor", code, { once });
 }
 
-// A page of `events` as the server filters it: by `user_id` (actor or
-// target) and `type`, from the request's query.
+// A page of `events` as the server filters it: by `user_id` or `email`
+// (actor or target; an address compared trimmed and lower-cased, standing
+// for the account that has it) and `type`, from the request's query.
 function pageOf(
   events: readonly AuditEvent[],
   nextCursor: string | null,
   url: URL,
 ) {
   const user = url.searchParams.get("user_id");
+  const email = url.searchParams.get("email")?.trim().toLowerCase() ?? null;
   const type = url.searchParams.get("type");
+  const named = (account: AuditEvent["actor"]) =>
+    account !== null &&
+    (user === null || account.id === user) &&
+    (email === null || account.email?.toLowerCase() === email);
   const matching = events.filter((event) =>
-    (user === null || event.actor?.id === user || event.target?.id === user) &&
+    (user === null && email === null || named(event.actor) ||
+      named(event.target)) &&
     (type === null || event.type === type)
   );
   return writeAuditPage({ events: matching, nextCursor });
@@ -327,7 +334,7 @@ const SOME_EVENTS = (): AuditEvent[] => [
 
 /**
  * The audit log answers a page of `events`, filtered by the request's
- * `user_id` and `type` as the server does.
+ * `user_id` or `email` and `type` as the server does.
  *
  * @param events The events; a sign-in and a password change by default.
  * @param nextCursor The next page's cursor; null by default.

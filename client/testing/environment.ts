@@ -9,6 +9,7 @@ import { setupServer } from "msw/node";
 import type { RequestHandler, SetupServer, Window } from "../_peer_types.ts";
 import { resetAuthTransport } from "../transport.ts";
 import { installDom, type InstalledDom } from "./_dom.ts";
+import { checkLinkReady } from "./link_handlers.ts";
 
 /**
  * Options of {@linkcode installTestEnvironment}.
@@ -95,7 +96,8 @@ function testHooks(): Hooks | undefined {
  * before the first test; after each test the DOM is cleaned (rendered
  * Preact trees unmounted), per-test handlers dropped and the REST transport
  * restored; after the last test everything is removed. Call it once, at the
- * top of the file.
+ * top of the file. The check a link's page makes when it opens
+ * (`checkLink`) answers `ready` unless a handler of the test says otherwise.
  *
  * The REST transport's `/api/...` paths resolve against the DOM's location
  * (`http://localhost/` unless `url` says otherwise). Testing Library's
@@ -127,7 +129,10 @@ export function installTestEnvironment(
 ): TestEnvironment {
   const url = options.url ?? "http://localhost/";
   const dom: InstalledDom = installDom(url);
-  const server = setupServer(...(options.handlers ?? []));
+  // The link pages check their link when they open: unless a test says
+  // otherwise, the link works, so a test of the form needs no handler for
+  // a request it does not care about.
+  const server = setupServer(...(options.handlers ?? []), checkLinkReady());
   const listen = () =>
     server.listen({
       onUnhandledRequest: options.onUnhandledRequest ?? "error",

@@ -181,3 +181,72 @@ export function resetPasswordOk(): HttpHandler {
 export function resetPasswordInvalidToken(): HttpHandler {
   return answerError("resetPassword", "token_invalid");
 }
+
+/**
+ * The link still works: `{status: "ready"}`, for the check a link's page
+ * makes when it opens (either kind).
+ *
+ * @returns The handler.
+ *
+ * @example A live invitation link
+ * ```ts
+ * import { checkLink } from "@gatehouse/client";
+ * import { checkLinkReady, installTestEnvironment } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("checkLink() answers ready", async () => {
+ *   env.use(checkLinkReady());
+ *   if ((await checkLink("token", "invitation")) !== "ready") throw new Error("expected ready");
+ * });
+ * ```
+ */
+export function checkLinkReady(): HttpHandler {
+  return route("checkLink", () => HttpResponse.json({ status: "ready" }));
+}
+
+/**
+ * An invitation whose address has an account:
+ * `{status: "account_exists"}`.
+ *
+ * @returns The handler.
+ *
+ * @example An invitation for someone who can sign in already
+ * ```ts
+ * import { checkLink } from "@gatehouse/client";
+ * import { checkLinkAccountExists, installTestEnvironment } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("checkLink() answers account_exists", async () => {
+ *   env.use(checkLinkAccountExists());
+ *   if ((await checkLink("token", "invitation")) !== "account_exists") throw new Error("expected account_exists");
+ * });
+ * ```
+ */
+export function checkLinkAccountExists(): HttpHandler {
+  return route(
+    "checkLink",
+    () => HttpResponse.json({ status: "account_exists" }),
+  );
+}
+
+/**
+ * The link is dead (spent, expired, revoked, unknown): 410 `token_invalid`.
+ *
+ * @returns The handler.
+ *
+ * @example A revoked link
+ * ```ts
+ * import { checkLink, InvalidTokenError } from "@gatehouse/client";
+ * import { checkLinkInvalidToken, installTestEnvironment } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("checkLink() throws InvalidTokenError", async () => {
+ *   env.use(checkLinkInvalidToken());
+ *   const error = await checkLink("revoked", "invitation").catch((e) => e);
+ *   if (!(error instanceof InvalidTokenError)) throw error;
+ * });
+ * ```
+ */
+export function checkLinkInvalidToken(): HttpHandler {
+  return answerError("checkLink", "token_invalid");
+}

@@ -91,6 +91,9 @@ export {
 export {
   acceptInviteInvalidToken,
   acceptInviteOk,
+  checkLinkAccountExists,
+  checkLinkInvalidToken,
+  checkLinkReady,
   inviteDelivered,
   inviteUndelivered,
   requestPasswordResetOk,

@@ -1,17 +1,21 @@
-// /users/audit: the audit log (`?user=` starts it filtered by an account).
+// /users/audit: the audit log (`?email=` starts it filtered by the account
+// that has that address; `?user=`, by an account id).
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
 import type { PageProps } from "../../demo/render.tsx";
-import { DEMO } from "../../islands/_i18n.ts";
+import { __, DEMO } from "../../islands/_i18n.ts";
 
 export const title = () => __("Audit log", DEMO);
 
 export default function Page(props: PageProps) {
+  const query = props.url.searchParams;
   return (
     <Island
       name="Audit"
-      props={{ userId: props.url.searchParams.get("user") ?? "" }}
+      props={{
+        email: query.get("email") ?? "",
+        userId: query.get("user") ?? "",
+      }}
       session={props.session}
     />
   );

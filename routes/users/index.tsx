@@ -1,10 +1,9 @@
 // /users: the accounts, for those who may manage them (`?q=` starts with a
 // search, as the new-account confirmation's link does).
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
 import type { PageProps } from "../../demo/render.tsx";
-import { DEMO } from "../../islands/_i18n.ts";
+import { __, DEMO } from "../../islands/_i18n.ts";
 
 export const title = () => __("Users", DEMO);
 

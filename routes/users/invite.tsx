@@ -1,10 +1,9 @@
 // /users/invite: an administrator invites someone by email; without a
 // mailer the screen shows the activation link.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
 import type { PageProps } from "../../demo/render.tsx";
-import { DEMO } from "../../islands/_i18n.ts";
+import { __, DEMO } from "../../islands/_i18n.ts";
 
 export const title = () => __("Invite", DEMO);
 

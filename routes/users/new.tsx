@@ -1,9 +1,8 @@
 // /users/new: an administrator creates an account with a password.
 
-import { __ } from "@wordpress/i18n";
 import { Island } from "../../components/Island.tsx";
 import type { PageProps } from "../../demo/render.tsx";
-import { DEMO } from "../../islands/_i18n.ts";
+import { __, DEMO } from "../../islands/_i18n.ts";
 
 export const title = () => __("New user", DEMO);
 

@@ -4,6 +4,7 @@
 // very read their commit is checked against, which is what makes the rules
 // race-free.
 
+import { withinReach } from "../_roles.ts";
 import { AuthError } from "../errors.ts";
 import type { UserUpdate } from "../store.ts";
 
@@ -45,10 +46,7 @@ export function userUpdateDecision(
       meta: { role: current.role },
     });
   }
-  if (
-    update.reachableRoles !== undefined && current.role !== "" &&
-    !update.reachableRoles.includes(current.role)
-  ) {
+  if (!withinReach(update.reachableRoles, current.role)) {
     throw new AuthError("role_beyond_reach", {
       message: `You may not change an account whose role is "${current.role}"`,
     });

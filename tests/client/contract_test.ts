@@ -84,6 +84,7 @@ const CALLS: {
     undefined,
   ],
   resetPassword: [(t) => t.resetPassword("token", "pw"), undefined],
+  checkLink: [(t) => t.checkLink("token", "invitation"), { status: "ready" }],
   changePassword: [
     (t) => t.changePassword({ currentPassword: "a", newPassword: "b" }),
     undefined,
@@ -236,6 +237,13 @@ const CANNED: Array<
     "requestPasswordReset",
   ],
   ["resetPasswordOk", () => testing.resetPasswordOk(), "resetPassword"],
+  ["checkLinkReady", () => testing.checkLinkReady(), "checkLink"],
+  [
+    "checkLinkAccountExists",
+    () => testing.checkLinkAccountExists(),
+    "checkLink",
+  ],
+  ["checkLinkInvalidToken", () => testing.checkLinkInvalidToken(), "checkLink"],
   [
     "resetPasswordInvalidToken",
     () => testing.resetPasswordInvalidToken(),

@@ -47,6 +47,28 @@ async function open(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
+// The walk's links are made up, and the pages check a link as they open
+// (`POST /api/auth/links/check`): this page is told its link is in the
+// `state` given, so that the form and its errors can be walked; spending
+// the link then finds it dead, as before.
+async function openLink(
+  context: BrowserContext,
+  url: string,
+  state: "ready" | "account_exists",
+): Promise<Page> {
+  const page = await context.newPage();
+  await page.route("**/api/auth/links/check", (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: "application/json",
+      headers: { "cache-control": "no-store" },
+      body: JSON.stringify({ status: state }),
+    }));
+  await page.goto(url);
+  await hydrated(page);
+  return page;
+}
+
 /** Waits until the text `text` is on `page`. */
 const shown = (page: Page, selector: string) =>
   page.locator(selector).first().waitFor();
@@ -90,9 +112,16 @@ export async function walk(
     await shown(forgot, '[data-gh-state="sent"]');
     await visit("forgot sent", forgot);
 
-    const reset = await open(
+    const deadOnOpen = await open(
       visitor,
       `${origin}/reset#token=${"A".repeat(43)}`,
+    );
+    await shown(deadOnOpen, '[data-gh-state="invalid-link"]');
+    await visit("reset link dead when opened", deadOnOpen);
+    const reset = await openLink(
+      visitor,
+      `${origin}/reset#token=${"A".repeat(43)}`,
+      "ready",
     );
     await shown(reset, '[data-gh-screen="reset-password"]');
     await reset.locator('input[name="password"]').fill("short");
@@ -106,9 +135,17 @@ export async function walk(
     await shown(reset, '[data-gh-state="invalid-link"]');
     await visit("reset with a dead link", reset);
 
-    const invite = await open(
+    const taken = await openLink(
       visitor,
       `${origin}/invite#token=${"B".repeat(43)}`,
+      "account_exists",
+    );
+    await shown(taken, '[data-gh-state="account-exists"]');
+    await visit("invitation for an address that has an account", taken);
+    const invite = await openLink(
+      visitor,
+      `${origin}/invite#token=${"B".repeat(43)}`,
+      "ready",
     );
     await shown(invite, '[data-gh-screen="set-password"]');
     await visit("invitation", invite);

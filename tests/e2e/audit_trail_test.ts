@@ -29,12 +29,18 @@ e2eTest(
 
     await row.locator('button[aria-haspopup="menu"]').click();
     await page.locator('[role="menuitem"][data-gh-action="activity"]').click();
-    const person = await demo.store.credentialsByEmail("person01@example.com");
     await page.waitForURL(
-      `${demo.origin}/users/audit?user=${person!.user.id}`,
+      `${demo.origin}/users/audit?email=${
+        encodeURIComponent("person01@example.com")
+      }`,
     );
     await hydrated(page);
     const audit = page.locator('[data-gh-screen="audit"]');
+    // The filter shows the address it filters by, as the users screen does.
+    assert.equal(
+      await audit.locator('input[name="email"]').inputValue(),
+      "person01@example.com",
+    );
     const change = audit.locator('.gh-row[data-event="user.role_changed"]');
     await change.waitFor();
     assert.equal(await change.count(), 1);

@@ -4,7 +4,8 @@
 // disables the account, and the person's open page falls back to the login
 // screen on its next request (the session check), without a reload. A
 // pending invitation shows on the users page, where revoking it kills its
-// link.
+// link: the page the link opens says so before any password is typed. An
+// invitation for an address that has an account leads to signing in.
 
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
@@ -156,10 +157,58 @@ e2eTest(
     await panel.getByText("No pending invitations.").waitFor();
     assert.equal(await item.count(), 0);
 
-    // The link is dead: the set-password screen says so.
-    const { guests, guest } = await katherineAccepts(browser, link);
+    // The link is dead: the set-password screen says so as it opens,
+    // before anyone types a password, and asks no password at all.
+    const guests = await newContext(browser);
+    const guest = await openPage(guests, link);
     await guest.locator('[data-gh-state="invalid-link"]').waitFor();
+    assert.equal(await guest.locator('input[name="password"]').count(), 0);
+    await guest.getByRole("heading", {
+      name: "This invitation link is no longer valid",
+    }).waitFor();
     assert.equal(await demo.store.credentialsByEmail(KATHERINE.email), null);
+    await admins.close();
+    await guests.close();
+  },
+);
+
+e2eTest(
+  "an invitation for an address that has an account looks sent, and its link leads to signing in or resetting the password",
+  async ({ browser, demo }) => {
+    await addUser(demo.store, {
+      email: KATHERINE.email,
+      name: KATHERINE.name,
+      role: "member",
+    });
+    // The administrator sees the same answer as for anyone: a link.
+    const { admins, admin, link } = await adaInvitesKatherine(browser, demo);
+    // Not pending: the address has an account.
+    await admin.goto(`${demo.origin}/users`);
+    await admin.locator('[data-gh-part="invitations"]').getByText(
+      "No pending invitations.",
+    ).waitFor();
+    assert.equal(await admin.locator(".gh-invitation").count(), 0);
+
+    const guests = await newContext(browser);
+    const guest = await openPage(guests, link);
+    const setPassword = screen(guest, "set-password");
+    await guest.locator('[data-gh-state="account-exists"]').waitFor();
+    await setPassword.getByRole("heading", {
+      name: "You already have an account",
+    }).waitFor();
+    assert.equal(
+      await setPassword.locator('input[name="password"]').count(),
+      0,
+    );
+    assert.equal(
+      await setPassword.getByRole("link", { name: "Sign in" }).getAttribute(
+        "href",
+      ),
+      "/",
+    );
+    await setPassword.getByRole("link", { name: "Reset your password" })
+      .click();
+    await guest.waitForURL(`${demo.origin}/forgot`);
     await admins.close();
     await guests.close();
   },

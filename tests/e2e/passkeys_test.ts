@@ -184,3 +184,32 @@ e2eTest(
     await context.close();
   },
 );
+
+e2eTest(
+  "adding a second passkey from the same authenticator says the device already holds one, and adds nothing",
+  async ({ browser, demo }) => {
+    await addUser(demo.store, { ...MEL, role: "member" });
+    const context = await withoutAutofill(browser);
+    const page = await openPage(context, `${demo.origin}/`);
+    const authenticator = await virtualAuthenticator(context, page);
+    await addPasskey(page, "Laptop");
+    // The creation options exclude Mel's passkeys; this authenticator holds
+    // one, so the browser refuses (InvalidStateError).
+    const section = screen(page, "account").locator(".gh-passkeys");
+    await section.locator('input[name="name"]').fill("Laptop again");
+    await section.getByRole("button", { name: "Add a passkey" }).click();
+    const alert = section.locator('form [role="alert"] p');
+    await alert.waitFor();
+    assert.equal(
+      await alert.textContent(),
+      "This device already holds a passkey for your account. Use it to sign in, or add a passkey from another device.",
+    );
+    assert.equal(await section.locator(".gh-passkey-list li").count(), 1);
+    const { credentials } = await authenticator.cdp.send(
+      "WebAuthn.getCredentials",
+      { authenticatorId: authenticator.id },
+    );
+    assert.equal(credentials.length, 1);
+    await context.close();
+  },
+);

@@ -38,18 +38,21 @@ e2eTest(
       return (await form.locator('[role="status"]').textContent())!.trim();
     };
     assert.equal(await request("nobody@example.com"), NEUTRAL);
-    assert.equal(
-      demo.logger.lines.some((line) =>
-        line.message.startsWith("password reset")
-      ),
-      false,
-      "no link for an unknown address",
-    );
     await page.reload();
     await hydrated(page);
     assert.equal(await request("grace@example.com"), NEUTRAL);
 
-    const link = loggedResetLink(demo, "grace@example.com");
+    const link = await loggedResetLink(demo, "grace@example.com");
+    // Mail goes out after the answer; by the time the second request's
+    // mail is logged, the first request's would have been too.
+    assert.equal(
+      demo.logger.lines.some((line) =>
+        line.message.startsWith("development mailer") &&
+        line.fields?.to === "nobody@example.com"
+      ),
+      false,
+      "no link for an unknown address",
+    );
     assert.match(link, new RegExp(`^${demo.origin}/reset#token=[\\w-]{43}$`));
 
     const reset = await openPage(context, link);

@@ -52,6 +52,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
           role: "admin",
           disabled: false,
           created_at: "2026-01-01T00:00:00.000Z",
+          second_factor: { totp: false, passkeys: 0 },
         },
         {
           id: t.users[1]!.id,
@@ -60,6 +61,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
           role: "",
           disabled: false,
           created_at: "2026-01-01T00:00:00.001Z",
+          second_factor: { totp: false, passkeys: 0 },
         },
       ],
       next_cursor: null,

@@ -239,7 +239,12 @@ testEachStore(
       actor: root.email,
       target: null,
     });
-    assertEquals(revoked.detail, { invitation_id: pending.id });
+    // Whom it invited, since no list shows a revoked invitation's id.
+    assertEquals(revoked.detail, {
+      invitation_id: pending.id,
+      email: "later@example.com",
+      role: pending.role,
+    });
 
     const requested = await one(async () =>
       ok(
@@ -267,7 +272,7 @@ testEachStore(
       actor: null,
       target: null,
     });
-    await Promise.resolve();
+    await api.gatehouse.settled(); // the mail is sent after the answer
     const mailed = api.mail.findLast((m) => m.to === member.email)!.link!;
     const reset = await one(async () =>
       ok(

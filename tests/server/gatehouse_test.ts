@@ -108,7 +108,7 @@ Deno.test("createGatehouse() refuses two authorities, none, or one it cannot rea
 Deno.test("createGatehouse() applies one password minimum to account creation and password resets", () =>
   withStore(async (store) => {
     const sent: MailMessage[] = [];
-    const { app } = gatehouseApp({
+    const { gatehouse, app } = gatehouseApp({
       store,
       roles: ROLES,
       hasher,
@@ -139,7 +139,7 @@ Deno.test("createGatehouse() applies one password minimum to account creation an
       }),
     );
     assertEquals(requested.status, 202);
-    await Promise.resolve(); // the mail is queued once the handler returned
+    await gatehouse.settled(); // the mail is sent after the answer
     const link = sent.find((message) => message.kind === "password_reset")
       ?.link as string;
     assertEquals(link.startsWith("https://app.example/reset#token="), true);

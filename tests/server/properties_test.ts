@@ -338,7 +338,7 @@ const requestReset = emails.map((email) =>
         ? [400, "email_invalid"]
         : [202, null],
     );
-    await Promise.resolve(); // the send is queued after the answer
+    await r.t.settled(); // the mail is sent after the answer
     const account = address === null ? undefined : byKey(m, address);
     if (account !== undefined && !account.disabled) {
       assertEquals(r.t.mail.length, mailed + 1);

@@ -98,6 +98,11 @@ export const es: Catalog = {
     [
       "Ya se ha usado o ha caducado. Pide a quien te invitó que te envíe una invitación nueva.",
     ],
+  "You already have an account": ["Ya tienes una cuenta"],
+  "This address already has an account, so the invitation cannot create another. Sign in with it, or reset its password if you have forgotten it.":
+    [
+      "Esta dirección ya tiene una cuenta, así que la invitación no puede crear otra. Inicia sesión con ella o restablece su contraseña si la has olvidado.",
+    ],
 
   // Password resets
   "Reset your password": ["Restablece tu contraseña"],
@@ -308,6 +313,9 @@ export const es: Catalog = {
   "The passkey could not be verified.": [
     "No se ha podido verificar la llave de acceso.",
   ],
+  "This passkey was not accepted. Try again, or sign in another way.": [
+    "No se ha aceptado esta llave de acceso. Vuelve a intentarlo o inicia sesión de otra forma.",
+  ],
   "The passkey was not used: the request was cancelled or timed out, or your device could not confirm it is you. Try again.":
     [
       "No se ha usado la llave de acceso: la solicitud se canceló o caducó, o tu dispositivo no pudo confirmar que eres tú. Vuelve a intentarlo.",
@@ -392,10 +400,8 @@ export const es: Catalog = {
     "Tu cuenta no puede leer el registro de auditoría.",
   ],
   "Filter events": ["Filtrar eventos"],
-  "Account ID": ["ID de la cuenta"],
-  "Enter the ID of an account, as the users screen shows it.": [
-    "Escribe el ID de una cuenta, tal como lo da la pantalla de usuarios.",
-  ],
+  "Account email": ["Correo de la cuenta"],
+  "Not an email address": ["No es una dirección de correo"],
   "Event": ["Evento"],
   "All events": ["Todos los eventos"],
   "Filter": ["Filtrar"],
@@ -410,6 +416,8 @@ export const es: Catalog = {
   "Recent activity": ["Actividad reciente"],
   "Loading activity…": ["Cargando la actividad…"],
   "Nothing yet.": ["Todavía nada."],
+  "Account: %s": ["Cuenta: %s"],
+  "By an administrator": ["Por un administrador"],
   "Confirm it is you": ["Confirma que eres tú"],
   "Confirm": ["Confirmar"],
   "Confirming…": ["Confirmando…"],
@@ -418,6 +426,7 @@ export const es: Catalog = {
   ],
   "Use your password instead": ["Usar tu contraseña"],
   "Unknown device": ["Dispositivo desconocido"],
+  "%1$s on %2$s": ["%1$s en %2$s"],
   "The session on %s has ended.": ["La sesión en %s ha terminado."],
   "Every other session has ended.": ["Todas las demás sesiones han terminado."],
   "Where you are signed in": ["Dónde tienes la sesión iniciada"],
@@ -444,6 +453,9 @@ export const es: Catalog = {
   "Sign-in blocked after too many attempts": [
     "Inicio de sesión bloqueado tras demasiados intentos",
   ],
+  "Two-step verification locked after too many wrong codes": [
+    "Verificación en dos pasos bloqueada tras demasiados códigos incorrectos",
+  ],
   "Signed out": ["Cierre de sesión"],
   "Session ended": ["Sesión cerrada"],
   "Password reset requested": ["Restablecimiento de contraseña solicitado"],
@@ -468,6 +480,11 @@ export const es: Catalog = {
     "Por ejemplo, el dispositivo en el que está.",
   ],
   "Add a passkey": ["Añadir una llave de acceso"],
+  "Passkey": ["Llave de acceso"],
+  "This device already holds a passkey for your account. Use it to sign in, or add a passkey from another device.":
+    [
+      "Este dispositivo ya tiene una llave de acceso de tu cuenta. Úsala para iniciar sesión o añade una llave de acceso desde otro dispositivo.",
+    ],
   "Adding…": ["Añadiendo…"],
   "The passkey is now called %s.": ["La llave de acceso ahora se llama %s."],
   "The passkey %s is removed.": ["Se ha eliminado la llave de acceso %s."],

@@ -14,6 +14,7 @@ import {
   nextId,
   NO_FACTORS,
   refused,
+  withoutFactors,
 } from "./_helpers.ts";
 import { compareUsers } from "../_user_listing.ts";
 
@@ -23,7 +24,7 @@ import { compareUsers } from "../_user_listing.ts";
  */
 function paged(page: UserPage, total: number): Omit<UserPage, "total"> {
   if (page.total !== undefined) assert.equal(page.total, total, "total");
-  return { users: page.users, nextCursor: page.nextCursor };
+  return { users: page.users.map(withoutFactors), nextCursor: page.nextCursor };
 }
 
 const schema: Case[] = [
@@ -159,7 +160,10 @@ const accounts: Case[] = [
     });
     // q comes folded (NFC, then lower case); names and emails are matched
     // by the same rule.
-    const page = (q: string) => store.listUsers({ limit: 10, q });
+    const page = async (q: string) => {
+      const { users } = await store.listUsers({ limit: 10, q });
+      return { users: users.map(withoutFactors) };
+    };
     assert.deepEqual((await page("lovelace")).users, [ada, bob]);
     assert.deepEqual((await page("\u00f6laf stra\u00dfe")).users, [olaf]);
     assert.deepEqual((await page("%")).users, [pct]);

@@ -1,9 +1,11 @@
 // Conformance cases of the audit trail (DESIGN.md §10): an event is written
 // in the commit of its change or not at all; pages are newest first and
-// filter by account (actor or target) and type; the reaper's deletion.
+// filter by account (actor or target), type and a reader's reach; the
+// reaper's deletion.
 
 import assert from "node:assert/strict";
-import type { AuditEvent, Store } from "../../store.ts";
+import type { AuditEvent, AuditQuery, Store } from "../../store.ts";
+import { eventWithinReach } from "../_audit_reach.ts";
 import {
   addUser,
   type Case,
@@ -304,6 +306,118 @@ export const AUDIT_CASES: readonly Case[] = [
       assert.deepEqual(
         (await s.listAuditEvents({ limit: 10, userId: nextId() })).events,
         [],
+      );
+    },
+  ],
+  [
+    "listAuditEvents() with a reach shows only events within it, a full page at a time",
+    async (s) => {
+      const owner = await addUser(s, {
+        email: "owner@example.com",
+        role: "owner",
+      });
+      const helper = await addUser(s, {
+        email: "helper@example.com",
+        role: "helper",
+      });
+      const member = await addUser(s, {
+        email: "mem@example.com",
+        role: "member",
+      });
+      const plain = await addUser(s, { email: "plain@example.com" });
+      const gone = nextId();
+      const by = (actor: string | null, target: string | null = actor) => ({
+        actorId: actor,
+        targetId: target,
+      });
+      const seen = [
+        event("login.succeeded", by(member.id)),
+        event("user.disabled", by(helper.id, member.id)),
+        event("login.failed", by(null)),
+        event("password.changed", by(plain.id)),
+        event("login.succeeded", by(helper.id)),
+        event("user.enabled", by(helper.id, member.id)),
+      ];
+      const hidden = [
+        event("login.succeeded", by(owner.id)),
+        event("user.role_changed", by(owner.id, member.id)),
+        event("user.sessions_revoked", by(owner.id, helper.id)),
+        event("login.succeeded", by(gone)),
+        event("user.disabled", by(helper.id, owner.id)),
+      ];
+      // Each seen event behind several beyond reach: a page must read on.
+      const written: AuditEvent[] = [];
+      for (const [i, e] of seen.entries()) {
+        for (let j = 0; j < 4; j++) {
+          const h = hidden[(i + j) % hidden.length]!;
+          written.push({ ...h, id: nextId() });
+        }
+        written.push({ ...e, id: nextId() });
+      }
+      written.push(event("login.succeeded", by(owner.id)));
+      await s.recordEvents(written);
+      const reach = { self: helper.id, roles: ["member"] };
+      const roles = new Map(
+        [owner, helper, member, plain].map((u) => [u.id, u.role]),
+      );
+      const within = (e: AuditEvent) =>
+        eventWithinReach(e, reach, (id) => roles.get(id));
+      const newest = [...written].reverse();
+      const expected = newest.filter(within);
+      assert.deepEqual(
+        expected.map((e) => [e.type, e.actorId, e.targetId]),
+        [...seen].reverse().map((e) => [e.type, e.actorId, e.targetId]),
+      );
+      const pages = async (query: Omit<AuditQuery, "limit" | "cursor">) => {
+        const got: AuditEvent[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await s.listAuditEvents({
+            limit: 2,
+            reach,
+            ...query,
+            ...(cursor === undefined ? {} : { cursor }),
+          });
+          got.push(page.events);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor !== undefined && got.length < 20);
+        return got;
+      };
+      const all = await pages({});
+      assert.deepEqual(all.map((p) => p.length), [2, 2, 2]);
+      assert.deepEqual(all.flat(), expected);
+      const ofMember = (await pages({ userId: member.id })).flat();
+      assert.deepEqual(
+        ofMember.map((e) => e.id),
+        expected.filter((e) =>
+          e.actorId === member.id || e.targetId === member.id
+        )
+          .map((e) => e.id),
+      );
+      assert.deepEqual(
+        (await pages({ userId: owner.id })).flat(),
+        [],
+      );
+      const ofHelperDisabling = (await pages({
+        userId: helper.id,
+        type: "user.disabled",
+      })).flat();
+      assert.deepEqual(
+        ofHelperDisabling.map((e) => [e.actorId, e.targetId]),
+        [[helper.id, member.id]],
+      );
+      const enabled = (await pages({ type: "user.enabled" })).flat();
+      assert.deepEqual(enabled.map((e) => e.targetId), [member.id]);
+      // Without a reach, every event.
+      assert.equal(
+        (await s.listAuditEvents({ limit: 100 })).events.length,
+        written.length,
+      );
+      // A role moved out of reach hides the account's past events too.
+      await s.updateUser(member.id, { role: "owner" });
+      assert.deepEqual(
+        (await pages({})).flat().map((e) => e.type),
+        ["login.succeeded", "password.changed", "login.failed"],
       );
     },
   ],

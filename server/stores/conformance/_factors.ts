@@ -249,6 +249,32 @@ const totp: Case[] = [
     const credentials = await s.credentialsByEmail("ada@example.com");
     assert.deepEqual(credentials?.factors, await s.accountFactors(ada.id));
   }],
+  [
+    "listUsers() tells each account's second factors, where it tells them",
+    async (s) => {
+      const withApp = await withTotp(s);
+      const none = await addUser(s, { email: "bob@example.com" });
+      const listed = (await s.listUsers({ limit: 10 })).users;
+      // Optional for a store; where it is told, it must be right (the
+      // users screen offers "Remove second factor" by it).
+      const of = (id: string) => listed.find((u) => u.id === id)?.secondFactor;
+      for (
+        const [id, expected] of [
+          [withApp, { totp: true, passkeys: 0 }],
+          [none.id, { totp: false, passkeys: 0 }],
+        ] as const
+      ) {
+        const told = of(id);
+        if (told !== undefined) assert.deepEqual(told, expected);
+      }
+      await s.removeUserSecondFactor(withApp, { events: [] });
+      const after = (await s.listUsers({ limit: 10 })).users
+        .find((u) => u.id === withApp)?.secondFactor;
+      if (after !== undefined) {
+        assert.deepEqual(after, { totp: false, passkeys: 0 });
+      }
+    },
+  ],
 ];
 
 async function withTotpAgain(s: Store, userId: string): Promise<boolean> {

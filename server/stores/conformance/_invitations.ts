@@ -1,6 +1,8 @@
 // Conformance cases for the administrator's view of invitations: the
-// pending ones, newest first, and revoking one under the reach rule, once,
-// also when revocations race.
+// pending ones (for addresses without an account), newest first; revoking
+// one under the reach rule, once, also when revocations race, with events
+// made from what it deleted; one invitation per address, also when
+// invitations race.
 
 import assert from "node:assert/strict";
 import {
@@ -12,8 +14,10 @@ import {
   linkRecord,
   nextId,
   refused,
+  remainingLinks,
   tokenHash,
 } from "./_helpers.ts";
+import type { AuditEvent, LinkRecord } from "../../store.ts";
 
 const invitations: Case[] = [
   [
@@ -140,6 +144,136 @@ const invitations: Case[] = [
           assert.equal(result.reason.code, "invitation_not_found");
         }
       }
+    },
+  ],
+  [
+    "revokeInvitation() writes the events made from the invitation it deletes",
+    async (s) => {
+      const now = Date.now();
+      const record = linkRecord(tokenHash(), "invitation", {
+        email: "New@Example.com",
+        role: "member",
+        expiresAt: now + HOUR,
+      });
+      await s.createLink(record);
+      const seen: LinkRecord[] = [];
+      const revoked = (invitation: LinkRecord): AuditEvent[] => {
+        seen.push(invitation);
+        return [{
+          id: nextId(),
+          type: "invitation.revoked",
+          at: now,
+          actorId: null,
+          actorEmail: null,
+          targetId: null,
+          targetEmail: null,
+          ip: "",
+          userAgent: "",
+          detail: { email: invitation.email, role: invitation.role },
+        }];
+      };
+      await s.revokeInvitation(record.id, { now, events: revoked });
+      assert.deepEqual(seen.at(-1), record);
+      const { events } = await s.listAuditEvents({ limit: 10 });
+      assert.deepEqual(events.map((e) => [e.type, e.detail]), [
+        ["invitation.revoked", { email: "New@Example.com", role: "member" }],
+      ]);
+      // A refused revocation writes nothing.
+      await refused(
+        s.revokeInvitation(record.id, { now, events: revoked }),
+        "invitation_not_found",
+      );
+      assert.equal((await s.listAuditEvents({ limit: 10 })).events.length, 1);
+    },
+  ],
+  [
+    "listInvitations() leaves out invitations whose address has an account",
+    async (s) => {
+      const now = Date.now();
+      const taken = linkRecord(tokenHash(), "invitation", {
+        email: "Taken@Example.com",
+        expiresAt: now + HOUR,
+        createdAt: now - 2,
+      });
+      const open = linkRecord(tokenHash(), "invitation", {
+        email: "open@example.com",
+        expiresAt: now + HOUR,
+        createdAt: now - 1,
+      });
+      for (const record of [taken, open]) await s.createLink(record);
+      assert.deepEqual(await s.listInvitations(now), [open, taken]);
+      // The person got an account another way (created by an administrator).
+      await addUser(s, { email: "taken@example.com" });
+      assert.deepEqual(await s.listInvitations(now), [open]);
+    },
+  ],
+  [
+    "createLink() of an invitation replaces the address's pending one; its link dies",
+    async (s) => {
+      const now = Date.now();
+      const first = linkRecord(tokenHash(), "invitation", {
+        email: "p@example.com",
+        role: "admin",
+        expiresAt: now + HOUR,
+        createdAt: now - 2,
+      });
+      const second = linkRecord(tokenHash(), "invitation", {
+        email: "P@Example.COM",
+        role: "member",
+        expiresAt: now + 2 * HOUR,
+        createdAt: now - 1,
+      });
+      const reset = linkRecord(tokenHash(), "reset", {
+        email: "p@example.com",
+        expiresAt: now + HOUR,
+      });
+      for (const record of [first, reset, second]) await s.createLink(record);
+      assert.deepEqual(await s.listInvitations(now), [second]);
+      assert.equal(await s.findLink(first.tokenHash, "invitation", now), null);
+      assert.equal(
+        await s.acceptInvitation(first.tokenHash, acceptance(now)),
+        null,
+      );
+      await refused(
+        s.revokeInvitation(first.id, { now }),
+        "invitation_not_found",
+      );
+      // Resets of the address are links of another kind: untouched.
+      assert.equal(
+        (await s.findLink(reset.tokenHash, "reset", now))?.id,
+        reset.id,
+      );
+      const user = await s.acceptInvitation(second.tokenHash, acceptance(now));
+      assert.equal(user?.role, "member");
+      // Spent: the link, its index entries and the replaced one are gone.
+      assert.equal(await remainingLinks(s), 1);
+    },
+  ],
+  [
+    "createLink() of 20 invitations for one address at once leaves one pending",
+    async (s) => {
+      const now = Date.now();
+      const records = Array.from(
+        { length: 20 },
+        (_, i) =>
+          linkRecord(tokenHash(), "invitation", {
+            email: "crowd@example.com",
+            expiresAt: now + HOUR,
+            createdAt: now - 20 + i,
+            id: nextId(),
+          }),
+      );
+      await Promise.all(records.map((record) => s.createLink(record)));
+      const pending = await s.listInvitations(now);
+      assert.equal(pending.length, 1);
+      const live = [];
+      for (const record of records) {
+        if (await s.findLink(record.tokenHash, "invitation", now)) {
+          live.push(record.id);
+        }
+      }
+      assert.deepEqual(live, [pending[0]!.id]);
+      assert.equal(await remainingLinks(s), 1);
     },
   ],
 ];

@@ -116,6 +116,43 @@ export const SESSION_CASES: readonly Case[] = [
     },
   ],
   [
+    "deleteOtherSessions() writes its events with a deletion, and none without one",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const keep = await sessionOf(s, ada.id, now);
+      const revoked = (n: number) => ({
+        id: nextId(),
+        type: "session.revoked" as const,
+        at: now,
+        actorId: ada.id,
+        actorEmail: ada.email,
+        targetId: ada.id,
+        targetEmail: ada.email,
+        ip: "192.0.2.1",
+        userAgent: "Chrome on Linux",
+        detail: { n },
+      });
+      const stored = async () =>
+        (await s.listAuditEvents({ limit: 100 })).events.map((e) => e.detail);
+      // Nothing else to end: no event, however often it is asked.
+      for (let i = 0; i < 3; i++) {
+        assert.equal(
+          await s.deleteOtherSessions(ada.id, keep, { events: [revoked(0)] }),
+          0,
+        );
+      }
+      assert.deepEqual(await stored(), []);
+      await sessionOf(s, ada.id, now);
+      assert.equal(
+        await s.deleteOtherSessions(ada.id, keep, { events: [revoked(1)] }),
+        1,
+      );
+      assert.deepEqual(await stored(), [{ n: 1 }]);
+      assert.equal(await live(s, keep, now), true);
+    },
+  ],
+  [
     "revokeUserSessions() ends every session at once under the reach rule",
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com", role: "admin" });

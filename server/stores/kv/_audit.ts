@@ -1,11 +1,18 @@
 // Audit events in KvStore: written into the commit of the change they
 // record (`addEvents`), or on their own for refusals; listed newest first
-// by one reverse range read of the index that matches the filter; swept by
-// the reaper from the oldest id.
+// by one reverse range read of the index that matches the filter (read on
+// past events beyond a reader's reach); swept by the reaper from the oldest
+// id.
 
-import type { AuditEvent, AuditPage, AuditQuery } from "../../store.ts";
+import type {
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
+  AuditReach,
+} from "../../store.ts";
+import { eventWithinReach } from "../_audit_reach.ts";
 import { commit } from "./_atomic.ts";
-import type { KvKeys } from "./_keys.ts";
+import type { KvKeys, UserValue } from "./_keys.ts";
 
 // An event is at most six mutations (record, two user entries, type entry,
 // two user-and-type entries): 100 events stay within KV's 1000.
@@ -80,6 +87,9 @@ export async function listAuditEvents(
   const selector = query.cursor === undefined
     ? { prefix }
     : { prefix, end: [...prefix, query.cursor] };
+  if (query.reach !== undefined) {
+    return await listWithinReach(kv, k, selector, query.limit, query.reach);
+  }
   const ids: string[] = [];
   for await (
     const entry of kv.list(selector, {
@@ -99,6 +109,57 @@ export async function listAuditEvents(
     }
   }
   return { events, nextCursor: more ? page[page.length - 1]! : null };
+}
+
+// A reach filter cannot be an index: the same range is read on, ten events
+// at a time, each named account's role read once, until a page and one
+// more are seen or the range ends. The cursor is the last event shown: the
+// ones between it and the next seen are beyond reach on every read.
+async function listWithinReach(
+  kv: Deno.Kv,
+  k: KvKeys,
+  selector: Deno.KvListSelector,
+  limit: number,
+  reach: AuditReach,
+): Promise<AuditPage> {
+  const roles = new Map<string, string | undefined>();
+  const seen: AuditEvent[] = [];
+  const read = async (ids: readonly string[]) => {
+    const batch: AuditEvent[] = [];
+    const keys = ids.map((id) => k.audit(id));
+    for (const { value } of await kv.getMany<AuditEvent[]>(keys)) {
+      if (value !== null) batch.push(value);
+    }
+    const unknown = [
+      ...new Set(batch.flatMap((e) => [e.actorId, e.targetId])),
+    ].filter((id): id is string =>
+      id !== null && id !== reach.self && !roles.has(id)
+    );
+    for (let i = 0; i < unknown.length; i += READ_BATCH) {
+      const some = unknown.slice(i, i + READ_BATCH);
+      const users = await kv.getMany<UserValue[]>(some.map((id) => k.user(id)));
+      some.forEach((id, j) => roles.set(id, users[j]!.value?.role));
+    }
+    for (const event of batch) {
+      if (eventWithinReach(event, reach, (id) => roles.get(id))) {
+        seen.push(event);
+      }
+    }
+  };
+  let ids: string[] = [];
+  for await (const entry of kv.list(selector, { reverse: true })) {
+    ids.push(entry.key[entry.key.length - 1] as string);
+    if (ids.length < READ_BATCH) continue;
+    await read(ids);
+    ids = [];
+    if (seen.length > limit) break;
+  }
+  if (seen.length <= limit && ids.length > 0) await read(ids);
+  const events = seen.slice(0, limit);
+  return {
+    events,
+    nextCursor: seen.length > limit ? events[events.length - 1]!.id : null,
+  };
 }
 
 /** Deletes up to `limit` events older than `before`, oldest first. */

@@ -20,6 +20,7 @@ import {
 } from "./_keys.ts";
 import { spendLink } from "./_links.ts";
 import { addEvents } from "./_audit.ts";
+import { withinReach } from "../../_roles.ts";
 
 // Deno KV reads at most 10 keys per getMany.
 const READ_BATCH = 10;
@@ -110,7 +111,11 @@ function authorised(
     (granters === undefined || granters.includes(inviter.role));
 }
 
-/** The pending invitations, newest first. */
+/**
+ * The pending invitations, newest first: unexpired, for an address that
+ * has no account (an invitation for a taken address, a decoy or one whose
+ * person got an account another way, can only die).
+ */
 export async function listInvitations(
   kv: Deno.Kv,
   k: KvKeys,
@@ -124,14 +129,24 @@ export async function listInvitations(
   ) {
     hashes.push(entry.value);
   }
-  const pending: LinkRecord[] = [];
+  const live: LinkRecord[] = [];
   for (let i = 0; i < hashes.length; i += READ_BATCH) {
     const keys = hashes.slice(i, i + READ_BATCH).map((hash) => k.link(hash));
     for (const { value } of await kv.getMany<LinkRecord[]>(keys)) {
       if (value?.kind === "invitation" && value.expiresAt > now) {
-        pending.push(value);
+        live.push(value);
       }
     }
+  }
+  const pending: LinkRecord[] = [];
+  for (let i = 0; i < live.length; i += READ_BATCH) {
+    const batch = live.slice(i, i + READ_BATCH);
+    const taken = await kv.getMany<string[]>(
+      batch.map((link) => k.userEmail(link.emailKey)),
+    );
+    batch.forEach((link, j) => {
+      if (taken[j]!.value === null) pending.push(link);
+    });
   }
   // The index is in id order, which is creation order for the UUIDv7 ids
   // Gatehouse makes; sorting settles ids made elsewhere.
@@ -159,17 +174,14 @@ export function revokeInvitation(
     ) {
       throw new AuthError("invitation_not_found");
     }
-    const reach = revocation.reachableRoles;
-    if (
-      reach !== undefined && invitation.role !== "" &&
-      !reach.includes(invitation.role)
-    ) {
+    if (!withinReach(revocation.reachableRoles, invitation.role)) {
       throw new AuthError("role_beyond_reach", {
         message:
           `You may not revoke an invitation for the role "${invitation.role}"`,
       });
     }
     const op = spendLink(kv.atomic().check(link!), k, invitation);
-    return { op: addEvents(op, k, revocation.events), result: invitation };
+    addEvents(op, k, revocation.events?.(invitation));
+    return { op, result: invitation };
   });
 }

@@ -18,6 +18,10 @@
 //   session_expiry/{expiresAt}/{hash}  -> user id     (reaper)
 //   link/{token hash}                  -> LinkRecord
 //   link_invitation/{link id}          -> token hash  (pending invitations)
+//   link_invitation_email/{folded email} -> token hash of the address's
+//                                         latest invitation (a new one
+//                                         replaces it); may name a link
+//                                         spent since, which then counts as none
 //   link_expiry/{expiresAt}/{hash}     -> link id of an invitation, else null (reaper)
 //   audit/{event id}                   -> AuditEvent  (ids are UUIDv7: time order)
 //   audit_user/{user id}/{event id}    -> null        (actor or target)
@@ -122,6 +126,11 @@ export function kvKeys(prefix: Deno.KvKey) {
       id,
     ],
     invitations: (): Deno.KvKey => [...prefix, "link_invitation"],
+    invitationByEmail: (emailKey: string): Deno.KvKey => [
+      ...prefix,
+      "link_invitation_email",
+      emailKey,
+    ],
     linkExpiry: (at: number, hash: string): Deno.KvKey => [
       ...prefix,
       "link_expiry",

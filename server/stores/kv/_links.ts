@@ -20,7 +20,12 @@ import { deleteSessionsOf } from "./_sessions.ts";
 // mutations a commit.
 const LINK_BATCH = 250;
 
-/** Stores a single-use link. */
+/**
+ * Stores a single-use link. An invitation replaces the address's previous
+ * one in the same commit: the commit checks the address's index entry and
+ * the link it names as read, so of two invitations racing for one address
+ * the later commit sees and spends the earlier one.
+ */
 export async function createLink(
   kv: Deno.Kv,
   k: KvKeys,
@@ -28,16 +33,36 @@ export async function createLink(
   options: WithEvents = {},
 ): Promise<void> {
   const life = ttl(link.expiresAt, link.createdAt);
-  const invitation = link.kind === "invitation";
-  const op = kv.atomic()
-    .set(k.link(link.tokenHash), link, life)
-    .set(
-      k.linkExpiry(link.expiresAt, link.tokenHash),
-      invitation ? link.id : null,
-    );
-  if (invitation) op.set(k.invitation(link.id), link.tokenHash, life);
-  const result = await commit(addEvents(op, k, options.events));
-  if (!result.ok) throw new Error("Cannot store link");
+  const store = (op: Deno.AtomicOperation) => {
+    op.set(k.link(link.tokenHash), link, life)
+      .set(
+        k.linkExpiry(link.expiresAt, link.tokenHash),
+        link.kind === "invitation" ? link.id : null,
+      );
+    return addEvents(op, k, options.events);
+  };
+  if (link.kind !== "invitation") {
+    const result = await commit(store(kv.atomic()));
+    if (!result.ok) throw new Error("Cannot store link");
+    return;
+  }
+  await retry(async () => {
+    const index = await kv.get<string>(k.invitationByEmail(link.emailKey));
+    const previous = index.value === null
+      ? null
+      : await kv.get<LinkRecord>(k.link(index.value));
+    const op = kv.atomic().check(index);
+    if (previous !== null) {
+      op.check(previous);
+      if (previous.value?.kind === "invitation") {
+        spendLink(op, k, previous.value);
+      }
+    }
+    store(op)
+      .set(k.invitation(link.id), link.tokenHash, life)
+      .set(k.invitationByEmail(link.emailKey), link.tokenHash, life);
+    return { op, result: undefined };
+  });
 }
 
 /** The live link of `kind` behind `tokenHash`, unspent: one read. */

@@ -256,7 +256,7 @@ export function deleteSessionById(
 
 /**
  * Deletes every session of `userId` but `keepTokenHash`, with the events in
- * the first commit. The account's sessions fit one commit under the cap;
+ * the first commit (none when there is nothing to delete). The account's sessions fit one commit under the cap;
  * more (from before the cap) take a commit per batch.
  */
 export async function deleteOtherSessions(
@@ -269,8 +269,9 @@ export async function deleteOtherSessions(
   const others = (await sessionsOf(kv, k, userId)).filter((s) =>
     hashOf(s) !== keepTokenHash
   );
+  // Nothing to delete, nothing written: the events record a change.
   let events = options.events;
-  for (let i = 0; i === 0 || i < others.length; i += SESSION_BATCH) {
+  for (let i = 0; i < others.length; i += SESSION_BATCH) {
     const op = addEvents(kv.atomic(), k, events);
     for (const entry of others.slice(i, i + SESSION_BATCH)) {
       dropSession(op, k, hashOf(entry), entry.value);

@@ -218,7 +218,12 @@ export class KvStore implements Store {
     for await (
       const entry of this.#kv.list<UserValue>(selector, { batchSize: 500 })
     ) {
-      all.push(toRecord(entry.value));
+      // The record carries its factors, so the list tells them at no cost.
+      const { totpEnabled, passkeyCount } = factorsOf(entry.value);
+      all.push({
+        ...toRecord(entry.value),
+        secondFactor: { totp: totpEnabled, passkeys: passkeyCount },
+      });
     }
     return pageOf(all, query);
   }

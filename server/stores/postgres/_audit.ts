@@ -1,11 +1,17 @@
 // Audit events in PostgresStore. A change hands its events to the statement
 // or function that makes it, as one JSON array (`eventsJson`), which the
 // schema's `insert_events` function writes in the same transaction; pages
-// are index range reads by id (UUIDv7, so time order), newest first.
+// are index range reads by id (UUIDv7, so time order), newest first, past
+// the events beyond a reader's reach.
 
 import type postgres from "postgres";
 import { isUuid } from "../../_crypto.ts";
-import type { AuditEvent, AuditPage, AuditQuery } from "../../store.ts";
+import type {
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
+  AuditReach,
+} from "../../store.ts";
 import type { PgTables } from "./_tables.ts";
 
 /** The events as the JSON array `insert_events` reads, or null for none. */
@@ -65,20 +71,22 @@ export async function listAuditEvents(
   if (user !== null && !isUuid(user)) return { events: [], nextCursor: null };
   const before = cursor === null ? sql`` : sql`AND id < ${cursor}::uuid`;
   const type = query.type === undefined ? sql`` : sql`AND type = ${query.type}`;
+  const within = withinReach(t, query.reach);
   const limit = query.limit + 1;
   // Actor and target each have an index; the union of the two ranges
   // keeps a page an index read, where an OR would scan.
   const rows = user === null
     ? await sql`
-      SELECT * FROM ${t.auditEvents} WHERE true ${before} ${type}
+      SELECT * FROM ${t.auditEvents} AS e WHERE true ${before} ${type}
+        ${within}
       ORDER BY id DESC LIMIT ${limit}`
     : await sql`
       SELECT * FROM (
-        (SELECT * FROM ${t.auditEvents} WHERE actor_id = ${user}::uuid
-          ${before} ${type} ORDER BY id DESC LIMIT ${limit})
+        (SELECT * FROM ${t.auditEvents} AS e WHERE actor_id = ${user}::uuid
+          ${before} ${type} ${within} ORDER BY id DESC LIMIT ${limit})
         UNION
-        (SELECT * FROM ${t.auditEvents} WHERE target_id = ${user}::uuid
-          ${before} ${type} ORDER BY id DESC LIMIT ${limit})
+        (SELECT * FROM ${t.auditEvents} AS e WHERE target_id = ${user}::uuid
+          ${before} ${type} ${within} ORDER BY id DESC LIMIT ${limit})
       ) AS e ORDER BY id DESC LIMIT ${limit}`;
   const events = rows.slice(0, query.limit).map(toEvent);
   return {
@@ -87,6 +95,26 @@ export async function listAuditEvents(
       ? events[events.length - 1]!.id
       : null,
   };
+}
+
+// The reach rule of `AuditReach` (store.ts) in SQL, as
+// `eventWithinReach` (../_audit_reach.ts) states it for KV: each account
+// the event `e` names is the reader, or a stored account whose role is
+// empty or one of the reachable roles.
+function withinReach(
+  t: Pick<PgTables, "sql" | "users">,
+  reach: AuditReach | undefined,
+): postgres.PendingQuery<postgres.Row[]> {
+  const { sql } = t;
+  if (reach === undefined) return sql``;
+  // Not a UUID: no stored account is the reader.
+  const self = isUuid(reach.self) ? reach.self : null;
+  const roles = [...reach.roles];
+  const seen = (id: postgres.PendingQuery<postgres.Row[]>) =>
+    sql`(${id} IS NULL OR ${id} = ${self}::uuid OR EXISTS (
+      SELECT 1 FROM ${t.users} AS u WHERE u.id = ${id}
+        AND (u.role = '' OR u.role = ANY(${roles}::text[]))))`;
+  return sql`AND ${seen(sql`e.actor_id`)} AND ${seen(sql`e.target_id`)}`;
 }
 
 /** Deletes up to `limit` events older than `before`. */

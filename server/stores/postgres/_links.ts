@@ -19,9 +19,16 @@ import type {
   WithEvents,
 } from "../../store.ts";
 import { eventsJson } from "./_audit.ts";
+import { withinReach } from "../../_roles.ts";
 import { type PgTables, toUser } from "./_tables.ts";
 
-/** Stores a single-use link. */
+/**
+ * Stores a single-use link. An invitation replaces the row of the
+ * address's previous invitation (unique per `email_key` among invitations,
+ * migration 8) in the same statement: every column changes, the token
+ * first, so the old link finds nothing; a spend of the old link that locked
+ * the row first wins and the new invitation is inserted after it.
+ */
 export async function createLink(
   t: PgTables,
   link: LinkRecord,
@@ -36,6 +43,12 @@ export async function createLink(
         ${link.emailKey}, ${link.name}, ${link.role}, ${link.userId || null},
         ${link.invitedBy || null}, ${link.generation}, ${link.createdAt},
         ${link.expiresAt})
+      ON CONFLICT (email_key) WHERE kind = 'invitation' DO UPDATE SET
+        token_hash = EXCLUDED.token_hash, id = EXCLUDED.id,
+        email = EXCLUDED.email, name = EXCLUDED.name, role = EXCLUDED.role,
+        user_id = EXCLUDED.user_id, invited_by = EXCLUDED.invited_by,
+        generation = EXCLUDED.generation, created_at = EXCLUDED.created_at,
+        expires_at = EXCLUDED.expires_at
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM l),
@@ -90,22 +103,30 @@ export async function acceptInvitation(
   return row?.id == null ? null : toUser(row);
 }
 
-/** The pending invitations, newest first. */
+/**
+ * The pending invitations, newest first: unexpired, for an address that
+ * has no account (an invitation for a taken address can only die).
+ */
 export async function listInvitations(
   t: PgTables,
   now: number,
 ): Promise<LinkRecord[]> {
   const rows = await t.sql`
-    SELECT * FROM ${t.links}
+    SELECT * FROM ${t.links} l
     WHERE kind = 'invitation' AND expires_at > ${now}
+      AND NOT EXISTS (
+        SELECT 1 FROM ${t.users} u WHERE u.email_key = l.email_key)
     ORDER BY created_at DESC, id DESC`;
   return rows.map(toLink);
 }
 
 /**
- * Deletes a pending invitation within reach and returns it: one DELETE
- * whose condition holds the reach rule. When it deletes nothing, a read
- * tells an invitation out of reach from one that is not pending.
+ * Deletes a pending invitation within reach and returns it. The invitation
+ * is read first: its events are made from it (its address and role), and
+ * the reach rule decides on it. A link record never changes (a replacing
+ * invitation gets its own token and id), so the DELETE of that token and id
+ * removes exactly what was read, or nothing when another revocation or a
+ * replacement came first.
  */
 export async function revokeInvitation(
   t: PgTables,
@@ -114,29 +135,34 @@ export async function revokeInvitation(
 ): Promise<LinkRecord> {
   if (!isUuid(id)) throw new AuthError("invitation_not_found");
   const { now } = revocation;
-  const reach = revocation.reachableRoles === undefined
-    ? null
-    : [...revocation.reachableRoles];
+  const [pending] = await t.sql`
+    SELECT * FROM ${t.links}
+    WHERE id = ${id} AND kind = 'invitation' AND expires_at > ${now}`;
+  if (pending === undefined) throw new AuthError("invitation_not_found");
+  const invitation = toLink(pending);
+  if (!withinReach(revocation.reachableRoles, invitation.role)) {
+    throw new AuthError("role_beyond_reach", {
+      message:
+        `You may not revoke an invitation for the role "${invitation.role}"`,
+    });
+  }
+  const events = revocation.events?.(invitation);
   const [row] = await t.sql`
     WITH d AS (
       DELETE FROM ${t.links}
-      WHERE id = ${id} AND kind = 'invitation' AND expires_at > ${now}
-        AND (role = '' OR ${reach}::text[] IS NULL
-          OR role = ANY(${reach}::text[]))
-      RETURNING *
+      WHERE token_hash = ${invitation.tokenHash} AND id = ${id}
+        AND kind = 'invitation'
+      RETURNING 1
     ), e AS (
-      SELECT ${t.insertEvents}(${eventsJson(revocation.events)}::text::jsonb)
+      SELECT ${t.insertEvents}(${eventsJson(events)}::text::jsonb)
       WHERE EXISTS (SELECT 1 FROM d)
     )
-    SELECT d.*, (SELECT count(*) FROM e) AS written FROM d`;
-  if (row !== undefined) return toLink(row);
-  const [pending] = await t.sql`
-    SELECT role FROM ${t.links}
-    WHERE id = ${id} AND kind = 'invitation' AND expires_at > ${now}`;
-  if (pending === undefined) throw new AuthError("invitation_not_found");
-  throw new AuthError("role_beyond_reach", {
-    message: `You may not revoke an invitation for the role "${pending.role}"`,
-  });
+    SELECT (SELECT count(*) FROM d) AS deleted,
+      (SELECT count(*) FROM e) AS written`;
+  if (Number(row!.deleted) === 0) {
+    throw new AuthError("invitation_not_found");
+  }
+  return invitation;
 }
 
 /**

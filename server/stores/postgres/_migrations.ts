@@ -660,6 +660,24 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 8,
+    name: "one invitation per address",
+    statements: [
+      // Of the invitations of one address, the newest stays (the one an
+      // administrator sent last); the older links die, as a new invitation
+      // now kills the previous one.
+      `DELETE FROM {schema}.links l
+      WHERE kind = 'invitation' AND EXISTS (
+        SELECT 1 FROM {schema}.links n
+        WHERE n.kind = 'invitation' AND n.email_key = l.email_key
+          AND (n.created_at, n.id) > (l.created_at, l.id))`,
+      // What createLink's INSERT ... ON CONFLICT replaces an address's
+      // invitation on, in one statement.
+      `CREATE UNIQUE INDEX links_invitation_email
+        ON {schema}.links (email_key) WHERE kind = 'invitation'`,
+    ],
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -161,7 +161,10 @@ export async function deleteSessionById(
   return Number(row?.n) > 0;
 }
 
-/** Deletes every session of `userId` but one, with the events: one statement. */
+/**
+ * Deletes every session of `userId` but one, with the events: one
+ * statement. Nothing deleted, nothing written: the events record a change.
+ */
 export async function deleteOtherSessions(
   t: PgTables,
   userId: string,
@@ -175,8 +178,9 @@ export async function deleteOtherSessions(
       WHERE user_id = ${userId} AND token_hash <> ${keepTokenHash}
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM d) AS n,
-      ${t.insertEvents}(${eventsJson(options.events)}::text::jsonb)`;
+    SELECT count(*) AS n,
+      ${eventsIfChanged(t, options.events)}
+    FROM d`;
   return Number(row?.n);
 }
 

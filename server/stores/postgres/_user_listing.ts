@@ -49,12 +49,20 @@ export async function listUsersPage(
   // One row more than asked tells whether another page follows.
   const [rows, [count]] = await Promise.all([
     sql`
-      SELECT id, email, name, role, disabled, created_at FROM ${users}
+      SELECT id, email, name, role, disabled, created_at,
+        totp_enabled, passkey_count FROM ${users}
       WHERE ${search} AND ${from}
       ORDER BY ${order} LIMIT ${query.limit + 1}`,
     sql`SELECT count(*) AS n FROM ${users} WHERE ${search}`,
   ]);
-  const page = rows.slice(0, query.limit).map(toUser);
+  // The row carries its factors (migration 6), so the list tells them.
+  const page = rows.slice(0, query.limit).map((row) => ({
+    ...toUser(row),
+    secondFactor: {
+      totp: row.totp_enabled === true,
+      passkeys: Number(row.passkey_count),
+    },
+  }));
   return {
     users: page,
     nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null,

@@ -23,6 +23,7 @@ import {
   acceptInviteOk,
   accountOf,
   answerError,
+  checkLinkAccountExists,
   createUserOk,
   installTestEnvironment,
   inviteDelivered,
@@ -321,7 +322,7 @@ const scenarios: Scenario[] = [
     click(view, "Acciones de Ada");
     fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
     click(view, "Desactivar cuenta");
-    return settled(view, ".gh-users-table > p.gh-visually-hidden");
+    return settled(view, ".gh-users-table > .gh-status");
   }],
   ["UsersScreen after a refusal", async () => {
     env.use(listUsersOk([ada]), answerError("setUserDisabled", "role_changed"));
@@ -446,6 +447,20 @@ const scenarios: Scenario[] = [
     type(view, "Repite la contraseña", "a long new password");
     click(view, /Guardar contraseña/);
     return settled(view, '[data-gh-state="invalid-link"]');
+  }],
+  ["SetPasswordScreen for an address that has an account", () => {
+    env.use(checkLinkAccountExists());
+    const view = renderWith(
+      <SetPasswordScreen
+        brand="Acme"
+        token="t"
+        signInHref="/"
+        forgotPasswordHref="/forgot"
+        onAccepted={() => {}}
+      />,
+      null,
+    );
+    return settled(view, '[data-gh-state="account-exists"]');
   }],
   ["SetPasswordScreen signing in", () => {
     env.use(acceptInviteOk(admin));

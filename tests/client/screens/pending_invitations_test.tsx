@@ -68,7 +68,12 @@ Deno.test("UsersScreen lists the pending invitations and revokes one after a con
   );
   await waitFor(() => assert.equal(item.isConnected, false));
   await within(section).findByText("No pending invitations.");
-  within(section).getByText("The invitation for kate@example.com is revoked.");
+  const outcome = within(section).getByText(
+    "The invitation for kate@example.com is revoked.",
+  );
+  // Shown, not only announced: no visually hidden ancestor.
+  assert.equal(outcome.closest(".gh-visually-hidden"), null);
+  assert.ok(outcome.closest('[role="status"]'), "in the section's status");
   assert.ok(
     document.activeElement ===
       within(section).getByRole("heading", { name: "Pending invitations" }),

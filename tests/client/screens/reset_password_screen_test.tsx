@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { ResetPasswordScreen } from "@gatehouse/client/screens";
 import {
   answerError,
+  checkLinkInvalidToken,
   installTestEnvironment,
   networkFailure,
   resetPasswordInvalidToken,
@@ -41,6 +42,13 @@ function renderReset(token = TOKEN) {
   return { view, done: () => done, requested: () => requested };
 }
 
+// The requests that spend the link; the screen also checks it on open.
+async function confirmations(recorder: ReturnType<typeof recordRequests>) {
+  return (await recorder.requests()).filter((r) =>
+    r.url.pathname === "/api/auth/password-reset/confirm"
+  );
+}
+
 function choose(view: RenderResult, password = "a long new password") {
   type(view, "New password", password);
   type(view, "Repeat the password", password);
@@ -58,7 +66,7 @@ Deno.test("ResetPasswordScreen sets the new password, says so and calls onDone",
     "Your password has been changed. Sign in with your new password.",
   );
   assert.equal(done(), 1);
-  const [request] = await recorder.requests();
+  const [request] = await confirmations(recorder);
   assert.equal(request?.url.pathname, "/api/auth/password-reset/confirm");
   assert.deepEqual(request?.body, {
     token: TOKEN,
@@ -105,7 +113,7 @@ Deno.test("ResetPasswordScreen shows a refused password next to it and lets the 
   env.use(resetPasswordOk());
   choose(view);
   await waitFor(() => assert.equal(done(), 1));
-  const tokens = (await recorder.requests()).map((r) =>
+  const tokens = (await confirmations(recorder)).map((r) =>
     (r.body as { token: string }).token
   );
   assert.deepEqual(tokens, [TOKEN, TOKEN]);
@@ -148,5 +156,30 @@ Deno.test("ResetPasswordScreen checks the repeated password without asking the s
     "Repeat the password",
     "The passwords do not match.",
   );
-  assert.deepEqual(await recorder.requests(), []);
+  assert.deepEqual(await confirmations(recorder), []);
+});
+
+Deno.test("ResetPasswordScreen checks its link when it opens: a dead one says so before any password is typed", async () => {
+  env.use(checkLinkInvalidToken());
+  const recorder = recordRequests(env);
+  const { view, done } = renderReset();
+  await view.findByRole("heading", {
+    name: "This reset link is no longer valid",
+  });
+  assert.ok(view.queryByLabelText("New password") === null, "no form left");
+  assert.equal(done(), 0);
+  assert.deepEqual(
+    (await recorder.requests()).map((r) => [r.method, r.url.pathname, r.body]),
+    [["POST", "/api/auth/links/check", { token: TOKEN, kind: "reset" }]],
+  );
+});
+
+Deno.test("ResetPasswordScreen keeps the form when its link check cannot answer", async () => {
+  env.use(networkFailure("checkLink"), resetPasswordOk());
+  const { view, done } = renderReset();
+  // Give the failed check time to land: the form stays.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  view.getByRole("heading", { name: "Choose a new password" });
+  choose(view);
+  await waitFor(() => assert.equal(done(), 1));
 });

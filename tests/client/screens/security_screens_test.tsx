@@ -382,26 +382,33 @@ Deno.test("AuditLogScreen: the table, the filter by type and account, and a noti
     testing.auditEventOf("login.failed", { actor: null, target: null }),
   ], "next"));
   const recorder = recordRequests(env);
-  const view = renderWith(<AuditLogScreen initialUserId={ada.id} />, admin);
+  const view = renderWith(<AuditLogScreen initialEmail={ada.email} />, admin);
   await view.findByRole("rowheader", { name: "Role changed" });
   assert.equal(view.queryByRole("rowheader", { name: "Failed sign-in" }), null);
+  assert.equal(
+    (view.getByLabelText("Account email") as HTMLInputElement).value,
+    ada.email,
+  );
   view.getByRole("button", { name: "Next page" });
   fireEvent.change(view.getByLabelText("Event"), {
     target: { value: "login.failed" },
   });
-  type(view, "Account ID", "");
+  type(view, "Account email", "");
   fireEvent.click(view.getByRole("button", { name: "Filter" }));
   await view.findByRole("rowheader", { name: "Failed sign-in" });
   recorder.stop();
-  const last = (await recorder.requests()).at(-1)!;
+  const requests = await recorder.requests();
+  assert.equal(requests[0]!.url.searchParams.get("email"), ada.email);
+  const last = requests.at(-1)!;
   assert.equal(last.url.searchParams.get("type"), "login.failed");
+  assert.equal(last.url.searchParams.get("email"), null);
   assert.equal(last.url.searchParams.get("user_id"), null);
-  type(view, "Account ID", "not an id");
+  type(view, "Account email", "not an address");
   fireEvent.click(view.getByRole("button", { name: "Filter" }));
   await findFieldError(
     view,
-    "Account ID",
-    "Enter the ID of an account, as the users screen shows it.",
+    "Account email",
+    "Enter an email address like name@example.com.",
   );
   assertAccessible(view.container);
   view.unmount();

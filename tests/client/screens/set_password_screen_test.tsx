@@ -9,6 +9,8 @@ import {
   acceptInviteInvalidToken,
   acceptInviteOk,
   answerError,
+  checkLinkAccountExists,
+  checkLinkInvalidToken,
   installTestEnvironment,
   networkFailure,
   serverTooOld,
@@ -45,6 +47,14 @@ function renderSetPassword(token = TOKEN) {
   return { view, accepted };
 }
 
+// The acceptances among what the screen sent (it also checks its link when
+// it opens).
+async function acceptances(recorder: ReturnType<typeof recordRequests>) {
+  return (await recorder.requests()).filter((r) =>
+    r.url.pathname === "/api/auth/invite/accept"
+  );
+}
+
 function choose(view: RenderResult, password = "a long new password") {
   type(view, "New password", password);
   type(view, "Repeat the password", password);
@@ -69,7 +79,7 @@ Deno.test("SetPasswordScreen sets the password, signs in and calls onAccepted", 
     undefined,
     "adoptSession cleared what another account left",
   );
-  const [request] = await recorder.requests();
+  const [request] = await acceptances(recorder);
   assert.equal(request?.url.pathname, "/api/auth/invite/accept");
   assert.deepEqual(request?.body, {
     token: TOKEN,
@@ -153,7 +163,7 @@ Deno.test("SetPasswordScreen's retry after a failed acceptance sends the same to
         fireEvent.click(retry);
         await waitFor(() => assert.equal(accepted.length, 1));
         recorder.stop();
-        const tokens = (await recorder.requests()).map((r) =>
+        const tokens = (await acceptances(recorder)).map((r) =>
           (r.body as { token: string }).token
         );
         assert.deepEqual(tokens, [TOKEN, TOKEN]);
@@ -179,7 +189,7 @@ Deno.test("SetPasswordScreen shows a refused password next to it, and the retry 
   env.use(acceptInviteOk(admin));
   choose(view, "a long new password");
   await waitFor(() => assert.equal(accepted.length, 1));
-  const bodies = (await recorder.requests()).map((r) => r.body);
+  const bodies = (await acceptances(recorder)).map((r) => r.body);
   assert.deepEqual(bodies, [
     { token: TOKEN, password: "twelve chars" },
     { token: TOKEN, password: "a long new password" },
@@ -202,7 +212,7 @@ Deno.test("SetPasswordScreen checks the repeated password without asking the ser
     null,
   );
   submit(view);
-  assert.deepEqual(await recorder.requests(), []);
+  assert.deepEqual(await acceptances(recorder), []);
   type(view, "New password", "");
   submit(view);
   await findFieldError(view, "New password", "This field is required.");
@@ -231,4 +241,61 @@ Deno.test("SetPasswordScreen's form is labelled, with the password rule as a hin
       ?.textContent,
     "At least 12 characters.",
   );
+});
+
+Deno.test("SetPasswordScreen checks its link when it opens: a dead one says so before any password is typed", async () => {
+  env.use(checkLinkInvalidToken());
+  const recorder = recordRequests(env);
+  const { view } = renderSetPassword();
+  await view.findByRole("heading", {
+    name: "This invitation link is no longer valid",
+  });
+  assert.ok(view.queryByLabelText("New password") === null, "no form left");
+  const requests = await recorder.requests();
+  assert.deepEqual(
+    requests.map((r) => [r.method, r.url.pathname, r.body]),
+    [["POST", "/api/auth/links/check", { token: TOKEN, kind: "invitation" }]],
+  );
+});
+
+Deno.test("SetPasswordScreen for an address that has an account offers to sign in or reset the password", async () => {
+  env.use(checkLinkAccountExists());
+  const client = quickClient();
+  const view = renderWith(
+    <SetPasswordScreen
+      brand="Acme"
+      token={TOKEN}
+      signInHref="/"
+      forgotPasswordHref="/forgot"
+      onAccepted={() => {}}
+    />,
+    null,
+    client,
+  );
+  await view.findByRole("heading", { name: "You already have an account" });
+  view.getByText(
+    "This address already has an account, so the invitation cannot create another. Sign in with it, or reset its password if you have forgotten it.",
+  );
+  assert.equal(
+    view.getByRole("link", { name: "Sign in" }).getAttribute("href"),
+    "/",
+  );
+  assert.equal(
+    view.getByRole("link", { name: "Reset your password" }).getAttribute(
+      "href",
+    ),
+    "/forgot",
+  );
+  assert.ok(view.queryByLabelText("New password") === null, "no form");
+  await assertAccessible(view.container);
+});
+
+Deno.test("SetPasswordScreen keeps the form when its link check cannot answer", async () => {
+  env.use(networkFailure("checkLink"), acceptInviteOk(admin));
+  const { view, accepted } = renderSetPassword();
+  // Give the failed check time to land: the form stays.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  view.getByRole("heading", { name: "Welcome to Acme" });
+  choose(view);
+  await waitFor(() => assert.equal(accepted.length, 1));
 });

@@ -1,0 +1,255 @@
+// Invitations as an administrator and an invited person meet them (issue
+// 26, items 2, 11 and 21): a revocation's event says whom it invited; one
+// address has at most one pending invitation (a new one kills the old
+// link); an address that has an account is no longer pending; an
+// administrator lists only what it could have sent; and the page a link
+// opens learns at once whether the link still works
+// (`POST /api/auth/links/check`), or that the address has an account. On
+// both stores, through createGatehouse's routes.
+
+import { assertEquals } from "../fixtures/assert.ts";
+import { apiOn, refusal } from "../fixtures/api.ts";
+import { addUser } from "../fixtures/kv.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import type { Identity, InvitationJson, Store } from "../../mod.ts";
+
+const NEW_PASSWORD = "the invited person's passphrase";
+
+async function actors(store: Store) {
+  const identity = async (email: string, role: string): Promise<Identity> => {
+    const user = await addUser(store, { email, name: role, role });
+    return { id: user.id, email: user.email, name: user.name, role };
+  };
+  return {
+    owner: await identity("owner@example.com", "admin"),
+    support: await identity("support@example.com", "support"),
+  };
+}
+
+type Api = ReturnType<typeof apiOn>;
+
+async function list(t: Api, actor: Identity): Promise<InvitationJson[]> {
+  const res = await t.asActor(actor, "GET", "/api/users/invitations");
+  assertEquals(res.status, 200);
+  return (await res.json()).invitations;
+}
+
+async function accept(t: Api, token: string): Promise<number> {
+  const res = await t.call("POST", "/api/auth/invite/accept", {
+    token,
+    password: NEW_PASSWORD,
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+// The check's answer: its status, then its `status` field or error code.
+async function check(
+  t: Api,
+  token: string,
+  kind = "invitation",
+): Promise<[number, string]> {
+  const res = await t.call("POST", "/api/auth/links/check", { token, kind });
+  const body = await res.json();
+  if (res.status === 200) {
+    assertEquals(res.headers.get("cache-control"), "no-store");
+  }
+  return [res.status, res.status === 200 ? body.status : body.code];
+}
+
+testEachStore(
+  "invitation.revoked names the invited address and role, not only the id",
+  async (store) => {
+    const t = apiOn(store);
+    const { owner } = await actors(store);
+    await t.invite(owner, "Ada@Example.com", "member");
+    const [pending] = await list(t, owner);
+    const res = await t.asActor(
+      owner,
+      "DELETE",
+      `/api/users/invitations/${pending!.id}`,
+    );
+    assertEquals(res.status, 204);
+    const { events } = await store.listAuditEvents({
+      limit: 10,
+      type: "invitation.revoked",
+    });
+    assertEquals(events.map((e) => [e.actorEmail, e.detail]), [
+      ["owner@example.com", {
+        invitation_id: pending!.id,
+        email: "Ada@Example.com",
+        role: "member",
+      }],
+    ]);
+  },
+);
+
+testEachStore(
+  "a second invitation to one address replaces the first: one row, the first link dead",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const { owner } = await actors(store);
+    const first = await t.invite(owner, "ada@example.com", "support");
+    t.advance(1000);
+    const second = await t.invite(owner, "ADA@example.com", "member");
+    const invitations = await list(t, owner);
+    assertEquals(
+      invitations.map((i) => [i.email, i.role]),
+      [["ADA@example.com", "member"]],
+    );
+    assertEquals(await check(t, first), [410, "token_invalid"]);
+    assertEquals(await accept(t, first), 410);
+    assertEquals(await check(t, second), [200, "ready"]);
+    assertEquals(await accept(t, second), 200);
+    assertEquals(await list(t, owner), []);
+  },
+);
+
+testEachStore(
+  "20 simultaneous invitations to one address leave one pending, whose link works",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const { owner } = await actors(store);
+    const tokens = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () => t.invite(owner, "crowd@example.com", "member"),
+      ),
+    );
+    assertEquals((await list(t, owner)).length, 1);
+    const ready = [];
+    for (const token of tokens) {
+      if ((await check(t, token))[0] === 200) ready.push(token);
+    }
+    assertEquals(ready.length, 1);
+    assertEquals(await accept(t, ready[0]!), 200);
+  },
+);
+
+testEachStore(
+  "an invitation whose address has an account is not listed as pending",
+  async (store) => {
+    const t = apiOn(store);
+    const { owner } = await actors(store);
+    await t.invite(owner, "ada@example.com", "member");
+    await t.invite(owner, "bob@example.com", "member");
+    // Bob's account is made by hand before he opens his link.
+    const made = await t.asActor(owner, "POST", "/api/users", {
+      email: "Bob@example.com",
+      name: "Bob",
+      password: NEW_PASSWORD,
+      role: "member",
+    });
+    assertEquals(made.status, 201);
+    await made.body?.cancel();
+    assertEquals(
+      (await list(t, owner)).map((i) => i.email),
+      ["ada@example.com"],
+    );
+  },
+);
+
+testEachStore(
+  "an administrator lists only the invitations whose role it could grant",
+  async (store) => {
+    const t = apiOn(store);
+    const { owner, support } = await actors(store);
+    await t.invite(owner, "a@example.com", "admin");
+    t.advance(1000);
+    await t.invite(owner, "s@example.com", "support");
+    t.advance(1000);
+    await t.invite(owner, "m@example.com", "member");
+    t.advance(1000);
+    await t.invite(owner, "n@example.com", "");
+    const emails = async (actor: Identity) =>
+      (await list(t, actor)).map((i) => i.email);
+    assertEquals(await emails(owner), [
+      "n@example.com",
+      "m@example.com",
+      "s@example.com",
+      "a@example.com",
+    ]);
+    // support may grant member only; no role is within everyone's reach.
+    assertEquals(await emails(support), ["n@example.com", "m@example.com"]);
+  },
+);
+
+testEachStore(
+  "POST /api/auth/links/check: ready, account_exists, or 410 for every dead link, spending nothing",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000, mail: true });
+    const { owner } = await actors(store);
+    const fresh = await t.invite(owner, "new@example.com", "member");
+    assertEquals(await check(t, fresh), [200, "ready"]);
+    assertEquals(await check(t, fresh), [200, "ready"]);
+    // The invite answer is the same for a taken address; its link says so
+    // to whoever opens it, who is better sent to sign in.
+    const taken = await t.invite(owner, "Support@example.com", "member");
+    assertEquals(await check(t, taken), [200, "account_exists"]);
+    // The wrong kind, a revoked one, garbage: dead.
+    assertEquals(await check(t, fresh, "reset"), [410, "token_invalid"]);
+    const revoked = await t.invite(owner, "gone@example.com", "member");
+    const gone = (await list(t, owner)).find((i) =>
+      i.email === "gone@example.com"
+    );
+    const res = await t.asActor(
+      owner,
+      "DELETE",
+      `/api/users/invitations/${gone!.id}`,
+    );
+    assertEquals(res.status, 204);
+    assertEquals(await check(t, revoked), [410, "token_invalid"]);
+    assertEquals(await check(t, "x".repeat(43)), [410, "token_invalid"]);
+    assertEquals(await check(t, "short"), [410, "token_invalid"]);
+    // A reset link: ready until spent.
+    const reset = await t.resetToken("owner@example.com");
+    assertEquals(await check(t, reset, "reset"), [200, "ready"]);
+    const confirmed = await t.call("POST", "/api/auth/password-reset/confirm", {
+      token: reset,
+      password: NEW_PASSWORD,
+    });
+    assertEquals(confirmed.status, 204);
+    assertEquals(await check(t, reset, "reset"), [410, "token_invalid"]);
+    // The checks spent nothing: the fresh invitation still accepts.
+    assertEquals(await accept(t, fresh), 200);
+    assertEquals(await check(t, fresh), [410, "token_invalid"]);
+    // Expired: dead.
+    const late = await t.invite(owner, "late@example.com", "member");
+    t.advance(7 * 24 * 60 * 60 * 1000);
+    assertEquals(await check(t, late), [410, "token_invalid"]);
+  },
+);
+
+testEachStore(
+  "the link check refuses a malformed body and sits behind the dead-link limiter",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 3 });
+    const { owner } = await actors(store);
+    const live = await t.invite(owner, "new@example.com", "member");
+    assertEquals(
+      await refusal(
+        await t.call("POST", "/api/auth/links/check", {
+          token: live,
+          kind: "session",
+        }),
+      ),
+      [400, "body_malformed"],
+    );
+    assertEquals(
+      await refusal(
+        await t.call("POST", "/api/auth/links/check", { token: live }),
+      ),
+      [400, "body_field_required"],
+    );
+    for (let i = 0; i < 3; i++) {
+      assertEquals(await check(t, "x".repeat(43)), [410, "token_invalid"]);
+    }
+    // Three dead links from this address: even a live one waits now.
+    assertEquals(await check(t, live), [429, "login_rate_limited"]);
+    const other = await t.call("POST", "/api/auth/links/check", {
+      token: live,
+      kind: "invitation",
+    }, { address: "198.51.100.7" });
+    assertEquals(await other.json(), { status: "ready" });
+  },
+);

@@ -1,0 +1,67 @@
+// An administrator's "Remove second factor" (issue 26, item 8), on KV and
+// Postgres: the list of accounts tells each account's second factors, so
+// the users screen offers the removal only where there is one; removing
+// from an account that has none answers 204 and records nothing (it used
+// to record "two-step verification turned off"), still under the reach
+// rule; removing a real one records one event.
+
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { refusal } from "../fixtures/api.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { people, securityApi } from "../fixtures/security.ts";
+import { enrolTotp } from "../fixtures/second_factor.ts";
+
+testEachStore(
+  "the list of accounts tells each account's second factors",
+  async (store) => {
+    const { root, member, other } = await people(store);
+    const api = securityApi(store);
+    await enrolTotp(api, await api.login(member.email));
+    const res = await api.call("GET", "/api/users?limit=10", undefined, {
+      cookie: await api.login(root.email),
+    });
+    assertEquals(res.status, 200);
+    const { users } = await res.json();
+    const of = (id: string) =>
+      users.find((u: { id: string }) => u.id === id)?.second_factor;
+    assertEquals(of(member.id), { totp: true, passkeys: 0 });
+    assertEquals(of(other.id), { totp: false, passkeys: 0 });
+  },
+);
+
+testEachStore(
+  "removing the second factor of an account without one answers 204 and records no event",
+  async (store) => {
+    const { root, support, member, other } = await people(store);
+    const api = securityApi(store);
+    const asSupport = await api.login(support.email);
+    const remove = (id: string) =>
+      api.call("DELETE", `/api/users/${id}/second-factor`, undefined, {
+        cookie: asSupport,
+      });
+    const disabled = async () =>
+      (await api.events()).filter((e) => e.type === "second_factor.disabled");
+
+    const none = await remove(other.id);
+    assertEquals(none.status, 204);
+    assertEquals(await disabled(), [], "nothing removed, nothing recorded");
+    // Beyond reach, the answer does not tell whether there is a factor.
+    assertEquals(await refusal(await remove(root.id)), [
+      403,
+      "role_beyond_reach",
+    ]);
+    assertEquals(await disabled(), []);
+
+    // A real one is removed and recorded, once.
+    await enrolTotp(api, await api.login(member.email));
+    const done = await remove(member.id);
+    assertEquals(done.status, 204);
+    assert((await store.accountFactors(member.id))?.totpEnabled === false);
+    const events = await disabled();
+    assertEquals(events.length, 1);
+    assertEquals(events[0]!.targetId, member.id);
+    // Again: nothing left, nothing recorded.
+    assertEquals((await remove(member.id)).status, 204);
+    assertEquals((await disabled()).length, 1);
+  },
+);

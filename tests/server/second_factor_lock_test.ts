@@ -1,0 +1,351 @@
+// Wrong second-factor codes counted per account (issue 26 item 15, DESIGN.md
+// §15), on KV and Postgres: the attack itself (someone who has the password
+// spreads wrong codes over 40 addresses and many pending sign-ins: the 11th
+// evaluation is refused with 429 and Retry-After, and so is a right code,
+// until the window passes), 1,000 concurrent wrong codes on two instances
+// sharing one store (at most 10 evaluated), a success before the lock
+// clearing the count, recovery codes and re-authentication counting too,
+// the configured threshold, and one `login.locked` per window. Evaluations
+// are counted on the store: each code check reads the account's TOTP once.
+
+import { totpCode } from "../../mod.ts";
+import type { Store } from "../../mod.ts";
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { refusal } from "../fixtures/api.ts";
+import { instrument } from "../fixtures/instrument.ts";
+import { pairTest } from "../fixtures/instances.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { people, securityApi } from "../fixtures/security.ts";
+import {
+  type Api,
+  enrolTotp,
+  passwordStep,
+  secondStep,
+  STEP,
+} from "../fixtures/second_factor.ts";
+
+const MINUTE = 60_000;
+const WINDOW = 15 * MINUTE;
+
+/** `store` with its TOTP reads counted: one per code evaluated. */
+function counted(store: Store) {
+  const seen = { evaluations: 0 };
+  const watched = instrument(store, {
+    totp(userId: string) {
+      seen.evaluations++;
+      return store.totp(userId);
+    },
+  });
+  return { store: watched, seen };
+}
+
+/** A six-digit code that is none of the codes accepted at `at`. */
+function wrongCode(secret: string, at: number, n: number): string {
+  const right = new Set(
+    [-1, 0, 1].map((step) => totpCode(secret, at + step * STEP)),
+  );
+  for (let i = n;; i++) {
+    const code = String((i * 7919) % 1_000_000).padStart(6, "0");
+    if (!right.has(code)) return code;
+  }
+}
+
+/** An address of its own for the `i`-th guess (40 of them, round robin). */
+const address = (i: number) => `198.51.100.${(i % 40) + 1}`;
+
+/** An account with TOTP, the secret, its recovery codes and a session. */
+async function enrolled(api: Api, email: string) {
+  const cookie = await api.login(email);
+  const { secret, codes } = await enrolTotp(api, cookie);
+  return { secret, codes, cookie };
+}
+
+/** `n` wrong codes over fresh pending sign-ins, four each: their statuses. */
+async function wrongCodes(
+  api: Api,
+  email: string,
+  secret: string,
+  n: number,
+  from = 0,
+): Promise<number[]> {
+  const statuses: number[] = [];
+  let pending = "";
+  for (let i = from; i < from + n; i++) {
+    if ((i - from) % 4 === 0) pending = await passwordStep(api, email);
+    const res = await secondStep(api, pending, {
+      code: wrongCode(secret, api.clock(), i),
+    }, { address: address(i) });
+    await res.body?.cancel();
+    statuses.push(res.status);
+  }
+  return statuses;
+}
+
+testEachStore(
+  "the attack: wrong codes from 40 addresses over many pending sign-ins; the 11th is refused with 429 and Retry-After, a right code too, until the window passes",
+  async (store) => {
+    const { member } = await people(store);
+    const watched = counted(store);
+    const api = securityApi(watched.store);
+    const { secret } = await enrolled(api, member.email);
+    watched.seen.evaluations = 0;
+
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 10),
+      Array(10).fill(401),
+    );
+    assertEquals(watched.seen.evaluations, 10);
+    // The 11th, from a new address on a new pending sign-in.
+    const pending = await passwordStep(api, member.email);
+    const eleventh = await secondStep(api, pending, {
+      code: wrongCode(secret, api.clock(), 10),
+    }, { address: "192.0.2.99" });
+    assertEquals(await refusal(eleventh), [429, "login_rate_limited"]);
+    const retryAfter = Number(eleventh.headers.get("retry-after"));
+    assert(retryAfter > 0 && retryAfter <= WINDOW / 1000, `${retryAfter}`);
+    // The rest of the 40 addresses, each on pending sign-ins of its own.
+    for (let i = 11; i < 40; i++) {
+      const res = await secondStep(
+        api,
+        await passwordStep(api, member.email),
+        { code: wrongCode(secret, api.clock(), i) },
+        { address: address(i) },
+      );
+      assertEquals(await refusal(res), [429, "login_rate_limited"], `#${i}`);
+    }
+    // The right code is refused as well: the lock tells nothing.
+    api.advance(STEP);
+    const right = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { code: totpCode(secret, api.clock()) },
+    );
+    assertEquals(await refusal(right), [429, "login_rate_limited"]);
+    assertEquals(watched.seen.evaluations, 10, "no code evaluated past 10");
+
+    const locked = (await api.events()).filter((e) =>
+      e.type === "login.locked"
+    );
+    assertEquals(locked.length, 1, "one login.locked per window");
+    assertEquals(locked[0]!.targetId, member.id);
+    assertEquals(locked[0]!.actorId, null);
+    assertEquals(locked[0]!.ip, "192.0.2.99", "the first refused request's");
+
+    // Once the window passed, the right code signs in.
+    api.advance(WINDOW);
+    const after = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { code: totpCode(secret, api.clock()) },
+    );
+    assertEquals(after.status, 200);
+    await after.body?.cancel();
+  },
+);
+
+testEachStore(
+  "a right code before the lock clears the count: ten more wrong codes are evaluated, the eleventh is refused",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const { secret } = await enrolled(api, member.email);
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 9),
+      Array(9).fill(401),
+    );
+    api.advance(STEP);
+    const right = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { code: totpCode(secret, api.clock()) },
+    );
+    assertEquals(right.status, 200);
+    await right.body?.cancel();
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 10, 100),
+      Array(10).fill(401),
+      "the nine before the success no longer count",
+    );
+    const res = await secondStep(api, await passwordStep(api, member.email), {
+      code: wrongCode(secret, api.clock(), 500),
+    });
+    assertEquals(await refusal(res), [429, "login_rate_limited"]);
+  },
+);
+
+testEachStore(
+  "recovery codes count too: ten wrong ones lock the account, a right recovery code is then refused, and a right one before clears the count",
+  async (store) => {
+    const { member } = await people(store);
+    const watched = counted(store);
+    const api = securityApi(watched.store);
+    const { codes } = await enrolled(api, member.email);
+    const wrong = (i: number) =>
+      `zzzz-zzzz-zzzz-${String(i).padStart(4, "0").replace(/[ilo]/g, "z")}`;
+    let pending = "";
+    for (let i = 0; i < 9; i++) {
+      if (i % 4 === 0) pending = await passwordStep(api, member.email);
+      const res = await secondStep(api, pending, {
+        recovery_code: wrong(i),
+      }, { address: address(i) });
+      assertEquals(await refusal(res), [401, "credentials_invalid"]);
+    }
+    const ok = await secondStep(api, await passwordStep(api, member.email), {
+      recovery_code: codes[0],
+    });
+    assertEquals(ok.status, 200, "a right recovery code clears the count");
+    await ok.body?.cancel();
+    for (let i = 0; i < 10; i++) {
+      if (i % 4 === 0) pending = await passwordStep(api, member.email);
+      const res = await secondStep(api, pending, {
+        recovery_code: wrong(100 + i),
+      }, { address: address(i) });
+      assertEquals(await refusal(res), [401, "credentials_invalid"], `#${i}`);
+    }
+    const refused = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { recovery_code: codes[1] },
+    );
+    assertEquals(await refusal(refused), [429, "login_rate_limited"]);
+    assert(Number(refused.headers.get("retry-after")) > 0);
+    // The refused right code was not spent: it works once the window passed.
+    api.advance(WINDOW);
+    const later = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { recovery_code: codes[1] },
+    );
+    assertEquals(later.status, 200);
+    await later.body?.cancel();
+  },
+);
+
+testEachStore(
+  "re-authentication with a wrong code counts toward the same lock; locked, it answers 429 too, and a password still re-authenticates",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const { secret, cookie } = await enrolled(api, member.email);
+    for (let i = 0; i < 6; i++) {
+      const res = await api.call("POST", "/api/auth/reauthenticate", {
+        code: wrongCode(secret, api.clock(), i),
+      }, { cookie, address: address(i) });
+      assertEquals(await refusal(res), [400, "code_invalid"], `#${i}`);
+    }
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 4, 50),
+      Array(4).fill(401),
+    );
+    // Ten failures: the second step is locked, right code or not.
+    api.advance(STEP);
+    const signIn = await secondStep(
+      api,
+      await passwordStep(api, member.email),
+      { code: totpCode(secret, api.clock()) },
+    );
+    assertEquals(await refusal(signIn), [429, "login_rate_limited"]);
+    const reauth = await api.call("POST", "/api/auth/reauthenticate", {
+      code: totpCode(secret, api.clock()),
+    }, { cookie });
+    assertEquals(await refusal(reauth), [429, "login_rate_limited"]);
+    assert(Number(reauth.headers.get("retry-after")) > 0);
+    const byPassword = await api.call("POST", "/api/auth/reauthenticate", {
+      password: "correct horse battery staple",
+    }, { cookie });
+    assertEquals(byPassword.status, 204, "a password is no code");
+    // Once the window passed, a right code at re-authentication clears the
+    // count, and sign-ins take codes again.
+    api.advance(WINDOW);
+    const renewed = await api.call("POST", "/api/auth/reauthenticate", {
+      code: totpCode(secret, api.clock()),
+    }, { cookie });
+    assertEquals(renewed.status, 204);
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 10, 200),
+      Array(10).fill(401),
+    );
+  },
+);
+
+testEachStore(
+  "the threshold and window come from `limits` (accountLockThreshold, accountLockWindow)",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store, {
+      limits: { accountLockThreshold: 3, accountLockWindow: 2 * MINUTE },
+    });
+    const { secret } = await enrolled(api, member.email);
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 3),
+      Array(3).fill(401),
+    );
+    const res = await secondStep(api, await passwordStep(api, member.email), {
+      code: wrongCode(secret, api.clock(), 3),
+    });
+    assertEquals(await refusal(res), [429, "login_rate_limited"]);
+    assert(Number(res.headers.get("retry-after")) <= 120);
+    api.advance(2 * MINUTE);
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 3, 10),
+      Array(3).fill(401),
+      "a new window",
+    );
+  },
+);
+
+pairTest(
+  "1,000 concurrent wrong codes over many pending sign-ins of one account, on both instances: at most 10 evaluated, one login.locked",
+  async (pair) => {
+    const { member } = await people(pair.a);
+    const a = counted(pair.a);
+    const b = counted(pair.b);
+    const apiA = securityApi(a.store);
+    const apiB = securityApi(b.store);
+    const { secret } = await enrolled(apiA, member.email);
+    apiB.advance(apiA.clock() - apiB.clock());
+    // 50 pending sign-ins (each a real argon2 verification), 20 codes each.
+    const pendings = await Promise.all(
+      Array.from(
+        { length: 50 },
+        (_, i) => passwordStep(i % 2 === 0 ? apiA : apiB, member.email),
+      ),
+    );
+    a.seen.evaluations = 0;
+    b.seen.evaluations = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, async (_, i) => {
+        const api = i % 2 === 0 ? apiA : apiB;
+        const res = await secondStep(api, pendings[i % 50]!, {
+          code: wrongCode(secret, api.clock(), i),
+        }, { address: address(i) });
+        await res.body?.cancel();
+        return res.status;
+      }),
+    );
+    const evaluated = a.seen.evaluations + b.seen.evaluations;
+    assert(evaluated <= 10, `${evaluated} codes evaluated`);
+    assertEquals(evaluated, 10, "the whole threshold is used, no more");
+    const refused = answers.filter((s) => s === 429).length;
+    assertEquals(refused, 1000 - evaluated);
+    assert(
+      answers.every((s) => s === 429 || s === 401 || s === 410),
+      String([...new Set(answers)]),
+    );
+    // One event between the two instances.
+    await apiA.gatehouse.settled();
+    const locked = (await apiB.events()).filter((e) =>
+      e.type === "login.locked"
+    );
+    assertEquals(locked.length, 1);
+    assertEquals(locked[0]!.targetId, member.id);
+    // Still locked for either instance, right code included.
+    apiA.advance(STEP);
+    const right = await secondStep(
+      apiA,
+      await passwordStep(apiA, member.email),
+      { code: totpCode(secret, apiA.clock()) },
+    );
+    assertEquals(await refusal(right), [429, "login_rate_limited"]);
+  },
+);
