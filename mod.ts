@@ -216,9 +216,11 @@ export {
 export {
   clientAddress,
   type ClientAddressOptions,
+  type TrustedProxy,
+} from "./server/client_address.ts";
+export {
   loginRateLimiter,
   type LoginRateLimiterOptions,
-  type TrustedProxy,
 } from "./server/rate_limit.ts";
 export {
   Reaper,

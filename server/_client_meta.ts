@@ -4,7 +4,7 @@
 // Linux") from a maintained user-agent parser, never from regexes of ours.
 
 import Bowser from "bowser";
-import { clientAddress, type TrustedProxy } from "./rate_limit.ts";
+import { clientAddress, type TrustedProxy } from "./client_address.ts";
 
 /** The client of a request, as stored with sessions and events. */
 export interface ClientMeta {

@@ -20,12 +20,15 @@ import {
   spendPasskey,
 } from "./_factor_proofs.ts";
 import { readId, readNewPassword } from "./_input.ts";
-import { sessionFromContext } from "./_request_context.ts";
+import {
+  type Identity,
+  identityFromContext,
+  sessionFromContext,
+} from "./identity.ts";
 import { type Auth, sessionIssuer } from "./auth.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { type Identity, identityFromContext } from "./identity.ts";
 import { listActivityHandler } from "./audit_log.ts";
 import type { SessionRecord } from "./store.ts";
 

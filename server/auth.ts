@@ -16,7 +16,11 @@ import {
   uuidv7,
 } from "./_crypto.ts";
 import { isSignInPassword, recordableAddress, signInKey } from "./_input.ts";
-import { attachContext } from "./_request_context.ts";
+import {
+  attachContext,
+  type Identity,
+  identityFromContext,
+} from "./identity.ts";
 import { identityBuilder } from "./_roles.ts";
 import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
@@ -29,7 +33,6 @@ import {
   NO_STORE,
   respond,
 } from "./http.ts";
-import { type Identity, identityFromContext } from "./identity.ts";
 import {
   DEFAULT_IDLE_TIMEOUT,
   DEFAULT_REAUTHENTICATION_WINDOW,

@@ -21,7 +21,7 @@ import { isCountedRefusal } from "./_counted.ts";
 import { type Admin, createAdmin } from "./admin.ts";
 import { type Auth, createAuth } from "./auth.ts";
 import { crossOriginGuard } from "./cross_origin.ts";
-import { freshGuard } from "./guards.ts";
+import { freshGuard, secondFactorGuard } from "./guards.ts";
 import { type Handler, type Middleware, NO_STORE } from "./http.ts";
 import { DEFAULT_REAUTHENTICATION_WINDOW } from "./limits.ts";
 import { defaultLogger } from "./logger.ts";
@@ -37,7 +37,6 @@ import type { RoleDefinition, RoleRegistry } from "./roles.ts";
 import { type Route, routeTable } from "./routes.ts";
 import { createSecondFactor, type SecondFactor } from "./second_factor.ts";
 import { createPasskeys, type Passkeys } from "./passkeys.ts";
-import { secondFactorGuard } from "./guards.ts";
 
 /**
  * WebAuthn challenges the public passkey options route writes per client

@@ -9,10 +9,12 @@
 
 import { AuthError } from "./errors.ts";
 import { answerError, type Middleware } from "./http.ts";
-import { identityFromContext } from "./identity.ts";
-import type { Identity } from "./identity.ts";
+import {
+  type Identity,
+  identityFromContext,
+  sessionFromContext,
+} from "./identity.ts";
 import type { Logger } from "./logger.ts";
-import { sessionFromContext } from "./_request_context.ts";
 
 /**
  * Resolves the identity behind a request's cookie and attaches it (with

@@ -1,12 +1,13 @@
 /**
  * The Identity of a signed-in account, and the request as its context:
- * `requireSession` attaches the identity to the request object, and handlers
- * behind it read it back. Credential material never enters it.
+ * `requireSession` attaches the identity (and, privately, the session it
+ * was admitted with) to the request object, and handlers behind it read it
+ * back. One WeakMap entry per request, the request object being the
+ * context: it lives exactly as long as the request. Credential material
+ * never enters it.
  *
  * @module
  */
-
-import { attachContext, contextOf } from "./_request_context.ts";
 
 /**
  * Who is signed in. `capabilities` is present only when a registry is
@@ -90,4 +91,41 @@ export function withIdentity(req: Request, identity: Identity): Request {
  */
 export function identityFromContext(req: Request): Identity | null {
   return contextOf(req)?.identity ?? null;
+}
+
+/** The session a request was admitted with (private to the library). */
+export interface SessionContext {
+  /** Digest of the cookie's token. */
+  readonly tokenHash: string;
+  /** The session's public id. */
+  readonly id: string;
+  /** When its holder last proved who they are, ms. */
+  readonly authenticatedAt: number;
+}
+
+/** Everything attached to one request. */
+export interface RequestContext {
+  identity: Identity;
+  session: SessionContext | null;
+}
+
+const contexts = new WeakMap<Request, RequestContext>();
+
+/** Attaches `identity` and `session` to `req` (one entry, on the hot path). */
+export function attachContext(
+  req: Request,
+  identity: Identity,
+  session: SessionContext | null,
+): void {
+  contexts.set(req, { identity, session });
+}
+
+/** What is attached to `req`, if anything. */
+export function contextOf(req: Request): RequestContext | undefined {
+  return contexts.get(req);
+}
+
+/** The session `requireSession` attached to `req`, or null. */
+export function sessionFromContext(req: Request): SessionContext | null {
+  return contexts.get(req)?.session ?? null;
 }

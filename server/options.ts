@@ -11,7 +11,7 @@ import type { Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
 import type { PasswordHasher } from "./password.ts";
 import type { RoleRegistry } from "./roles.ts";
-import type { TrustedProxy } from "./rate_limit.ts";
+import type { TrustedProxy } from "./client_address.ts";
 import type { AuditEvent, Store } from "./store.ts";
 
 /**

@@ -20,13 +20,12 @@ import {
   spendChallenge,
 } from "./_factor_proofs.ts";
 import { readId, readName } from "./_input.ts";
-import { sessionFromContext } from "./_request_context.ts";
+import { identityFromContext, sessionFromContext } from "./identity.ts";
 import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
 import { readCookie } from "./cookie.ts";
 import { decode, type JsonObject, optionalString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { identityFromContext } from "./identity.ts";
 import type { PasskeyRecord, Store } from "./store.ts";
 import {
   hasUserHandle,

@@ -31,13 +31,12 @@ import {
   spendCode,
   spendPasskey,
 } from "./_factor_proofs.ts";
-import { sessionFromContext } from "./_request_context.ts";
+import { identityFromContext, sessionFromContext } from "./identity.ts";
 import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
 import { readCookie, serializeCookie } from "./cookie.ts";
 import { decode, requiredString } from "./decode.ts";
 import { AuthError } from "./errors.ts";
 import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { identityFromContext } from "./identity.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
 import type { UserRecord } from "./store.ts";
 import { newTotpSecret, totpSetup, totpStepOf } from "./totp.ts";

@@ -21,7 +21,7 @@
  * @module
  */
 
-import type { WithEvents } from "./store.ts";
+import type { WithEvents } from "./audit_event.ts";
 
 /** What a sign-in needs to know of an account's second factors. */
 export interface AccountFactors {
