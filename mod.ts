@@ -55,12 +55,12 @@ export {
   type GatehouseLimiters,
   type GatehouseOptions,
 } from "./server/gatehouse.ts";
-export type { Route } from "./server/routes.ts";
+export type { Route } from "./server/core/routes.ts";
 export type {
   MailOptions,
   RoleOptions,
   SharedOptions,
-} from "./server/options.ts";
+} from "./server/core/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
 export type {
   AuditEventJson,
@@ -87,31 +87,31 @@ export {
   PENDING_TTL,
   type SignInBinding,
   type SignInMethod,
-} from "./server/auth.ts";
+} from "./server/core/auth.ts";
 export {
   type Admin,
   type AdminConfig,
   type AdminOptions,
   createAdmin,
-} from "./server/admin.ts";
+} from "./server/features/admin.ts";
 export {
   type Account,
   type AccountOptions,
   createAccount,
-} from "./server/account.ts";
-export { toEventJson } from "./server/audit_log.ts";
+} from "./server/features/account.ts";
+export { toEventJson } from "./server/features/audit_log.ts";
 export {
   createSecondFactor,
   MAX_SECOND_FACTOR_FAILURES,
   type SecondFactor,
   type SecondFactorOptions,
-} from "./server/second_factor.ts";
+} from "./server/features/second_factor.ts";
 export {
   createPasskeys,
   MAX_PASSKEYS,
   type PasskeyOptions,
   type Passkeys,
-} from "./server/passkeys.ts";
+} from "./server/features/passkeys.ts";
 export {
   newTotpSecret,
   TOTP_PERIOD,
@@ -121,25 +121,25 @@ export {
   totpSetup,
   totpStepAt,
   totpStepOf,
-} from "./server/totp.ts";
+} from "./server/core/totp.ts";
 export {
   hashRecoveryCode,
   newRecoveryCodes,
   normaliseRecoveryCode,
   RECOVERY_CODE_COUNT,
-} from "./server/recovery_codes.ts";
+} from "./server/core/recovery_codes.ts";
 export {
   CHALLENGE_TTL,
   type RelyingParty,
   relyingParty,
   type RelyingPartyOptions,
-} from "./server/webauthn.ts";
+} from "./server/core/webauthn.ts";
 export {
   type AccountLinks,
   type AccountLinksConfig,
   type AccountLinksOptions,
   createAccountLinks,
-} from "./server/account_links.ts";
+} from "./server/features/account_links.ts";
 export {
   type CapabilityRegistry,
   type MaybePromise,
@@ -147,24 +147,24 @@ export {
   type RoleRegistry,
   roleRegistry,
   type StaticRoleRegistry,
-} from "./server/roles.ts";
+} from "./server/core/roles.ts";
 export {
   type CookieOptions,
   isCookieName,
   readCookie,
   serializeCookie,
-} from "./server/cookie.ts";
+} from "./server/http/cookie.ts";
 export {
   checkCrossOrigin,
   crossOriginGuard,
   type CrossOriginGuardOptions,
   type CrossOriginVerdict,
-} from "./server/cross_origin.ts";
+} from "./server/http/cross_origin.ts";
 export {
   decode,
   type DecodeOptions,
   type JsonObject,
-} from "./server/decode.ts";
+} from "./server/http/decode.ts";
 export {
   AuthError,
   type AuthErrorOptions,
@@ -173,19 +173,19 @@ export {
   type ErrorCode,
   type ErrorMeta,
   errorResponseForAuthError,
-} from "./server/errors.ts";
+} from "./server/http/errors.ts";
 export {
   type Handler,
   type Middleware,
   respond,
   respondError,
-} from "./server/http.ts";
+} from "./server/http/respond.ts";
 export {
   type Identity,
   identityFromContext,
   type SecondFactorSummary,
   withIdentity,
-} from "./server/identity.ts";
+} from "./server/core/identity.ts";
 export {
   DEFAULT_AUDIT_RETENTION,
   DEFAULT_IDLE_TIMEOUT,
@@ -193,38 +193,38 @@ export {
   DEFAULT_REAUTHENTICATION_WINDOW,
   DEFAULT_SESSION_TTL,
   type Limits,
-} from "./server/limits.ts";
+} from "./server/http/limits.ts";
 export {
   firstRunInvitation,
   type FirstRunOptions,
-} from "./server/first_run.ts";
-export { defaultLogger, type Logger } from "./server/logger.ts";
+} from "./server/features/first_run.ts";
+export { defaultLogger, type Logger } from "./server/http/logger.ts";
 export {
   developmentMailer,
   type DevelopmentMailerOptions,
   type Mailer,
   type MailKind,
   type MailMessage,
-} from "./server/mailer.ts";
+} from "./server/core/mailer.ts";
 export {
   argon2Hasher,
   type Argon2Options,
   type Argon2Params,
   OWASP_ARGON2ID,
   type PasswordHasher,
-} from "./server/password.ts";
+} from "./server/core/password.ts";
 export {
   clientAddress,
   type ClientAddressOptions,
   type TrustedProxy,
-} from "./server/client_address.ts";
+} from "./server/http/client_address.ts";
 export {
   loginRateLimiter,
   type LoginRateLimiterOptions,
-} from "./server/rate_limit.ts";
+} from "./server/core/rate_limit.ts";
 export {
   Reaper,
   type ReaperOptions,
   type SweepResult,
-} from "./server/reaper.ts";
-export type { AuditEvent, Store } from "./server/store.ts";
+} from "./server/features/reaper.ts";
+export type { AuditEvent, Store } from "./server/core/store.ts";

@@ -2,7 +2,7 @@
 // the same identity: about 165 bytes of JSON with capabilities and
 // grantable roles, like the demo's administrator.
 
-import { roleRegistry } from "../server/roles.ts";
+import { roleRegistry } from "../server/core/roles.ts";
 
 /** The session cookie every variant reads. */
 export const COOKIE_NAME = "__Host-session";

@@ -3,7 +3,7 @@
 // and the client's calls, so a moved path moves here too.
 
 import { type OperationName, OPERATIONS } from "@gatehouse/contract";
-import { PENDING_COOKIE } from "../server/auth.ts";
+import { PENDING_COOKIE } from "../server/core/auth.ts";
 import { COOKIE_NAME } from "./_fixtures.ts";
 import { httpRequest } from "./_load.ts";
 

@@ -13,13 +13,13 @@
 // scale scenario measures is the depth of the session index.
 
 import postgres from "postgres";
-import { createAuth } from "../server/auth.ts";
-import { argon2Hasher } from "../server/password.ts";
+import { createAuth } from "../server/core/auth.ts";
+import { argon2Hasher } from "../server/core/password.ts";
 import {
   hashRecoveryCode,
   newRecoveryCodes,
-} from "../server/recovery_codes.ts";
-import type { Store } from "../server/store.ts";
+} from "../server/core/recovery_codes.ts";
+import type { Store } from "../server/core/store.ts";
 import { kvKeys, type SessionValue } from "../server/stores/kv/_keys.ts";
 import { KvStore } from "../server/stores/kv/mod.ts";
 import { PostgresStore } from "../server/stores/postgres/mod.ts";

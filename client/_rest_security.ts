@@ -16,7 +16,7 @@ import {
   readTotpSetup,
 } from "./_wire_security.ts";
 import type { Proof } from "./security_types.ts";
-import type { AuthTransport } from "./transport.ts";
+import type { AuthTransport } from "./auth_transport.ts";
 
 /** The operations this file builds. */
 export type SecurityOperations = Pick<

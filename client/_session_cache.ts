@@ -1,10 +1,11 @@
 // The session in the query cache: its key, its query (what `AuthGate` and
-// `useSession` read) and the moves on it (drop, clear the rest). Public
+// `useSession` read) and the moves on it (drop, clear the rest, follow what
+// the other tabs say). Public
 // functions in query.ts and hooks.ts are built from these.
 
 import type { QueryClient } from "./_peer_types.ts";
 import { fetchSession } from "./session_calls.ts";
-import { tellOtherTabs } from "./_tabs.ts";
+import { listenToOtherTabs, tellOtherTabs } from "./_tabs.ts";
 import type { SessionUser } from "./types.ts";
 
 /**
@@ -89,4 +90,20 @@ async function readSession(
     tellOtherTabs({ type: "session-ended" });
   }
   return user;
+}
+
+/**
+ * Follows the other tabs in `client`: their sign-out or lost session ends
+ * this one ("Your session has ended" on the login screen); their sign-in
+ * clears what this tab held and reads the session again. Returns the stop.
+ */
+export function followOtherTabs(client: QueryClient): () => void {
+  return listenToOtherTabs((message) => {
+    if (message.type === "signed-in") {
+      clearAllButSession(client);
+      void client.invalidateQueries({ queryKey: sessionQueryKey });
+    } else if (client.getQueryData(sessionQueryKey)) {
+      endSession(client);
+    }
+  });
 }

@@ -6,13 +6,6 @@
 // and what a tab does on hearing one is never posted again, so two tabs
 // cannot echo each other.
 
-import type { QueryClient } from "./_peer_types.ts";
-import {
-  clearAllButSession,
-  endSession,
-  sessionQueryKey,
-} from "./_session_cache.ts";
-
 /** The channel's name; one per origin. */
 export const TAB_CHANNEL = "gatehouse-session";
 
@@ -50,23 +43,20 @@ export function tellOtherTabs(message: TabMessage): void {
 }
 
 /**
- * Follows the other tabs in `client`: their sign-out or lost session ends
- * this one ("Your session has ended" on the login screen); their sign-in
- * clears what this tab held and reads the session again. Returns the stop.
+ * Hands each message of another tab to `onMessage` (never this tab's own,
+ * never a malformed one). Returns the stop. Without BroadcastChannel,
+ * nothing is ever heard.
  */
-export function followOtherTabs(client: QueryClient): () => void {
+export function listenToOtherTabs(
+  onMessage: (message: TabMessage) => void,
+): () => void {
   const input = channel();
   if (input === null) return () => {};
   input.onmessage = (event: MessageEvent) => {
     const data = event.data as { type?: unknown; tab?: unknown } | null;
     if (typeof data?.type !== "string" || !TYPES.has(data.type)) return;
     if (data.tab === TAB) return;
-    if (data.type === "signed-in") {
-      clearAllButSession(client);
-      void client.invalidateQueries({ queryKey: sessionQueryKey });
-    } else if (client.getQueryData(sessionQueryKey)) {
-      endSession(client);
-    }
+    onMessage(data as TabMessage);
   };
   return () => input.close();
 }

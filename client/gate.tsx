@@ -8,8 +8,8 @@
 import { useQuery, useQueryClient } from "@tanstack/preact-query";
 import type { ComponentChildren, VNode } from "./_peer_types.ts";
 import { useCallback, useEffect } from "preact/hooks";
-import { sessionQuery } from "./_session_cache.ts";
-import { followOtherTabs, tellOtherTabs } from "./_tabs.ts";
+import { followOtherTabs, sessionQuery } from "./_session_cache.ts";
+import { tellOtherTabs } from "./_tabs.ts";
 import { adoptSession } from "./query.ts";
 import type { SessionUser } from "./types.ts";
 

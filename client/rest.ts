@@ -22,7 +22,7 @@ import {
 import { readChallenge } from "./_wire_security.ts";
 import { UnauthorizedError } from "./errors.ts";
 import { InvitationFailedError } from "./service_errors.ts";
-import type { AuthTransport } from "./transport.ts";
+import type { AuthTransport } from "./auth_transport.ts";
 import type { User } from "./types.ts";
 
 /**

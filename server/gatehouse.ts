@@ -12,31 +12,37 @@ import {
   openApiDocument,
   type OperationName,
 } from "@gatehouse/contract";
-import { type Account, createAccount } from "./account.ts";
-import { type AccountLinks, createAccountLinks } from "./account_links.ts";
-import { auditTrail } from "./_audit.ts";
-import { settled } from "./_background.ts";
-import { clientMeta } from "./_client_meta.ts";
-import { isCountedRefusal } from "./_counted.ts";
-import { type Admin, createAdmin } from "./admin.ts";
-import { type Auth, createAuth } from "./auth.ts";
-import { crossOriginGuard } from "./cross_origin.ts";
-import { freshGuard, secondFactorGuard } from "./guards.ts";
-import { type Handler, type Middleware, NO_STORE } from "./http.ts";
-import { DEFAULT_REAUTHENTICATION_WINDOW } from "./limits.ts";
-import { defaultLogger } from "./logger.ts";
-import type { MailOptions, SharedOptions } from "./options.ts";
-import { argon2Hasher } from "./password.ts";
+import { type Account, createAccount } from "./features/account.ts";
+import {
+  type AccountLinks,
+  createAccountLinks,
+} from "./features/account_links.ts";
+import { auditTrail } from "./core/_audit.ts";
+import { settled } from "./http/_background.ts";
+import { clientMeta } from "./http/_client_meta.ts";
+import { isCountedRefusal } from "./core/_counted.ts";
+import { type Admin, createAdmin } from "./features/admin.ts";
+import { type Auth, createAuth } from "./core/auth.ts";
+import { crossOriginGuard } from "./http/cross_origin.ts";
+import { freshGuard, secondFactorGuard } from "./core/guards.ts";
+import { type Handler, type Middleware, NO_STORE } from "./http/respond.ts";
+import { DEFAULT_REAUTHENTICATION_WINDOW } from "./http/limits.ts";
+import { defaultLogger } from "./http/logger.ts";
+import type { MailOptions, SharedOptions } from "./core/options.ts";
+import { argon2Hasher } from "./core/password.ts";
 import {
   loginRateLimiter,
   type LoginRateLimiterOptions,
-} from "./rate_limit.ts";
-import { Reaper } from "./reaper.ts";
-import { authority } from "./_authority.ts";
-import type { RoleDefinition, RoleRegistry } from "./roles.ts";
-import { type Route, routeTable } from "./routes.ts";
-import { createSecondFactor, type SecondFactor } from "./second_factor.ts";
-import { createPasskeys, type Passkeys } from "./passkeys.ts";
+} from "./core/rate_limit.ts";
+import { Reaper } from "./features/reaper.ts";
+import { authority } from "./core/_authority.ts";
+import type { RoleDefinition, RoleRegistry } from "./core/roles.ts";
+import { type Route, routeTable } from "./core/routes.ts";
+import {
+  createSecondFactor,
+  type SecondFactor,
+} from "./features/second_factor.ts";
+import { createPasskeys, type Passkeys } from "./features/passkeys.ts";
 
 /**
  * WebAuthn challenges the public passkey options route writes per client

@@ -39,7 +39,7 @@ import { type SeededMember, seedKv } from "../_seed.ts";
 import { type ServerProcess, startServer } from "../_servers.ts";
 import { latencyPercentiles, Samples } from "../_stats.ts";
 import { TOTP_STEP_MS, totpCode, totpStep } from "../_totp.ts";
-import { PENDING_COOKIE } from "../../server/auth.ts";
+import { PENDING_COOKIE } from "../../server/core/auth.ts";
 
 // Enough accounts that a run signs each in at most once per time step: a
 // two-step sign-in every ~50 ms at most here is 600 a step. As many

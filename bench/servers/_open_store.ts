@@ -3,7 +3,7 @@
 // through it like an application would.
 
 import postgres from "postgres";
-import type { Store } from "../../server/store.ts";
+import type { Store } from "../../server/core/store.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 

@@ -9,7 +9,7 @@
 // `get` trap on every call would tax the "off" side of a comparison. The
 // methods are bound once instead, so a call costs one extra function hop.
 
-import type { AuditEvent, Store } from "../../server/store.ts";
+import type { AuditEvent, Store } from "../../server/core/store.ts";
 
 /** The store writes a bench server can do without. */
 export type StoreWrite = "idle-writes" | "audit-trail" | "limiter-counts";

@@ -2,9 +2,9 @@
 // server's own process (sharing its event loop with session checks, as in
 // production) and answers how long it took and what it deleted.
 
-import type { Handler } from "../../server/http.ts";
-import { Reaper } from "../../server/reaper.ts";
-import type { Store } from "../../server/store.ts";
+import type { Handler } from "../../server/http/respond.ts";
+import { Reaper } from "../../server/features/reaper.ts";
+import type { Store } from "../../server/core/store.ts";
 
 /** The sweep handler over `store`, with the Reaper's default batch size. */
 export function sweepHandler(store: Store): Handler {

@@ -19,7 +19,7 @@
 // end a variant's turn with its own background work done.
 
 import { createGatehouse, type Handler } from "../../mod.ts";
-import { DEFAULT_SESSION_TTL } from "../../server/limits.ts";
+import { DEFAULT_SESSION_TTL } from "../../server/http/limits.ts";
 import { COOKIE_NAME, ROLES } from "../_fixtures.ts";
 import { config, listen } from "./_listen.ts";
 import { openStore, type StoreConfig } from "./_open_store.ts";

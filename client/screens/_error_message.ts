@@ -39,21 +39,13 @@ import {
   ServerError,
   ServerTooOldError,
 } from "../service_errors.ts";
-import { DEFAULT_LIMITS, type FieldLimits } from "./_validation.ts";
+import {
+  DEFAULT_LIMITS,
+  type FieldLimits,
+  type Problem,
+} from "./_validation.ts";
 import { PasskeyRequestExpired } from "./_webauthn.ts";
 import { __, _n, DOMAIN, sprintf } from "./i18n.ts";
-
-/**
- * A problem the form finds itself, before asking the server: a missing
- * value, two passwords that differ, a malformed address, or a length outside
- * a limit (which the message names).
- */
-export type Problem =
-  | "required"
-  | "mismatch"
-  | "email"
-  | { readonly max: number }
-  | { readonly min: number };
 
 /**
  * A sign-in proof the server refused (401 `credentials_invalid`), named by
@@ -395,3 +387,5 @@ export function describeFailure(
   }
   return { fields: {}, alert: message };
 }
+
+export type { Problem };

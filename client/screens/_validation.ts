@@ -3,7 +3,17 @@
 // mirror the server's rules (DESIGN.md §4) and name their limits; the server
 // stays the authority and its refusals still show next to their field.
 
-import type { Problem } from "./_error_message.ts";
+/**
+ * A problem the form finds itself, before asking the server: a missing
+ * value, two passwords that differ, a malformed address, or a length outside
+ * a limit (which the message names).
+ */
+export type Problem =
+  | "required"
+  | "mismatch"
+  | "email"
+  | { readonly max: number }
+  | { readonly min: number };
 
 /** The field limits the messages name; the server's defaults. */
 export interface FieldLimits {

@@ -18,7 +18,10 @@
 
 import { defaultI18n, sprintf as formatText } from "@wordpress/i18n";
 import type { I18n } from "../_peer_types.ts";
+import type { Catalog, CatalogHeader } from "./catalogs/catalog.ts";
 import { es } from "./catalogs/es.ts";
+
+export type { Catalog, CatalogHeader };
 
 /**
  * The text domain of every string of the screens. Load a catalogue under it
@@ -36,44 +39,6 @@ import { es } from "./catalogs/es.ts";
  * ```
  */
 export const DOMAIN = "gatehouse";
-
-/**
- * The header of a catalogue (the entry under the empty key), as
- * `@wordpress/i18n` reads it.
- *
- * @example The Spanish header
- * ```ts
- * import type { CatalogHeader } from "@gatehouse/client/screens";
- *
- * const header: CatalogHeader = { domain: "gatehouse", lang: "es", plural_forms: "nplurals=2; plural=n != 1;" };
- * ```
- */
-export type CatalogHeader = {
-  /** The text domain. */
-  domain?: string;
-  /** The language, e.g. `es`. */
-  lang?: string;
-  /** The gettext plural rule, e.g. `nplurals=2; plural=n != 1;`. */
-  plural_forms?: string;
-};
-
-/**
- * A catalogue in the Jed locale-data format `@wordpress/i18n` takes: the
- * header under `""`, then each English string (prefixed by its context and
- * `\u0004` when it has one) mapped to its translations, one per plural form.
- *
- * @example A two-string catalogue
- * ```ts
- * import type { Catalog } from "@gatehouse/client/screens";
- *
- * const catalog: Catalog = {
- *   "": { domain: "gatehouse", lang: "es" },
- *   "Sign in": ["Iniciar sesión"],
- *   "Try again in %d minute.": ["Vuelve a intentarlo en %d minuto.", "Vuelve a intentarlo en %d minutos."],
- * };
- * ```
- */
-export type Catalog = Record<string, CatalogHeader | string[]>;
 
 const SHIPPED: Readonly<Record<string, Catalog>> = { es };
 

@@ -2,8 +2,8 @@
 // a store that decides it in memory (KV). PostgreSQL states the same rule
 // in SQL (postgres/_audit.ts); the conformance cases hold both to it.
 
-import { withinReach } from "../_roles.ts";
-import type { AuditEvent, AuditReach } from "../store.ts";
+import { withinReach } from "../core/_roles.ts";
+import type { AuditEvent, AuditReach } from "../core/store.ts";
 
 /**
  * Whether a reader of `reach` may see `event`: every account it names is

@@ -6,8 +6,13 @@
 // emails compare by their folded form (`fold`: NFC, then lower case), the
 // form searches match.
 
-import { fold } from "../_fold.ts";
-import type { UserPage, UserQuery, UserRecord, UserSort } from "../store.ts";
+import { fold } from "../core/_fold.ts";
+import type {
+  UserPage,
+  UserQuery,
+  UserRecord,
+  UserSort,
+} from "../core/store.ts";
 
 /**
  * Whether `user` matches the search `q`: folded text (as `UserQuery.q`

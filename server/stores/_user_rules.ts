@@ -4,9 +4,9 @@
 // very read their commit is checked against, which is what makes the rules
 // race-free.
 
-import { withinReach } from "../_roles.ts";
-import { AuthError } from "../errors.ts";
-import type { UserUpdate } from "../store.ts";
+import { withinReach } from "../core/_roles.ts";
+import { AuthError } from "../http/errors.ts";
+import type { UserUpdate } from "../core/store.ts";
 
 /** The fields of a stored account the rules look at. */
 export interface RuleSubject {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Store } from "../store.ts";
+import type { Store } from "../core/store.ts";
 import { KvStore } from "./kv/mod.ts";
 
 /** A store opened from the environment, with what is needed to close it. */

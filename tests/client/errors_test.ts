@@ -58,7 +58,7 @@ import {
   serverTooOld,
 } from "@gatehouse/client/testing";
 import { http, HttpResponse } from "msw";
-import { ERROR_STATUS } from "../../server/errors.ts";
+import { ERROR_STATUS } from "../../server/http/errors.ts";
 import { rejection } from "./_support.ts";
 
 const env = installTestEnvironment();

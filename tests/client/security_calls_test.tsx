@@ -33,11 +33,11 @@ import * as testing from "@gatehouse/client/testing";
 import { QueryClientProvider } from "@tanstack/preact-query";
 import { render, waitFor } from "@testing-library/preact";
 import {
-  followOtherTabs,
   TAB_CHANNEL,
   type TabMessage,
   tellOtherTabs,
 } from "../../client/_tabs.ts";
+import { followOtherTabs } from "../../client/_session_cache.ts";
 
 /** Posts as another tab of the origin would. */
 function fromAnotherTab(message: TabMessage): void {

@@ -233,7 +233,7 @@ testEachStore(
     await addUser(store, { email: "bob@example.com", role: "member" });
     const owner = await addUser(store, { email: "o@example.com", role: "" });
     // Issue the invitation the way the invite handler does for any address.
-    const { newLink } = await import("../../server/_links.ts");
+    const { newLink } = await import("../../server/core/_links.ts");
     const { token, record } = newLink({
       id: crypto.randomUUID(),
       kind: "invitation",

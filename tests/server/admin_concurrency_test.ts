@@ -25,7 +25,7 @@ import {
   type PasswordHasher,
   type Store,
 } from "../../mod.ts";
-import type { UserRecord } from "../../server/store.ts";
+import type { UserRecord } from "../../server/core/store.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
 
 const ROUNDS = 50;

@@ -4,8 +4,8 @@
 import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, memoryStore } from "../fixtures/kv.ts";
 import { actAs, bareAdminApp, services } from "../fixtures/admin.ts";
-import type { UserRecord } from "../../server/store.ts";
-import { uuidv7 } from "../../server/_crypto.ts";
+import type { UserRecord } from "../../server/core/store.ts";
+import { uuidv7 } from "../../server/core/_crypto.ts";
 
 const START = Date.UTC(2026, 0, 1);
 

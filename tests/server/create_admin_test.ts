@@ -13,7 +13,7 @@ import {
   type CreateAdminIo,
   type CreateAdminOptions,
   runCreateAdmin,
-} from "../../server/create_admin.ts";
+} from "../../server/features/create_admin.ts";
 
 const ARGS = ["--email", "Ada@Example.com", "--name", "Ada", "--role", "admin"];
 

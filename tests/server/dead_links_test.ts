@@ -7,7 +7,7 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { apiOn, refusal } from "../fixtures/api.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { randomToken } from "../../server/_crypto.ts";
+import { randomToken } from "../../server/core/_crypto.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const LINK_ROUTES = [

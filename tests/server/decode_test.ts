@@ -4,7 +4,7 @@ import {
   optionalString,
   requiredBoolean,
   requiredString,
-} from "../../server/decode.ts";
+} from "../../server/http/decode.ts";
 
 function post(body: BodyInit | null, headers: HeadersInit = {}): Request {
   return new Request("http://localhost/", { method: "POST", body, headers });

@@ -6,7 +6,7 @@ import {
   type ErrorCode,
   errorResponseForAuthError,
 } from "../../mod.ts";
-import { answerError } from "../../server/http.ts";
+import { answerError } from "../../server/http/respond.ts";
 
 // DESIGN.md §4, one row per code.
 const CONTRACT: Array<[ErrorCode, number]> = [

@@ -8,7 +8,7 @@ import { apiOn, refusal, tokenOf } from "../fixtures/api.ts";
 import { addUser, hasher } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { firstRunInvitation, type Identity, type Store } from "../../mod.ts";
-import { runCreateAdmin } from "../../server/create_admin.ts";
+import { runCreateAdmin } from "../../server/features/create_admin.ts";
 import { ROLES } from "../fixtures/admin.ts";
 
 const NEW_PASSWORD = "the invited person's passphrase";

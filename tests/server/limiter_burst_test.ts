@@ -13,7 +13,7 @@ import { apiOn, from } from "../fixtures/api.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 import { settledCounter, testEachStore } from "../fixtures/stores.ts";
 import { gate, instrument } from "../fixtures/instrument.ts";
-import { settled } from "../../server/_background.ts";
+import { settled } from "../../server/http/_background.ts";
 
 const T0 = 1_800_000_000_000;
 const ADDRESS = "203.0.113.5";

@@ -4,8 +4,8 @@
 // a cursor naming no account ends the walk.
 
 import { USER_SORTS, type UserSort } from "@gatehouse/contract";
-import type { Store, UserQuery, UserRecord } from "../../server/store.ts";
-import { uuidv7 } from "../../server/_crypto.ts";
+import type { Store, UserQuery, UserRecord } from "../../server/core/store.ts";
+import { uuidv7 } from "../../server/core/_crypto.ts";
 import { compareUsers, pageOf } from "../../server/stores/_user_listing.ts";
 import { actAs, bareAdminApp, services } from "../fixtures/admin.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";

@@ -4,7 +4,7 @@
 // sessions, fold emails by the one rule, drop reset links that recorded no
 // generation, and treat invitations without inviter as first-run links.
 
-import { fold } from "../../server/_fold.ts";
+import { fold } from "../../server/core/_fold.ts";
 import { MIGRATIONS } from "../../server/stores/postgres/_migrations.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";

@@ -28,7 +28,7 @@ import {
   postRegistration,
 } from "../fixtures/passkey_ceremonies.ts";
 import type { Store } from "../../mod.ts";
-import { MAX_CREDENTIAL_ID_BYTES } from "../../server/webauthn.ts";
+import { MAX_CREDENTIAL_ID_BYTES } from "../../server/core/webauthn.ts";
 
 // The registration with its transports replaced.
 const withTransports =

@@ -5,7 +5,7 @@ import { hash as nativeHash } from "@node-rs/argon2";
 import { assert, assertEquals, assertThrows } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryStore, PASSWORD } from "../fixtures/kv.ts";
 import { argon2Hasher, createAuth, type PasswordHasher } from "../../mod.ts";
-import { parsePhc } from "../../server/password.ts";
+import { parsePhc } from "../../server/core/password.ts";
 
 Deno.test("argon2Hasher() hashes at OWASP parameters and refuses weaker ones", async () => {
   const hash = await hasher.hash("a password of some length");

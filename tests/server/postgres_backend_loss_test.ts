@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import type { Store } from "../../mod.ts";
-import type { UserRecord } from "../../server/store.ts";
+import type { UserRecord } from "../../server/core/store.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import {
   acceptance,

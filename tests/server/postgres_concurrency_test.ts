@@ -7,9 +7,9 @@
 // UNSAFE_TRANSACTION under load: porsager/postgres#823).
 
 import assert from "node:assert/strict";
-import { AuthError } from "../../server/errors.ts";
+import { AuthError } from "../../server/http/errors.ts";
 import type { Store } from "../../mod.ts";
-import type { UserRecord } from "../../server/store.ts";
+import type { UserRecord } from "../../server/core/store.ts";
 import {
   acceptance,
   addLink,

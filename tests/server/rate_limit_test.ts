@@ -11,8 +11,8 @@ import {
   type LoginRateLimiterOptions,
   type Store,
 } from "../../mod.ts";
-import { createAccountLinks } from "../../server/account_links.ts";
-import { settled } from "../../server/_background.ts";
+import { createAccountLinks } from "../../server/features/account_links.ts";
+import { settled } from "../../server/http/_background.ts";
 import { settledCounter } from "../fixtures/stores.ts";
 import {
   addUser,

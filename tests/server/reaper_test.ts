@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { Reaper, type Store } from "../../mod.ts";
-import { uuidv7 } from "../../server/_crypto.ts";
+import { uuidv7 } from "../../server/core/_crypto.ts";
 import { linkRecord } from "../../server/stores/conformance/_helpers.ts";
 import { addUser, memoryLogger, memoryStore } from "../fixtures/kv.ts";
 import { gate, instrument, nextMacrotask } from "../fixtures/instrument.ts";

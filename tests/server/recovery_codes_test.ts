@@ -9,11 +9,11 @@ import {
   newRecoveryCodes,
   normaliseRecoveryCode,
   RECOVERY_CODE_COUNT,
-} from "../../server/recovery_codes.ts";
-import { hashToken } from "../../server/_crypto.ts";
+} from "../../server/core/recovery_codes.ts";
+import { hashToken } from "../../server/core/_crypto.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import type { Store } from "../../server/store.ts";
+import type { Store } from "../../server/core/store.ts";
 
 const FORMAT = /^[0-9a-hjkmnp-tv-z]{4}(?:-[0-9a-hjkmnp-tv-z]{4}){3}$/;
 

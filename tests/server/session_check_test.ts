@@ -16,7 +16,7 @@
 
 import assert from "node:assert/strict";
 import type { Gatehouse, GatehouseOptions, Handler, Store } from "../../mod.ts";
-import { hashToken, randomToken } from "../../server/_crypto.ts";
+import { hashToken, randomToken } from "../../server/core/_crypto.ts";
 import { ROLES } from "../fixtures/admin.ts";
 import { gatehouseApp } from "../fixtures/app.ts";
 import { from } from "../fixtures/api.ts";

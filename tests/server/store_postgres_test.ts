@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { uuidv7 } from "../../server/_crypto.ts";
+import { uuidv7 } from "../../server/core/_crypto.ts";
 import { storeConformance } from "../../server/stores/conformance/mod.ts";
 import {
   LATEST_VERSION,

@@ -9,9 +9,9 @@
 // another account.
 
 import fc from "fast-check";
-import type { Store } from "../../server/store.ts";
+import type { Store } from "../../server/core/store.ts";
 import { createGatehouse, totpCode } from "../../mod.ts";
-import { totpSealing } from "../../server/_totp_sealing.ts";
+import { totpSealing } from "../../server/core/_totp_sealing.ts";
 import {
   assert,
   assertEquals,

@@ -12,8 +12,8 @@ import {
   totpSetup,
   totpStepAt,
   totpStepOf,
-} from "../../server/totp.ts";
-import type { Store } from "../../server/store.ts";
+} from "../../server/core/totp.ts";
+import type { Store } from "../../server/core/store.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../fixtures/assert.ts";
-import { isUuid, uuidv7 } from "../../server/_crypto.ts";
+import { isUuid, uuidv7 } from "../../server/core/_crypto.ts";
 
 Deno.test("uuidv7() makes version 7, variant 1 UUIDs carrying the time", () => {
   const now = Date.UTC(2026, 10, 21);

@@ -4,12 +4,12 @@
 // Postgres: a registration and sign-ins, then every way one must fail.
 
 import assert from "node:assert/strict";
-import { hashToken, randomToken } from "../../server/_crypto.ts";
-import type { Store, UserRecord } from "../../server/store.ts";
+import { hashToken, randomToken } from "../../server/core/_crypto.ts";
+import type { Store, UserRecord } from "../../server/core/store.ts";
 import type {
   ChallengeUse,
   PasskeyRecord,
-} from "../../server/store_factors.ts";
+} from "../../server/core/store_factors.ts";
 import {
   CHALLENGE_TTL,
   credentialIdOf,
@@ -19,7 +19,7 @@ import {
   relyingParty,
   verifyPasskeyAuthentication,
   verifyPasskeyRegistration,
-} from "../../server/webauthn.ts";
+} from "../../server/core/webauthn.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import {

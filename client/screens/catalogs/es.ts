@@ -3,7 +3,7 @@
 // the strings with a plural). tests/client/screens/i18n_test.tsx checks that
 // every string of every screen is here and that nothing else is.
 
-import type { Catalog } from "../i18n.ts";
+import type { Catalog } from "./catalog.ts";
 
 /** Spanish (`es`), for every Spanish-speaking region. */
 export const es: Catalog = {

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { USER_SORTS } from "@gatehouse/contract";
-import type { UserPage, UserRecord } from "../../store.ts";
+import type { UserPage, UserRecord } from "../../core/store.ts";
 import {
   addSession,
   addUser,

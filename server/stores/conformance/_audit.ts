@@ -4,7 +4,7 @@
 // reaper's deletion.
 
 import assert from "node:assert/strict";
-import type { AuditEvent, AuditQuery, Store } from "../../store.ts";
+import type { AuditEvent, AuditQuery, Store } from "../../core/store.ts";
 import { eventWithinReach } from "../_audit_reach.ts";
 import {
   addUser,

@@ -6,7 +6,7 @@
 // that refuses dead links before any hashing.
 
 import assert from "node:assert/strict";
-import type { NewSession, Store } from "../../store.ts";
+import type { NewSession, Store } from "../../core/store.ts";
 import {
   acceptance,
   addLink,

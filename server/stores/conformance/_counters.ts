@@ -3,7 +3,7 @@
 // reservations, and the bounded sweep of ended windows.
 
 import assert from "node:assert/strict";
-import type { Store } from "../../store.ts";
+import type { Store } from "../../core/store.ts";
 import { type Case, MINUTE } from "./_helpers.ts";
 
 const reserve = (s: Store, key: string, now: number, limit = 3) =>

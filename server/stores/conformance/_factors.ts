@@ -3,7 +3,7 @@
 // concurrency, replacing the stored secret, removal and the factor version.
 
 import assert from "node:assert/strict";
-import type { Store } from "../../store.ts";
+import type { Store } from "../../core/store.ts";
 import { addUser, type Case, MINUTE, NO_FACTORS, refused } from "./_helpers.ts";
 
 const SECRET = "JBSWY3DPEHPK3PXP";

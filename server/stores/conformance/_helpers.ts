@@ -4,9 +4,9 @@
 // through the contract too: e.g. a bounded delete of expired records counts it.
 
 import assert from "node:assert/strict";
-import { uuidv7 } from "../../_crypto.ts";
-import { fold } from "../../_fold.ts";
-import type { ErrorCode } from "../../errors.ts";
+import { uuidv7 } from "../../core/_crypto.ts";
+import { fold } from "../../core/_fold.ts";
+import type { ErrorCode } from "../../http/errors.ts";
 import type {
   InvitationAcceptance,
   LinkKind,
@@ -14,7 +14,7 @@ import type {
   NewUser,
   Store,
   UserRecord,
-} from "../../store.ts";
+} from "../../core/store.ts";
 
 /** One conformance case: its title and its check on a fresh, migrated store. */
 export type Case = readonly [

@@ -17,7 +17,7 @@ import {
   remainingLinks,
   tokenHash,
 } from "./_helpers.ts";
-import type { AuditEvent, LinkRecord } from "../../store.ts";
+import type { AuditEvent, LinkRecord } from "../../core/store.ts";
 
 const invitations: Case[] = [
   [

@@ -4,8 +4,8 @@
 // administrator's removal of every second factor.
 
 import assert from "node:assert/strict";
-import type { Store } from "../../store.ts";
-import type { NewPasskey } from "../../store_factors.ts";
+import type { Store } from "../../core/store.ts";
+import type { NewPasskey } from "../../core/store_factors.ts";
 import { withTotp } from "./_factors.ts";
 import {
   addUser,

@@ -4,8 +4,11 @@
 // to a use), and the sweep of expired ones.
 
 import assert from "node:assert/strict";
-import type { Store } from "../../store.ts";
-import type { ChallengeRecord, PendingSignIn } from "../../store_factors.ts";
+import type { Store } from "../../core/store.ts";
+import type {
+  ChallengeRecord,
+  PendingSignIn,
+} from "../../core/store_factors.ts";
 import { withTotp } from "./_factors.ts";
 import { addUser, type Case, hash, MINUTE, tokenHash } from "./_helpers.ts";
 

@@ -1,9 +1,9 @@
 // Conformance cases for what hangs off accounts: sessions and their
 // revocation, and single-use links, including their bounded expiry sweeps.
 
-import { isUuid } from "../../_crypto.ts";
+import { isUuid } from "../../core/_crypto.ts";
 import assert from "node:assert/strict";
-import type { UserRecord } from "../../store.ts";
+import type { UserRecord } from "../../core/store.ts";
 import {
   acceptance,
   addLink,

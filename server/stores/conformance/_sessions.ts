@@ -4,8 +4,8 @@
 // a password change bound to its credential.
 
 import assert from "node:assert/strict";
-import { isUuid } from "../../_crypto.ts";
-import type { Store } from "../../store.ts";
+import { isUuid } from "../../core/_crypto.ts";
+import type { Store } from "../../core/store.ts";
 import {
   addSession,
   addUser,

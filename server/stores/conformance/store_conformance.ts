@@ -1,7 +1,7 @@
 // storeConformance: registers every case of the suite (one private module
 // per area beside it) with Deno.test. The public entry is mod.ts.
 
-import type { Store } from "../../store.ts";
+import type { Store } from "../../core/store.ts";
 import { ACCOUNT_CASES } from "./_accounts.ts";
 import { AUDIT_CASES } from "./_audit.ts";
 import { SESSION_CASES } from "./_sessions.ts";

@@ -4,12 +4,12 @@
 // one commit. The dead session records are removed afterwards; they were
 // dead from the commit on.
 
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   PasswordChange,
   SessionsRevocation,
   UserRecord,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { toRecord } from "./_accounts.ts";
 import { retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";

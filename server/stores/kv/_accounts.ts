@@ -2,7 +2,7 @@
 // stored value, and the enabled counters (`role_count/{role}`,
 // `enabled_count`) that an account's creation or change moves.
 
-import type { UserRecord } from "../../store.ts";
+import type { UserRecord } from "../../core/store.ts";
 import { type KvKeys, MINUS_ONE, type UserValue } from "./_keys.ts";
 
 /** The account as the `Store` interface shows it: no credential material. */

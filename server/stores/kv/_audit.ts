@@ -9,7 +9,7 @@ import type {
   AuditPage,
   AuditQuery,
   AuditReach,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { eventWithinReach } from "../_audit_reach.ts";
 import { commit } from "./_atomic.ts";
 import type { KvKeys, UserValue } from "./_keys.ts";

@@ -9,7 +9,7 @@ import type {
   NewPendingSignIn,
   PendingFailure,
   PendingSignIn,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import { commit, retry } from "./_atomic.ts";
 import { type FactorKeys, factorsOf } from "./_factor_keys.ts";
 import { ttl, type UserValue } from "./_keys.ts";

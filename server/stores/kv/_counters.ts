@@ -2,7 +2,7 @@
 // entry in the expiry index under the time its window ends. Attempts are
 // reserved before the work they allow and given back when it did not count.
 
-import type { AttemptWindow, Counter, Reservation } from "../../store.ts";
+import type { AttemptWindow, Counter, Reservation } from "../../core/store.ts";
 import { commit, retry } from "./_atomic.ts";
 import { type KvKeys, ttl } from "./_keys.ts";
 

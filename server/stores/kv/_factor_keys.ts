@@ -16,7 +16,7 @@
 // live inside the TOTP record: spending one, accepting a time step and
 // replacing the codes all commit against that one record.
 
-import type { AccountFactors } from "../../store_factors.ts";
+import type { AccountFactors } from "../../core/store_factors.ts";
 import { kvKeys, type UserValue } from "./_keys.ts";
 
 /** The enabled TOTP of an account as KvStore keeps it. */

@@ -2,14 +2,14 @@
 // in one commit, under the inviter's authority or, for the first-run link,
 // while no account exists), listing the pending ones and revoking one.
 
-import { uuidv7 } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
+import { uuidv7 } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   InvitationAcceptance,
   InvitationRevocation,
   LinkRecord,
   UserRecord,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { countEnabled, toRecord } from "./_accounts.ts";
 import { retry } from "./_atomic.ts";
 import {
@@ -20,7 +20,7 @@ import {
 } from "./_keys.ts";
 import { spendLink } from "./_links.ts";
 import { addEvents } from "./_audit.ts";
-import { withinReach } from "../../_roles.ts";
+import { withinReach } from "../../core/_roles.ts";
 
 // Deno KV reads at most 10 keys per getMany.
 const READ_BATCH = 10;

@@ -40,7 +40,7 @@
 // its index entries let each filter of the audit log be one reverse range
 // read, and the reaper walks `audit/` from its oldest id.
 
-import type { AuditEvent, Counter, LinkRecord } from "../../store.ts";
+import type { AuditEvent, Counter, LinkRecord } from "../../core/store.ts";
 
 /** An account as KvStore keeps it. */
 export interface UserValue {

@@ -9,7 +9,7 @@ import type {
   ResetConfirmation,
   UserRecord,
   WithEvents,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { addEvents } from "./_audit.ts";
 import { toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";

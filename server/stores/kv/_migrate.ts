@@ -25,9 +25,9 @@
 // reading an unknown address finds as many records as reading a known one
 // (no data moves).
 
-import { uuidv7 } from "../../_crypto.ts";
-import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
-import type { LinkRecord } from "../../store.ts";
+import { uuidv7 } from "../../core/_crypto.ts";
+import { fold, UNREACHABLE_KEY } from "../../core/_fold.ts";
+import type { LinkRecord } from "../../core/store.ts";
 import { commit, retry } from "./_atomic.ts";
 import type { KvKeys, SessionValue, UserValue } from "./_keys.ts";
 

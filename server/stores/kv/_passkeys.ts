@@ -4,14 +4,14 @@
 // account's versionstamp so the cap and the version hold under concurrency.
 // Also the administrator's removal of every second factor.
 
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   NewPasskey,
   PasskeyRecord,
   PasskeyUse,
   SecondFactorRemoval,
-} from "../../store_factors.ts";
-import type { WithEvents } from "../../store.ts";
+} from "../../core/store_factors.ts";
+import type { WithEvents } from "../../core/store.ts";
 import { retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";
 import {

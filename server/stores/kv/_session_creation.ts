@@ -7,8 +7,8 @@
 // checks the account and the counter as they were read, and reads again
 // when either moved, exactly as when it read them itself.
 
-import { uuidv7 } from "../../_crypto.ts";
-import type { NewSession } from "../../store.ts";
+import { uuidv7 } from "../../core/_crypto.ts";
+import type { NewSession } from "../../core/store.ts";
 import { retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";
 import { factorsOf } from "./_factor_keys.ts";

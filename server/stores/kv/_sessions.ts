@@ -2,7 +2,11 @@
 // its account for revocation, listing and the cap, its entry in the expiry
 // index for the reaper), written and deleted together.
 
-import type { SessionLookup, SessionRecord, WithEvents } from "../../store.ts";
+import type {
+  SessionLookup,
+  SessionRecord,
+  WithEvents,
+} from "../../core/store.ts";
 import { toRecord } from "./_accounts.ts";
 import { coalescing } from "../_coalesce.ts";
 import { commit, retry } from "./_atomic.ts";

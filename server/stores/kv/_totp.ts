@@ -3,14 +3,14 @@
 // recovery code). Each decision is one read of the records it depends on
 // and one commit checked against them.
 
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   AccountFactors,
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
-} from "../../store_factors.ts";
-import type { WithEvents } from "../../store.ts";
+} from "../../core/store_factors.ts";
+import type { WithEvents } from "../../core/store.ts";
 import { retry } from "./_atomic.ts";
 import { addEvents } from "./_audit.ts";
 import {

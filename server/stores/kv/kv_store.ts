@@ -2,7 +2,7 @@
 // private module beside it (accounts, sessions, links, invitations,
 // counters, keys, atomic commits, migration). The public entry is mod.ts.
 
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   AttemptWindow,
   AuditEvent,
@@ -29,7 +29,7 @@ import type {
   UserRecord,
   UserUpdate,
   WithEvents,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { countEnabled, moveCounts, toRecord } from "./_accounts.ts";
 import { commit, retry } from "./_atomic.ts";
 import * as security from "./_account_security.ts";
@@ -56,7 +56,7 @@ import type {
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import * as challenges from "./_challenges.ts";
 import { type FactorKeys, factorKeys, factorsOf } from "./_factor_keys.ts";
 import * as passkeys from "./_passkeys.ts";

@@ -5,13 +5,13 @@
 // the events beyond a reader's reach.
 
 import type postgres from "postgres";
-import { isUuid } from "../../_crypto.ts";
+import { isUuid } from "../../core/_crypto.ts";
 import type {
   AuditEvent,
   AuditPage,
   AuditQuery,
   AuditReach,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import type { PgTables } from "./_tables.ts";
 
 /** The events as the JSON array `insert_events` reads, or null for none. */

@@ -9,7 +9,7 @@ import type {
   NewPendingSignIn,
   PendingFailure,
   PendingSignIn,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import {
   type FactorTables,
   toChallenge,

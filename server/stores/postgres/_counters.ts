@@ -2,7 +2,7 @@
 // one upsert that refuses at the limit (the row lock makes concurrent
 // reservations queue, each seeing the count the one before committed).
 
-import type { AttemptWindow, Counter, Reservation } from "../../store.ts";
+import type { AttemptWindow, Counter, Reservation } from "../../core/store.ts";
 import { type PgTables, toCounter } from "./_tables.ts";
 
 /** Reserves one attempt unless the open window already counts `limit`. */

@@ -7,7 +7,7 @@ import type {
   ChallengeRecord,
   PasskeyRecord,
   PendingSignIn,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import type { Sql, Table } from "./_tables.ts";
 
 /** The second-factor tables of one schema. */

@@ -6,9 +6,9 @@
 // or one function call (no client-side transaction: see _tables.ts).
 
 import type postgres from "postgres";
-import { isUuid, uuidv7 } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
-import { fold } from "../../_fold.ts";
+import { isUuid, uuidv7 } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
+import { fold } from "../../core/_fold.ts";
 import type {
   InvitationAcceptance,
   InvitationRevocation,
@@ -17,9 +17,9 @@ import type {
   ResetConfirmation,
   UserRecord,
   WithEvents,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { eventsJson } from "./_audit.ts";
-import { withinReach } from "../../_roles.ts";
+import { withinReach } from "../../core/_roles.ts";
 import { type PgTables, toUser } from "./_tables.ts";
 
 /**

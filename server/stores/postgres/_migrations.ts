@@ -10,7 +10,7 @@
 // Never edit a released migration; add the next version.
 
 import type postgres from "postgres";
-import { fold, UNREACHABLE_KEY } from "../../_fold.ts";
+import { fold, UNREACHABLE_KEY } from "../../core/_fold.ts";
 
 /**
  * A step computed in JavaScript (e.g. folding emails by the rule every store

@@ -3,16 +3,16 @@
 // (migration 4) that lock the account's row first; the rest are single
 // statements.
 
-import { isUuid } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
+import { isUuid } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   NewPasskey,
   PasskeyRecord,
   PasskeyUse,
   SecondFactorRemoval,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import { type FactorTables, toPasskey } from "./_factor_tables.ts";
-import type { WithEvents } from "../../store.ts";
+import type { WithEvents } from "../../core/store.ts";
 import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
 import { reach as reachRule, userUpdateDecision } from "../_user_rules.ts";

@@ -5,8 +5,8 @@
 // transaction on a request path).
 
 import type postgres from "postgres";
-import { isUuid, uuidv7 } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
+import { isUuid, uuidv7 } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   NewSession,
   PasswordChange,
@@ -15,7 +15,7 @@ import type {
   SessionsRevocation,
   UserRecord,
   WithEvents,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { toFactors } from "./_factor_tables.ts";
 import { type PgTables, toUser } from "./_tables.ts";

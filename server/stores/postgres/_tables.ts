@@ -7,7 +7,7 @@
 // change is one statement or one call of a function of the schema.
 
 import type postgres from "postgres";
-import type { Counter, UserRecord } from "../../store.ts";
+import type { Counter, UserRecord } from "../../core/store.ts";
 import { coalescing } from "../_coalesce.ts";
 
 /** A postgres.js client. */

@@ -3,20 +3,20 @@
 // conditional UPDATEs, so concurrent ones queue on the row lock and each
 // re-checks its condition against the row the one before left.
 
-import { isUuid } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
+import { isUuid } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
 import type {
   AccountFactors,
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import {
   factorColumns,
   type FactorTables,
   toFactors,
 } from "./_factor_tables.ts";
-import type { WithEvents } from "../../store.ts";
+import type { WithEvents } from "../../core/store.ts";
 import { eventsIfChanged, eventsJson } from "./_audit.ts";
 import { codeOf } from "./_tables.ts";
 

@@ -6,7 +6,7 @@
 // (../_user_listing.ts).
 
 import type postgres from "postgres";
-import type { UserPage, UserQuery, UserRecord } from "../../store.ts";
+import type { UserPage, UserQuery, UserRecord } from "../../core/store.ts";
 
 /**
  * The page `query` asks for from the `users` table, and the total.

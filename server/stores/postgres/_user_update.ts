@@ -9,9 +9,9 @@
 // commits: without a cap, since a lost race means another account change
 // committed in between, so a crowd of changes drains.
 
-import { isUuid } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
-import type { UserRecord, UserUpdate } from "../../store.ts";
+import { isUuid } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
+import type { UserRecord, UserUpdate } from "../../core/store.ts";
 import { userUpdateDecision } from "../_user_rules.ts";
 import { eventsJson } from "./_audit.ts";
 import { type PgTables, toUser } from "./_tables.ts";

@@ -4,9 +4,9 @@
 // public entry is mod.ts.
 
 import type postgres from "postgres";
-import { isUuid } from "../../_crypto.ts";
-import { AuthError } from "../../errors.ts";
-import { fold } from "../../_fold.ts";
+import { isUuid } from "../../core/_crypto.ts";
+import { AuthError } from "../../http/errors.ts";
+import { fold } from "../../core/_fold.ts";
 import type {
   AttemptWindow,
   AuditEvent,
@@ -33,7 +33,7 @@ import type {
   UserRecord,
   UserUpdate,
   WithEvents,
-} from "../../store.ts";
+} from "../../core/store.ts";
 import type {
   AccountFactors,
   ChallengeRecord,
@@ -48,7 +48,7 @@ import type {
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
-} from "../../store_factors.ts";
+} from "../../core/store_factors.ts";
 import * as challenges from "./_challenges.ts";
 import * as counters from "./_counters.ts";
 import {

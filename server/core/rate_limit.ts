@@ -18,16 +18,20 @@
  * @module
  */
 
-import { inBackground } from "./_background.ts";
-import { addressBucket } from "./_ip.ts";
+import { inBackground } from "../http/_background.ts";
+import { addressBucket } from "../http/_ip.ts";
 import {
   prepareProxy,
   resolveClient,
   type TrustedProxy,
-} from "./client_address.ts";
-import { AuthError, errorResponseForAuthError } from "./errors.ts";
-import { answeringErrors, type Middleware, respondError } from "./http.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
+} from "../http/client_address.ts";
+import { AuthError, errorResponseForAuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Middleware,
+  respondError,
+} from "../http/respond.ts";
+import { defaultLogger, type Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";
 
 /** Options of {@linkcode loginRateLimiter}. */

@@ -10,7 +10,7 @@
  */
 
 import { AuthError, errorResponseForAuthError } from "./errors.ts";
-import { type Middleware, respondError } from "./http.ts";
+import { type Middleware, respondError } from "./respond.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 
 /** The decision of {@linkcode checkCrossOrigin}. */

@@ -8,16 +8,16 @@
  * @module
  */
 
-import { adminRules } from "./_admin_rules.ts";
-import { authority } from "./_authority.ts";
-import { uuidv7 } from "./_crypto.ts";
-import { InputCancelled, LineReader } from "./_line_reader.ts";
-import { readEmail, readName, readNewPassword } from "./_input.ts";
-import type { RoleDefinition, RoleRegistry } from "./roles.ts";
-import { AuthError } from "./errors.ts";
-import { type Limits, resolveLimits } from "./limits.ts";
-import { argon2Hasher, type PasswordHasher } from "./password.ts";
-import type { Store } from "./store.ts";
+import { adminRules } from "../core/_admin_rules.ts";
+import { authority } from "../core/_authority.ts";
+import { uuidv7 } from "../core/_crypto.ts";
+import { InputCancelled, LineReader } from "../core/_line_reader.ts";
+import { readEmail, readName, readNewPassword } from "../core/_input.ts";
+import type { RoleDefinition, RoleRegistry } from "../core/roles.ts";
+import { AuthError } from "../http/errors.ts";
+import { type Limits, resolveLimits } from "../http/limits.ts";
+import { argon2Hasher, type PasswordHasher } from "../core/password.ts";
+import type { Store } from "../core/store.ts";
 
 /** The terminal of {@linkcode runCreateAdmin}; tests replace it. */
 export interface CreateAdminIo {

@@ -8,29 +8,34 @@
  */
 
 import type { SessionJson, SessionListJson } from "@gatehouse/contract";
-import type { ClientMeta } from "./_client_meta.ts";
-import { changeBudget, withinBudget } from "./_change_budget.ts";
-import { codeLock } from "./_code_lock.ts";
-import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
+import { changeBudget, withinBudget } from "../core/_change_budget.ts";
+import { codeLock } from "../core/_code_lock.ts";
+import { countedGuess, countingPasswordGuesses } from "../core/_counted.ts";
 import {
   lazyRelyingParty,
   type Proof,
   readProof,
   spendCode,
   spendPasskey,
-} from "./_factor_proofs.ts";
-import { readId, readNewPassword } from "./_input.ts";
+} from "../core/_factor_proofs.ts";
+import { readId, readNewPassword } from "../core/_input.ts";
 import {
   type Identity,
   identityFromContext,
   sessionFromContext,
-} from "./identity.ts";
-import { type Auth, sessionIssuer } from "./auth.ts";
-import { decode, requiredString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
+} from "../core/identity.ts";
+import { type Auth, sessionIssuer } from "../core/auth.ts";
+import { decode, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
 import { listActivityHandler } from "./audit_log.ts";
-import type { SessionRecord } from "./store.ts";
+import type { SessionRecord } from "../core/store.ts";
 
 /** Options of {@linkcode createAccount}. */
 export interface AccountOptions {

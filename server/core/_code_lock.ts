@@ -19,12 +19,12 @@
 // Passkeys are not counted and not refused: an assertion cannot be guessed,
 // and the owner keeps a way in while someone grinds codes.
 
-import type { ClientMeta } from "./_client_meta.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
 import type { AuditTrail, EventAccount } from "./_audit.ts";
-import { inBackground } from "./_background.ts";
+import { inBackground } from "../http/_background.ts";
 import { retryLater } from "./_change_budget.ts";
-import type { Limits } from "./limits.ts";
-import type { Logger } from "./logger.ts";
+import type { Limits } from "../http/limits.ts";
+import type { Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";
 
 /** What the lock needs (a SessionIssuer has each). */

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { DEFAULT_AUDIT_RETENTION } from "./limits.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
-import type { Store } from "./store.ts";
+import { DEFAULT_AUDIT_RETENTION } from "../http/limits.ts";
+import { defaultLogger, type Logger } from "../http/logger.ts";
+import type { Store } from "../core/store.ts";
 
 /** Options of {@linkcode Reaper}. */
 export interface ReaperOptions {

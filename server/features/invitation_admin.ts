@@ -7,13 +7,23 @@
  */
 
 import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
-import type { AdminRules } from "./_admin_rules.ts";
-import type { AuditTrail } from "./_audit.ts";
-import type { ClientMeta } from "./_client_meta.ts";
-import { readId } from "./_input.ts";
-import { withinReach } from "./_roles.ts";
-import { type Handler, type Middleware, NO_STORE, respond } from "./http.ts";
-import type { AuditEvent, LinkRecord, Store, UserRecord } from "./store.ts";
+import type { AdminRules } from "../core/_admin_rules.ts";
+import type { AuditTrail } from "../core/_audit.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
+import { readId } from "../core/_input.ts";
+import { withinReach } from "../core/_roles.ts";
+import {
+  type Handler,
+  type Middleware,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import type {
+  AuditEvent,
+  LinkRecord,
+  Store,
+  UserRecord,
+} from "../core/store.ts";
 
 /** What the two handlers need; `createAdmin` builds it. */
 export interface InvitationAdminDeps {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../http/logger.ts";
 
 /**
  * Hashes and verifies passwords. `createAuth` takes one, so tests can count

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { uuidv7 } from "./_crypto.ts";
-import { readEmail, readName } from "./_input.ts";
-import { linkUrl, newLink, parsePublicUrl } from "./_links.ts";
-import { type Limits, resolveLimits } from "./limits.ts";
-import type { Store } from "./store.ts";
+import { uuidv7 } from "../core/_crypto.ts";
+import { readEmail, readName } from "../core/_input.ts";
+import { linkUrl, newLink, parsePublicUrl } from "../core/_links.ts";
+import { type Limits, resolveLimits } from "../http/limits.ts";
+import type { Store } from "../core/store.ts";
 
 /** Options of {@linkcode firstRunInvitation}. */
 export interface FirstRunOptions {

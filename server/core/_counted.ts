@@ -12,9 +12,9 @@
 // process. The answer carries the verdict as a symbol-keyed property, read
 // by the limiter: nothing reaches the wire.
 
-import { AuthError } from "./errors.ts";
-import { answerError, type Middleware } from "./http.ts";
-import type { Logger } from "./logger.ts";
+import { AuthError } from "../http/errors.ts";
+import { answerError, type Middleware } from "../http/respond.ts";
+import type { Logger } from "../http/logger.ts";
 
 const COUNTED = Symbol("gatehouse.counted_guess");
 

@@ -17,7 +17,7 @@ import {
   type OperationName,
   OPERATIONS,
 } from "@gatehouse/contract";
-import type { Handler, Middleware } from "./http.ts";
+import type { Handler, Middleware } from "../http/respond.ts";
 
 /**
  * One route of the HTTP API: the operation it serves, its method and path,

@@ -9,16 +9,16 @@
  * @module
  */
 
-import { linkBase } from "./_links.ts";
+import { linkBase } from "../core/_links.ts";
 import { checkLinkHandler } from "./_link_handlers.ts";
-import type { Auth } from "./auth.ts";
-import type { Handler } from "./http.ts";
+import type { Auth } from "../core/auth.ts";
+import type { Handler } from "../http/respond.ts";
 import { acceptInviteHandler } from "./invitations.ts";
-import { resolveLimits } from "./limits.ts";
-import { defaultLogger } from "./logger.ts";
-import { argon2Hasher } from "./password.ts";
+import { resolveLimits } from "../http/limits.ts";
+import { defaultLogger } from "../http/logger.ts";
+import { argon2Hasher } from "../core/password.ts";
 import { confirmResetHandler, requestResetHandler } from "./password_reset.ts";
-import type { MailOptions, SharedOptions } from "./options.ts";
+import type { MailOptions, SharedOptions } from "../core/options.ts";
 
 /** Options of {@linkcode createAccountLinks}: the shared settings (the store `auth` uses) and how reset links reach people. */
 export interface AccountLinksOptions extends SharedOptions, MailOptions {

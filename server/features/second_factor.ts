@@ -20,26 +20,31 @@ import type {
   SecondFactorMethod,
   TotpSetupJson,
 } from "@gatehouse/contract";
-import { changeBudget, withinBudget } from "./_change_budget.ts";
-import { codeLock } from "./_code_lock.ts";
-import { countedGuess, countingPasswordGuesses } from "./_counted.ts";
-import { hashToken, isTokenShaped } from "./_crypto.ts";
+import { changeBudget, withinBudget } from "../core/_change_budget.ts";
+import { codeLock } from "../core/_code_lock.ts";
+import { countedGuess, countingPasswordGuesses } from "../core/_counted.ts";
+import { hashToken, isTokenShaped } from "../core/_crypto.ts";
 import {
   CLEAR_CHALLENGE,
   lazyRelyingParty,
   readProof,
   spendCode,
   spendPasskey,
-} from "./_factor_proofs.ts";
-import { identityFromContext, sessionFromContext } from "./identity.ts";
-import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
-import { readCookie, serializeCookie } from "./cookie.ts";
-import { decode, requiredString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
-import type { UserRecord } from "./store.ts";
-import { newTotpSecret, totpSetup, totpStepOf } from "./totp.ts";
+} from "../core/_factor_proofs.ts";
+import { identityFromContext, sessionFromContext } from "../core/identity.ts";
+import { type Auth, PENDING_COOKIE, sessionIssuer } from "../core/auth.ts";
+import { readCookie, serializeCookie } from "../http/cookie.ts";
+import { decode, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import { hashRecoveryCode, newRecoveryCodes } from "../core/recovery_codes.ts";
+import type { UserRecord } from "../core/store.ts";
+import { newTotpSecret, totpSetup, totpStepOf } from "../core/totp.ts";
 
 /** Options of {@linkcode createSecondFactor}. */
 export interface SecondFactorOptions {

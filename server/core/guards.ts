@@ -7,14 +7,14 @@
  * @module
  */
 
-import { AuthError } from "./errors.ts";
-import { answerError, type Middleware } from "./http.ts";
+import { AuthError } from "../http/errors.ts";
+import { answerError, type Middleware } from "../http/respond.ts";
 import {
   type Identity,
   identityFromContext,
   sessionFromContext,
 } from "./identity.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../http/logger.ts";
 
 /**
  * Resolves the identity behind a request's cookie and attaches it (with

@@ -6,8 +6,8 @@
  */
 
 import { type AuditTrail, auditTrail } from "./_audit.ts";
-import { inBackground } from "./_background.ts";
-import { type ClientMeta, clientMeta } from "./_client_meta.ts";
+import { inBackground } from "../http/_background.ts";
+import { type ClientMeta, clientMeta } from "../http/_client_meta.ts";
 import {
   hashToken,
   randomToken,
@@ -22,9 +22,9 @@ import {
   identityFromContext,
 } from "./identity.ts";
 import { identityBuilder } from "./_roles.ts";
-import { isCookieName, readCookie, serializeCookie } from "./cookie.ts";
-import { decode, requiredString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
+import { isCookieName, readCookie, serializeCookie } from "../http/cookie.ts";
+import { decode, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
 import { capabilityGuard, privilegeGuard, sessionGuard } from "./guards.ts";
 import {
   answeringErrors,
@@ -32,15 +32,15 @@ import {
   type Middleware,
   NO_STORE,
   respond,
-} from "./http.ts";
+} from "../http/respond.ts";
 import {
   DEFAULT_IDLE_TIMEOUT,
   DEFAULT_REAUTHENTICATION_WINDOW,
   DEFAULT_SESSION_TTL,
   type Limits,
   resolveLimits,
-} from "./limits.ts";
-import { defaultLogger, type Logger } from "./logger.ts";
+} from "../http/limits.ts";
+import { defaultLogger, type Logger } from "../http/logger.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import { type TotpSealing, totpSealing as sealingOf } from "./_totp_sealing.ts";
 import type { RoleOptions, SharedOptions } from "./options.ts";

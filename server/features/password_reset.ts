@@ -8,19 +8,19 @@
  * @module
  */
 
-import { afterAnswer } from "./_background.ts";
-import { uuidv7 } from "./_crypto.ts";
-import { readEmail } from "./_input.ts";
-import { linkUrl, mailerFor, newLink } from "./_links.ts";
+import { afterAnswer } from "../http/_background.ts";
+import { uuidv7 } from "../core/_crypto.ts";
+import { readEmail } from "../core/_input.ts";
+import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
 import {
   DEAD_LINK,
   type LinkSettings,
   spendableLink,
 } from "./_link_handlers.ts";
-import { decode, requiredString } from "./decode.ts";
-import { answeringErrors, type Handler, NO_STORE } from "./http.ts";
-import { sessionIssuer } from "./auth.ts";
-import type { Mailer, MailMessage } from "./mailer.ts";
+import { decode, requiredString } from "../http/decode.ts";
+import { answeringErrors, type Handler, NO_STORE } from "../http/respond.ts";
+import { sessionIssuer } from "../core/auth.ts";
+import type { Mailer, MailMessage } from "../core/mailer.ts";
 
 /** Collaborators of the reset request handler. */
 export interface ResetRequestSettings extends LinkSettings {

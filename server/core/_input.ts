@@ -16,8 +16,8 @@ import {
 import { hashToken, isTokenShaped, isUuid } from "./_crypto.ts";
 import { isCommonPassword } from "./_common_passwords.ts";
 import { fold } from "./_fold.ts";
-import { AuthError } from "./errors.ts";
-import type { Limits } from "./limits.ts";
+import { AuthError } from "../http/errors.ts";
+import type { Limits } from "../http/limits.ts";
 import type { AuditQuery, UserQuery } from "./store.ts";
 
 export { fold };

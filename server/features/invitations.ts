@@ -15,20 +15,25 @@
  */
 
 import type { InviteAnswer } from "@gatehouse/contract";
-import type { AuditTrail } from "./_audit.ts";
-import type { ClientMeta } from "./_client_meta.ts";
-import { uuidv7 } from "./_crypto.ts";
-import type { AdminRules } from "./_admin_rules.ts";
-import { readEmail, readName, readRole } from "./_input.ts";
-import { linkUrl, mailerFor, newLink } from "./_links.ts";
-import { grantersOf } from "./_roles.ts";
-import { sessionIssuer } from "./auth.ts";
-import { decode, optionalString, requiredString } from "./decode.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import type { Limits } from "./limits.ts";
-import type { Logger } from "./logger.ts";
-import type { Mailer, MailMessage } from "./mailer.ts";
-import type { Store } from "./store.ts";
+import type { AuditTrail } from "../core/_audit.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
+import { uuidv7 } from "../core/_crypto.ts";
+import type { AdminRules } from "../core/_admin_rules.ts";
+import { readEmail, readName, readRole } from "../core/_input.ts";
+import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
+import { grantersOf } from "../core/_roles.ts";
+import { sessionIssuer } from "../core/auth.ts";
+import { decode, optionalString, requiredString } from "../http/decode.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import type { Limits } from "../http/limits.ts";
+import type { Logger } from "../http/logger.ts";
+import type { Mailer, MailMessage } from "../core/mailer.ts";
+import type { Store } from "../core/store.ts";
 import {
   DEAD_LINK,
   type LinkSettings,

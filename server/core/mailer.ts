@@ -8,7 +8,7 @@
  * @module
  */
 
-import { defaultLogger, type Logger } from "./logger.ts";
+import { defaultLogger, type Logger } from "../http/logger.ts";
 
 /** What a mail is about. */
 export type MailKind = "invitation" | "password_reset" | "account_exists";

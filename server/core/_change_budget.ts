@@ -9,9 +9,9 @@
 // `login_rate_limited` with `Retry-After`. No person changes their second
 // factor twenty times in a quarter of an hour.
 
-import { AuthError, errorResponseForAuthError } from "./errors.ts";
-import { respondError } from "./http.ts";
-import type { Logger } from "./logger.ts";
+import { AuthError, errorResponseForAuthError } from "../http/errors.ts";
+import { respondError } from "../http/respond.ts";
+import type { Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";
 
 /** Audited self-service changes an account may make per window. */

@@ -6,18 +6,18 @@
 // checked). Each answers whether the proof holds; the callers say why not.
 
 import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
-import { readCookie, serializeCookie } from "./cookie.ts";
-import { type JsonObject, requiredString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
+import { readCookie, serializeCookie } from "../http/cookie.ts";
+import { type JsonObject, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
 import { hashRecoveryCode } from "./recovery_codes.ts";
 import type { AuditEvent, Store } from "./store.ts";
 import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
 import { totpStepOf } from "./totp.ts";
 import type { TotpSealing } from "./_totp_sealing.ts";
-import { inBackground } from "./_background.ts";
-import type { Logger } from "./logger.ts";
+import { inBackground } from "../http/_background.ts";
+import type { Logger } from "../http/logger.ts";
 import type { AuditTrail, EventAccount } from "./_audit.ts";
-import type { ClientMeta } from "./_client_meta.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
 import {
   CHALLENGE_TTL,
   credentialIdOf,

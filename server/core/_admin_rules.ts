@@ -6,7 +6,7 @@
 
 import { grantableRoles, knownRoles } from "./_roles.ts";
 import type { RoleRegistry } from "./roles.ts";
-import { AuthError } from "./errors.ts";
+import { AuthError } from "../http/errors.ts";
 import { type Identity, identityFromContext } from "./identity.ts";
 
 /** The role checks of one administration service, fixed at construction. */

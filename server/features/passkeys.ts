@@ -9,30 +9,35 @@
  */
 
 import type { PasskeyJson, PasskeyListJson } from "@gatehouse/contract";
-import { changeBudget, withinBudget } from "./_change_budget.ts";
-import { countingPasswordGuesses } from "./_counted.ts";
-import { hashToken, isTokenShaped, uuidv7 } from "./_crypto.ts";
+import { changeBudget, withinBudget } from "../core/_change_budget.ts";
+import { countingPasswordGuesses } from "../core/_counted.ts";
+import { hashToken, isTokenShaped, uuidv7 } from "../core/_crypto.ts";
 import {
   CLEAR_CHALLENGE,
   keepChallenge,
   lazyRelyingParty,
   provePasskey,
   spendChallenge,
-} from "./_factor_proofs.ts";
-import { readId, readName } from "./_input.ts";
-import { identityFromContext, sessionFromContext } from "./identity.ts";
-import { type Auth, PENDING_COOKIE, sessionIssuer } from "./auth.ts";
-import { readCookie } from "./cookie.ts";
-import { decode, type JsonObject, optionalString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import type { PasskeyRecord, Store } from "./store.ts";
+} from "../core/_factor_proofs.ts";
+import { readId, readName } from "../core/_input.ts";
+import { identityFromContext, sessionFromContext } from "../core/identity.ts";
+import { type Auth, PENDING_COOKIE, sessionIssuer } from "../core/auth.ts";
+import { readCookie } from "../http/cookie.ts";
+import { decode, type JsonObject, optionalString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import type { PasskeyRecord, Store } from "../core/store.ts";
 import {
   hasUserHandle,
   passkeyAuthenticationOptions,
   passkeyRegistrationOptions as creationOptions,
   verifyPasskeyRegistration,
-} from "./webauthn.ts";
+} from "../core/webauthn.ts";
 
 /** Options of {@linkcode createPasskeys}. */
 export interface PasskeyOptions {

@@ -7,9 +7,9 @@
 
 import type { AuditEventType } from "@gatehouse/contract";
 import { uuidv7 } from "./_crypto.ts";
-import type { ClientMeta } from "./_client_meta.ts";
-import { inBackground } from "./_background.ts";
-import type { Logger } from "./logger.ts";
+import type { ClientMeta } from "../http/_client_meta.ts";
+import { inBackground } from "../http/_background.ts";
+import type { Logger } from "../http/logger.ts";
 import type { AuditEvent, Store } from "./store.ts";
 
 /** An account as an event names it. */

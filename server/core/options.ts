@@ -6,12 +6,12 @@
  * @module
  */
 
-import type { Limits } from "./limits.ts";
-import type { Logger } from "./logger.ts";
+import type { Limits } from "../http/limits.ts";
+import type { Logger } from "../http/logger.ts";
 import type { Mailer } from "./mailer.ts";
 import type { PasswordHasher } from "./password.ts";
 import type { RoleRegistry } from "./roles.ts";
-import type { TrustedProxy } from "./client_address.ts";
+import type { TrustedProxy } from "../http/client_address.ts";
 import type { AuditEvent, Store } from "./store.ts";
 
 /**

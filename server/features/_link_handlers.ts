@@ -9,16 +9,21 @@
 // both kinds, behind the same dead-link limiter.
 
 import type { LinkCheckJson, LinkState } from "@gatehouse/contract";
-import { grantersOf } from "./_roles.ts";
-import { linkTokenHash, readNewPassword } from "./_input.ts";
-import { type Auth, sessionIssuer } from "./auth.ts";
-import { decode, requiredString } from "./decode.ts";
-import { AuthError } from "./errors.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import type { Limits } from "./limits.ts";
-import type { Logger } from "./logger.ts";
-import type { PasswordHasher } from "./password.ts";
-import type { LinkKind, LinkRecord, Store } from "./store.ts";
+import { grantersOf } from "../core/_roles.ts";
+import { linkTokenHash, readNewPassword } from "../core/_input.ts";
+import { type Auth, sessionIssuer } from "../core/auth.ts";
+import { decode, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import type { Limits } from "../http/limits.ts";
+import type { Logger } from "../http/logger.ts";
+import type { PasswordHasher } from "../core/password.ts";
+import type { LinkKind, LinkRecord, Store } from "../core/store.ts";
 
 /** Collaborators of the public link handlers. */
 export interface LinkSettings {

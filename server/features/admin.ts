@@ -12,10 +12,10 @@
  */
 
 import type { UserJson, UserListJson } from "@gatehouse/contract";
-import { adminRules } from "./_admin_rules.ts";
-import { type AuditTrail, auditTrail } from "./_audit.ts";
-import { clientMeta } from "./_client_meta.ts";
-import { uuidv7 } from "./_crypto.ts";
+import { adminRules } from "../core/_admin_rules.ts";
+import { type AuditTrail, auditTrail } from "../core/_audit.ts";
+import { clientMeta } from "../http/_client_meta.ts";
+import { uuidv7 } from "../core/_crypto.ts";
 import {
   readEmail,
   readId,
@@ -23,28 +23,37 @@ import {
   readNewPassword,
   readRole,
   readUserQuery,
-} from "./_input.ts";
-import { linkBase } from "./_links.ts";
-import { withinReach } from "./_roles.ts";
+} from "../core/_input.ts";
+import { linkBase } from "../core/_links.ts";
+import { withinReach } from "../core/_roles.ts";
 import {
   decode,
   optionalString,
   requiredBoolean,
   requiredString,
-} from "./decode.ts";
-import { AuthError } from "./errors.ts";
-import { answeringErrors, type Handler, NO_STORE, respond } from "./http.ts";
-import { resolveLimits } from "./limits.ts";
+} from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  answeringErrors,
+  type Handler,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import { resolveLimits } from "../http/limits.ts";
 import {
   listInvitationsHandler,
   revokeInvitationHandler,
 } from "./invitation_admin.ts";
 import { inviteHandler } from "./invitations.ts";
 import { listAuditEventsHandler } from "./audit_log.ts";
-import { defaultLogger } from "./logger.ts";
-import { argon2Hasher } from "./password.ts";
-import type { MailOptions, RoleOptions, SharedOptions } from "./options.ts";
-import type { AuditEvent, UserRecord, UserUpdate } from "./store.ts";
+import { defaultLogger } from "../http/logger.ts";
+import { argon2Hasher } from "../core/password.ts";
+import type {
+  MailOptions,
+  RoleOptions,
+  SharedOptions,
+} from "../core/options.ts";
+import type { AuditEvent, UserRecord, UserUpdate } from "../core/store.ts";
 
 /**
  * Options of {@linkcode createAdmin}: the shared settings, who may

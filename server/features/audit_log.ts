@@ -20,13 +20,18 @@
  */
 
 import type { AuditEventJson, AuditEventPageJson } from "@gatehouse/contract";
-import type { AdminRules } from "./_admin_rules.ts";
-import { readAuditEmail, readAuditQuery } from "./_input.ts";
-import { AuthError } from "./errors.ts";
-import { type Handler, type Middleware, NO_STORE, respond } from "./http.ts";
-import { identityFromContext } from "./identity.ts";
-import type { Limits } from "./limits.ts";
-import type { AuditEvent, AuditPage, Store } from "./store.ts";
+import type { AdminRules } from "../core/_admin_rules.ts";
+import { readAuditEmail, readAuditQuery } from "../core/_input.ts";
+import { AuthError } from "../http/errors.ts";
+import {
+  type Handler,
+  type Middleware,
+  NO_STORE,
+  respond,
+} from "../http/respond.ts";
+import { identityFromContext } from "../core/identity.ts";
+import type { Limits } from "../http/limits.ts";
+import type { AuditEvent, AuditPage, Store } from "../core/store.ts";
 
 const SESSION_ABSENT = new AuthError("session_absent");
 const NO_EVENTS: AuditEventPageJson = { events: [], next_cursor: null };
