@@ -13,19 +13,21 @@
 // the one `deno task build` made in Deploy's build step.
 
 import {
-  DEFAULT_LIMITS,
   firstRunInvitation,
   type Handler,
-  Reaper,
+  type Reaper,
   type Store,
 } from "@gatehouse/server";
+import { DEFAULT_LIMITS } from "./server/http/limits.ts";
 import { KvStore } from "@gatehouse/server/kv";
 import { type OpenedStore, openStoreFromEnv } from "@gatehouse/server/open";
 import { createDemoApp } from "./demo/app.ts";
 import { sessionSettingsFromEnv } from "./demo_config.ts";
 import { buildIslands, loadIslands } from "./demo/bundle.ts";
 
-// The reaper's hourly sweep of expired sessions, links and limiter counts.
+// The reaper's hourly sweep of expired sessions, links and limiter counts,
+// run on the gatehouse's own reaper (createDemoApp hands it out), so the
+// demo's settings apply to it.
 // Deno Deploy discovers crons by evaluating the main module's top level, and
 // ignores those registered later or inside conditionals, so this one is
 // registered here, unconditionally, before any await or Deno.serve. The
@@ -44,7 +46,6 @@ const onDeploy = env.DENO_DEPLOY === "true" ||
 const port = Number(env.PORT || 8000);
 
 const opened = await openStore();
-reaper.resolve(new Reaper(opened.store));
 const islands = onDeploy ? await loadIslands() : await buildIslands();
 
 // Requests wait for the app, which needs the port for its links.
@@ -59,14 +60,14 @@ const server = Deno.serve(
 );
 let publicUrl = env.PUBLIC_URL?.trim() || undefined;
 if (!onDeploy) publicUrl ??= `http://localhost:${server.addr.port}`;
-app.resolve(
-  await createDemoApp({
-    store: opened.store,
-    islands,
-    ...sessionSettingsFromEnv(env),
-    ...(publicUrl === undefined ? {} : { publicUrl }),
-  }),
-);
+const demo = await createDemoApp({
+  store: opened.store,
+  islands,
+  ...sessionSettingsFromEnv(env),
+  ...(publicUrl === undefined ? {} : { publicUrl }),
+});
+app.resolve(demo.handler);
+reaper.resolve(demo.reaper);
 
 console.log(
   `Gatehouse demo on ${

@@ -62,103 +62,24 @@ export type {
   SharedOptions,
 } from "./server/core/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
-export type {
-  AuditEventJson,
-  AuditEventPageJson,
-  InvitationJson,
-  InvitationListJson,
-  InviteAnswer,
-  PasskeyJson,
-  PasskeyListJson,
-  RecoveryCodesJson,
-  SecondFactorChallengeJson,
-  SessionJson,
-  SessionListJson,
-  TotpSetupJson,
-  UserJson,
-  UserListJson,
-} from "@gatehouse/contract";
-export {
-  type Auth,
-  type AuthConfig,
-  type AuthOptions,
-  createAuth,
-  PENDING_COOKIE,
-  PENDING_TTL,
-  type SignInBinding,
-  type SignInMethod,
-} from "./server/core/auth.ts";
+export { type Auth, type AuthOptions, createAuth } from "./server/core/auth.ts";
 export {
   type Admin,
-  type AdminConfig,
   type AdminOptions,
   createAdmin,
 } from "./server/features/admin.ts";
-export {
-  type Account,
-  type AccountOptions,
-  createAccount,
-} from "./server/features/account.ts";
-export { toEventJson } from "./server/features/audit_log.ts";
-export {
-  createSecondFactor,
-  MAX_SECOND_FACTOR_FAILURES,
-  type SecondFactor,
-  type SecondFactorOptions,
-} from "./server/features/second_factor.ts";
-export {
-  createPasskeys,
-  MAX_PASSKEYS,
-  type PasskeyOptions,
-  type Passkeys,
-} from "./server/features/passkeys.ts";
-export {
-  newTotpSecret,
-  TOTP_PERIOD,
-  type TotpAccount,
-  totpCode,
-  type TotpSetup,
-  totpSetup,
-  totpStepAt,
-  totpStepOf,
-} from "./server/core/totp.ts";
-export {
-  hashRecoveryCode,
-  newRecoveryCodes,
-  normaliseRecoveryCode,
-  RECOVERY_CODE_COUNT,
-} from "./server/core/recovery_codes.ts";
-export {
-  CHALLENGE_TTL,
-  type RelyingParty,
-  relyingParty,
-  type RelyingPartyOptions,
-} from "./server/core/webauthn.ts";
-export {
-  type AccountLinks,
-  type AccountLinksConfig,
-  type AccountLinksOptions,
-  createAccountLinks,
-} from "./server/features/account_links.ts";
-export {
-  type CapabilityRegistry,
-  type MaybePromise,
-  type RoleDefinition,
-  type RoleRegistry,
-  roleRegistry,
-  type StaticRoleRegistry,
+export type { Account } from "./server/features/account.ts";
+export type { SecondFactor } from "./server/features/second_factor.ts";
+export type { Passkeys } from "./server/features/passkeys.ts";
+export type { AccountLinks } from "./server/features/account_links.ts";
+export type {
+  MaybePromise,
+  RoleDefinition,
+  RoleRegistry,
 } from "./server/core/roles.ts";
 export {
-  type CookieOptions,
-  isCookieName,
-  readCookie,
-  serializeCookie,
-} from "./server/http/cookie.ts";
-export {
-  checkCrossOrigin,
   crossOriginGuard,
   type CrossOriginGuardOptions,
-  type CrossOriginVerdict,
 } from "./server/http/cross_origin.ts";
 export {
   decode,
@@ -168,7 +89,6 @@ export {
 export {
   AuthError,
   type AuthErrorOptions,
-  ERROR_STATUS,
   type ErrorBody,
   type ErrorCode,
   type ErrorMeta,
@@ -186,19 +106,12 @@ export {
   type SecondFactorSummary,
   withIdentity,
 } from "./server/core/identity.ts";
-export {
-  DEFAULT_AUDIT_RETENTION,
-  DEFAULT_IDLE_TIMEOUT,
-  DEFAULT_LIMITS,
-  DEFAULT_REAUTHENTICATION_WINDOW,
-  DEFAULT_SESSION_TTL,
-  type Limits,
-} from "./server/http/limits.ts";
+export type { Limits } from "./server/http/limits.ts";
 export {
   firstRunInvitation,
   type FirstRunOptions,
 } from "./server/features/first_run.ts";
-export { defaultLogger, type Logger } from "./server/http/logger.ts";
+export type { Logger } from "./server/http/logger.ts";
 export {
   developmentMailer,
   type DevelopmentMailerOptions,
@@ -209,15 +122,9 @@ export {
 export {
   argon2Hasher,
   type Argon2Options,
-  type Argon2Params,
-  OWASP_ARGON2ID,
   type PasswordHasher,
 } from "./server/core/password.ts";
-export {
-  clientAddress,
-  type ClientAddressOptions,
-  type TrustedProxy,
-} from "./server/http/client_address.ts";
+export type { TrustedProxy } from "./server/http/client_address.ts";
 export {
   loginRateLimiter,
   type LoginRateLimiterOptions,
@@ -227,4 +134,4 @@ export {
   type ReaperOptions,
   type SweepResult,
 } from "./server/features/reaper.ts";
-export type { AuditEvent, Store } from "./server/core/store.ts";
+export type { Store } from "./server/core/store.ts";

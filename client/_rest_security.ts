@@ -3,20 +3,17 @@
 // came in one server version: a 404 without a code from an older server is
 // ServerTooOldError("accountSecurity").
 
-import { discard, type HttpCall, readJson } from "./_http.ts";
-import { readSessionUser } from "./_wire.ts";
-import {
-  readAuditPage,
-  readOptions,
-  readPasskey,
-  readPasskeys,
-  readRecoveryCodeCount,
-  readRecoveryCodes,
-  readSessions,
-  readTotpSetup,
-} from "./_wire_security.ts";
-import type { Proof } from "./security_types.ts";
+import type { Ask } from "./_call.ts";
+import type {
+  AccountSession,
+  AuditEventPage,
+  Passkey,
+  PasskeyOptions,
+  Proof,
+  TotpSetup,
+} from "./security_types.ts";
 import type { AuthTransport } from "./auth_transport.ts";
+import type { SessionUser } from "./types.ts";
 
 /** The operations this file builds. */
 export type SecurityOperations = Pick<
@@ -53,74 +50,62 @@ export function proofBody(proof: Proof): Record<string, unknown> {
   return { passkey: proof.passkey };
 }
 
-/** Builds the operations over `call` (rest.ts's sender). */
-export function securityOperations(
-  call: (spec: HttpCall) => Promise<Response>,
-): SecurityOperations {
+/** Builds the operations over `ask` (rest.ts's generic call). */
+export function securityOperations(ask: Ask): SecurityOperations {
   const feature = "accountSecurity" as const;
-  const send = (spec: HttpCall) => call({ feature, ...spec });
-  const json = async <T>(
-    spec: HttpCall,
-    read: (value: unknown, status: number) => T,
-  ): Promise<T> => {
-    const response = await send(spec);
-    return read(await readJson(response), response.status);
-  };
-  const none = async (spec: HttpCall): Promise<void> =>
-    discard(await send(spec));
+  const none = (
+    operation: Parameters<Ask>[0],
+    input: Parameters<Ask>[1] = {},
+  ): Promise<void> => ask(operation, { feature, ...input });
+  const json = <T>(
+    operation: Parameters<Ask>[0],
+    input: Parameters<Ask>[1] = {},
+  ): Promise<T> => ask<T>(operation, { feature, ...input });
 
   return {
     changePassword: ({ currentPassword, newPassword }) =>
-      none({
-        operation: "changePassword",
+      none("changePassword", {
         body: { current_password: currentPassword, new_password: newPassword },
       }),
     reauthenticate: (proof) =>
-      none({ operation: "reauthenticate", body: proofBody(proof) }),
-    listSessions: () => json({ operation: "listSessions" }, readSessions),
-    revokeSession: (id) => none({ operation: "revokeSession", params: { id } }),
-    revokeOtherSessions: () => none({ operation: "revokeOtherSessions" }),
-    revokeUserSessions: (id) =>
-      none({ operation: "revokeUserSessions", params: { id } }),
-    setupTotp: () => json({ operation: "setupTotp" }, readTotpSetup),
-    confirmTotp: (code) =>
-      json({ operation: "confirmTotp", body: { code } }, readRecoveryCodes),
-    disableTotp: () => none({ operation: "disableTotp" }),
-    regenerateRecoveryCodes: () =>
-      json({ operation: "regenerateRecoveryCodes" }, readRecoveryCodes),
-    countRecoveryCodes: () =>
-      json({ operation: "countRecoveryCodes" }, readRecoveryCodeCount),
+      none("reauthenticate", { body: proofBody(proof) }),
+    listSessions: async () =>
+      (await json<{ sessions: AccountSession[] }>("listSessions")).sessions,
+    revokeSession: (id) => none("revokeSession", { params: { id } }),
+    revokeOtherSessions: () => none("revokeOtherSessions"),
+    revokeUserSessions: (id) => none("revokeUserSessions", { params: { id } }),
+    setupTotp: () => json<TotpSetup>("setupTotp"),
+    confirmTotp: async (code) =>
+      (await json<{ recoveryCodes: string[] }>("confirmTotp", {
+        body: { code },
+      })).recoveryCodes,
+    disableTotp: () => none("disableTotp"),
+    regenerateRecoveryCodes: async () =>
+      (await json<{ recoveryCodes: string[] }>("regenerateRecoveryCodes"))
+        .recoveryCodes,
+    countRecoveryCodes: async () =>
+      (await json<{ recoveryCodesLeft: number }>("countRecoveryCodes"))
+        .recoveryCodesLeft,
     verifySecondFactor: (proof) =>
-      json(
-        { operation: "verifySecondFactor", body: proofBody(proof) },
-        readSessionUser,
-      ),
+      json<SessionUser>("verifySecondFactor", { body: proofBody(proof) }),
     removeUserSecondFactor: (id) =>
-      none({ operation: "removeUserSecondFactor", params: { id } }),
+      none("removeUserSecondFactor", { params: { id } }),
     passkeyRegistrationOptions: () =>
-      json({ operation: "passkeyRegistrationOptions" }, readOptions),
+      json<PasskeyOptions>("passkeyRegistrationOptions"),
     registerPasskey: (response, name) =>
-      json({
-        operation: "registerPasskey",
+      json<Passkey>("registerPasskey", {
         body: name === undefined ? { response } : { response, name },
-      }, readPasskey),
-    listPasskeys: () => json({ operation: "listPasskeys" }, readPasskeys),
+      }),
+    listPasskeys: async () =>
+      (await json<{ passkeys: Passkey[] }>("listPasskeys")).passkeys,
     renamePasskey: (id, name) =>
-      json(
-        { operation: "renamePasskey", params: { id }, body: { name } },
-        readPasskey,
-      ),
-    removePasskey: (id) => none({ operation: "removePasskey", params: { id } }),
-    passkeyLoginOptions: () =>
-      json({ operation: "passkeyLoginOptions" }, readOptions),
+      json<Passkey>("renamePasskey", { params: { id }, body: { name } }),
+    removePasskey: (id) => none("removePasskey", { params: { id } }),
+    passkeyLoginOptions: () => json<PasskeyOptions>("passkeyLoginOptions"),
     loginWithPasskey: (response) =>
-      json(
-        { operation: "loginWithPasskey", body: { response } },
-        readSessionUser,
-      ),
+      json<SessionUser>("loginWithPasskey", { body: { response } }),
     listAuditEvents: (query = {}) =>
-      json({
-        operation: "listAuditEvents",
+      json<AuditEventPage>("listAuditEvents", {
         query: {
           limit: query.limit,
           cursor: query.cursor,
@@ -128,11 +113,10 @@ export function securityOperations(
           email: query.email,
           type: query.type,
         },
-      }, readAuditPage),
+      }),
     listActivity: (query = {}) =>
-      json({
-        operation: "listActivity",
+      json<AuditEventPage>("listActivity", {
         query: { limit: query.limit, cursor: query.cursor },
-      }, readAuditPage),
+      }),
   };
 }

@@ -33,7 +33,6 @@
 
 export {
   createUser,
-  fetchUsers,
   invite,
   listInvitations,
   listUsers,
@@ -54,9 +53,10 @@ export type {
 } from "./security_types.ts";
 export {
   acceptInvite,
+  fetchUsers,
   requestPasswordReset,
   resetPassword,
-} from "./_moved_link_calls.ts";
+} from "./deprecated.ts";
 export {
   EmailTakenError,
   ForbiddenError,
@@ -76,7 +76,11 @@ export {
   RoleUnknownError,
   SelfRoleError,
 } from "./role_errors.ts";
-export { InvitationFailedError, ServerTooOldError } from "./service_errors.ts";
+export {
+  InvitationFailedError,
+  type ServerFeature,
+  ServerTooOldError,
+} from "./service_errors.ts";
 export type {
   Invitation,
   InviteResult,

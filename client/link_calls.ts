@@ -27,7 +27,8 @@ export type { LinkKind, LinkState };
  *
  * @example Checking an invitation link when its page opens
  * ```ts
- * import { checkLink, InvalidTokenError } from "@gatehouse/client";
+ * import { InvalidTokenError } from "@gatehouse/client";
+ * import { checkLink } from "./link_calls.ts";
  *
  * async function stateOf(token: string): Promise<string> {
  *   try {

@@ -74,7 +74,6 @@ export {
   InvalidTokenError,
   RateLimitedError,
   type RateLimitedErrorOptions,
-  type ServerErrorCode,
   UnauthorizedError,
   ValidationError,
 } from "./errors.ts";
@@ -97,12 +96,9 @@ export {
 } from "./account_calls.ts";
 export {
   confirmTotp,
-  countRecoveryCodes,
   disableTotp,
   listPasskeys,
   loginWithPasskey,
-  passkeyLoginOptions,
-  passkeyRegistrationOptions,
   regenerateRecoveryCodes,
   registerPasskey,
   removePasskey,
@@ -141,8 +137,6 @@ export {
 export {
   NetworkError,
   ServerError,
-  type ServerFeature,
-  ServerTooOldError,
   UnexpectedResponseError,
 } from "./service_errors.ts";
 export {
@@ -153,30 +147,18 @@ export {
 } from "./session_calls.ts";
 export {
   acceptInvite,
-  checkLink,
   type LinkKind,
-  type LinkState,
   requestPasswordReset,
   resetPassword,
 } from "./link_calls.ts";
 export {
   type AuthTransport,
   configureAuthTransport,
-  type DeprecatedTransportNames,
   resetAuthTransport,
 } from "./transport.ts";
+export type { DeprecatedTransportNames } from "./deprecated.ts";
 export type {
   FetchSessionOptions,
-  Invitation,
-  InviteResult,
-  NewInvitation,
-  NewUser,
-  PendingInvitation,
   SecondFactorState,
   SessionUser,
-  SetUserDisabledOptions,
-  User,
-  UserPage,
-  UserQuery,
-  UserSort,
 } from "./types.ts";

@@ -1,29 +1,31 @@
 /**
- * The REST transport: every operation over the HTTP contract, its method
- * and path read from `@gatehouse/contract` (never written here), with
- * relative `/api/...` URLs and the page's cookies. It is
- * the default; build your own with other options when the API is not on the
- * page's origin (a test server, server-side rendering).
+ * The REST transport: every operation over the HTTP contract through one
+ * generic call, its method, path and answer read from `@gatehouse/contract`
+ * (never written here), with relative `/api/...` URLs and the page's
+ * cookies. It is the default; build your own with other options when the
+ * API is not on the page's origin (a test server, server-side rendering).
  *
  * @module
  */
 
-import { discard, type HttpCall, readJson, send } from "./_http.ts";
+import { type Ask, call } from "./_call.ts";
 import { reportFailure } from "./_report.ts";
 import { securityOperations } from "./_rest_security.ts";
-import {
-  readInvitations,
-  readInviteResult,
-  readLinkState,
-  readSessionUser,
-  readUser,
-  readUserPage,
-} from "./_wire.ts";
-import { readChallenge } from "./_wire_security.ts";
 import { UnauthorizedError } from "./errors.ts";
 import { InvitationFailedError } from "./service_errors.ts";
 import type { AuthTransport } from "./auth_transport.ts";
-import type { User } from "./types.ts";
+import type { LinkState } from "@gatehouse/contract";
+import type {
+  InviteResult,
+  PendingInvitation,
+  SessionUser,
+  User,
+  UserPage,
+} from "./types.ts";
+import type {
+  SecondFactorChallenge,
+  SecondFactorMethod,
+} from "./security_types.ts";
 
 /**
  * Options of {@linkcode restTransport}.
@@ -71,18 +73,13 @@ export function restTransport(
   options: RestTransportOptions = {},
 ): AuthTransport {
   const http = { ...options };
-  const call = (spec: HttpCall) => send(http, spec);
-
-  async function user(spec: HttpCall): Promise<User> {
-    const response = await call(spec);
-    return readUser(await readJson(response), response.status);
-  }
+  const ask: Ask = async (operation, input) =>
+    (await call(http, operation, input)).body as never;
 
   return {
     async fetchSession(fetchOptions = {}) {
       try {
-        const response = await call({ operation: "fetchSession" });
-        return readSessionUser(await readJson(response), response.status);
+        return await ask<SessionUser>("fetchSession");
       } catch (error) {
         if (error instanceof UnauthorizedError) return null;
         reportFailure(fetchOptions.onFailure, error);
@@ -91,143 +88,113 @@ export function restTransport(
     },
 
     async login(email, password) {
-      const response = await call({
-        operation: "login",
-        body: { email, password },
-      });
+      const { status, body } = await call<
+        SessionUser | { secondFactor: SecondFactorMethod[] }
+      >(http, "login", { body: { email, password } });
       // 202: the password is right, the second factor comes next.
-      return response.status === 202
-        ? readChallenge(await readJson(response), response.status)
-        : readSessionUser(await readJson(response), response.status);
+      return status === 202 && "secondFactor" in body
+        ? challenge(body.secondFactor as SecondFactorMethod[])
+        : body as SessionUser;
     },
 
-    async logout() {
-      await discard(await call({ operation: "logout" }));
-    },
+    logout: () => ask("logout"),
 
     isSessionRevoked(error) {
       return error instanceof UnauthorizedError;
     },
 
-    async listUsers(query = {}) {
-      const response = await call({
-        operation: "listUsers",
+    listUsers: (query = {}) =>
+      ask<UserPage>("listUsers", {
         query: {
           limit: query.limit,
           cursor: query.cursor,
           q: query.q,
           sort: query.sort,
         },
-      });
-      return readUserPage(await readJson(response), response.status);
-    },
+      }),
 
-    createUser(input) {
-      const { email, name, password, role } = input;
-      return user({
-        operation: "createUser",
+    createUser: ({ email, name, password, role }) =>
+      ask<User>("createUser", {
         body: role === undefined
           ? { email, name, password }
           : { email, name, password, role },
         grantsRole: Boolean(role),
-      });
-    },
+      }),
 
-    setUserDisabled(id, disabled, setOptions = {}) {
-      const { seenRole } = setOptions;
-      return user({
-        operation: "setUserDisabled",
+    setUserDisabled: (id, disabled, { seenRole } = {}) =>
+      ask<User>("setUserDisabled", {
         params: { id },
         body: seenRole === undefined
           ? { disabled }
           : { disabled, role: seenRole },
-      });
-    },
+      }),
 
-    setUserRole(id, role) {
-      return user({
-        operation: "setUserRole",
+    setUserRole: (id, role) =>
+      ask<User>("setUserRole", {
         params: { id },
         body: { role },
         feature: "roleChanges",
         grantsRole: true,
-      });
-    },
+      }),
 
-    async invite(invitation) {
-      const { email, name, role } = invitation;
-      const response = await call({
-        operation: "invite",
+    invite: async ({ email, name, role }) =>
+      (await call<InviteResult>(http, "invite", {
         body: role === undefined ? { email, name } : { email, name, role },
         feature: "invitations",
         grantsRole: Boolean(role),
-      });
-      const result = readInviteResult(
-        await readJson(response),
-        response.status,
-      );
-      if (!result.delivered && result.activationLink === "") {
-        throw new InvitationFailedError(undefined, { status: response.status });
-      }
-      return result;
-    },
+        // Not mailed and no link to hand back: the invitation failed.
+        check: (json, status) => {
+          const answer = json as {
+            delivered?: unknown;
+            activation_link?: unknown;
+          };
+          if (answer?.delivered === false && !answer.activation_link) {
+            throw new InvitationFailedError(undefined, { status });
+          }
+        },
+      })).body,
 
-    async listInvitations() {
-      const response = await call({
-        operation: "listInvitations",
+    listInvitations: async () =>
+      (await ask<{ invitations: PendingInvitation[] }>("listInvitations", {
         feature: "invitationAdministration",
-      });
-      return readInvitations(await readJson(response), response.status);
-    },
+      })).invitations,
 
-    async revokeInvitation(id) {
-      await discard(
-        await call({
-          operation: "revokeInvitation",
-          params: { id },
-          feature: "invitationAdministration",
-        }),
-      );
-    },
+    revokeInvitation: (id) =>
+      ask("revokeInvitation", {
+        params: { id },
+        feature: "invitationAdministration",
+      }),
 
-    async acceptInvite(token, password) {
-      const response = await call({
-        operation: "acceptInvite",
+    acceptInvite: (token, password) =>
+      ask<SessionUser>("acceptInvite", {
         body: { token, password },
         feature: "invitations",
-      });
-      return readSessionUser(await readJson(response), response.status);
-    },
+      }),
 
-    async requestPasswordReset(email) {
-      await discard(
-        await call({
-          operation: "requestPasswordReset",
-          body: { email },
-          feature: "passwordResets",
-        }),
-      );
-    },
+    requestPasswordReset: (email) =>
+      ask("requestPasswordReset", {
+        body: { email },
+        feature: "passwordResets",
+      }),
 
-    async resetPassword(token, password) {
-      await discard(
-        await call({
-          operation: "resetPassword",
-          body: { token, password },
-          feature: "passwordResets",
-        }),
-      );
-    },
+    resetPassword: (token, password) =>
+      ask("resetPassword", {
+        body: { token, password },
+        feature: "passwordResets",
+      }),
 
-    async checkLink(token, kind) {
-      const response = await call({
-        operation: "checkLink",
+    checkLink: async (token, kind) =>
+      (await ask<{ status: LinkState }>("checkLink", {
         body: { token, kind },
         feature: kind === "invitation" ? "invitations" : "passwordResets",
-      });
-      return readLinkState(await readJson(response), response.status);
-    },
+      })).status,
 
-    ...securityOperations(call),
+    ...securityOperations(ask),
   };
+}
+
+function challenge(
+  methods: readonly SecondFactorMethod[],
+): SecondFactorChallenge {
+  return { kind: "secondFactor", methods: Object.freeze([...methods]) };
 }

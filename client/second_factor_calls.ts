@@ -106,7 +106,7 @@ export function regenerateRecoveryCodes(): Promise<string[]> {
  *
  * @example Time to make new ones
  * ```ts
- * import { countRecoveryCodes } from "@gatehouse/client";
+ * import { countRecoveryCodes } from "./second_factor_calls.ts";
  *
  * const runningLow = async () => (await countRecoveryCodes()) <= 3;
  * ```
@@ -153,7 +153,7 @@ export function verifySecondFactor(
  *
  * @example
  * ```ts
- * import { passkeyRegistrationOptions } from "@gatehouse/client";
+ * import { passkeyRegistrationOptions } from "./second_factor_calls.ts";
  *
  * const options = () => passkeyRegistrationOptions();
  * ```
@@ -251,7 +251,7 @@ export function removePasskey(id: string): Promise<void> {
  *
  * @example
  * ```ts
- * import { passkeyLoginOptions } from "@gatehouse/client";
+ * import { passkeyLoginOptions } from "./second_factor_calls.ts";
  *
  * const options = () => passkeyLoginOptions();
  * ```

@@ -101,7 +101,7 @@ export class UnexpectedResponseError extends AuthClientError {
  *
  * @example Hiding a feature
  * ```ts
- * import type { ServerFeature } from "@gatehouse/client";
+ * import type { ServerFeature } from "@gatehouse/client/admin";
  *
  * const hidden = new Set<ServerFeature>(["invitations"]);
  * ```
@@ -135,7 +135,7 @@ const FEATURES: Record<ServerFeature, { words: string; server: string }> = {
  *
  * @example Explaining why a screen is unavailable
  * ```ts
- * import { ServerTooOldError } from "@gatehouse/client";
+ * import { ServerTooOldError } from "@gatehouse/client/admin";
  *
  * const error = new ServerTooOldError("invitations");
  * console.assert(error.requiredServer === ">=0.12.0");

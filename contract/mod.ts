@@ -73,9 +73,11 @@ export type {
   AuditEventPageJson,
   AuditEventType,
   ErrorBody,
+  IdentityJson,
   InvitationJson,
   InvitationListJson,
   InviteAnswer,
+  JsonOf,
   LinkCheckJson,
   LinkState,
   PasskeyJson,
@@ -91,4 +93,5 @@ export type {
   UserJson,
   UserListJson,
   UserSort,
-} from "./wire.ts";
+  WireOf,
+} from "./json.ts";

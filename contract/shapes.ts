@@ -47,12 +47,18 @@ const PERSON = [
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 const string = { type: "string" } as const;
+const boolean = { type: "boolean" } as const;
+const count = { type: "integer", minimum: 0 } as const;
 const uuid = { type: "string", format: "uuid" } as const;
 const time = { type: "string", format: "date-time" } as const;
 const strings = { type: "array", items: string } as const;
-const ref = (name: string): JsonSchema => ({
-  $ref: `#/components/schemas/${name}`,
-});
+const secondFactor = {
+  type: "object",
+  properties: { totp: boolean, passkeys: count },
+  required: ["totp", "passkeys"],
+  additionalProperties: false,
+} as const;
+const auditAccount = { $ref: "#/components/schemas/AuditAccount" } as const;
 
 // An object schema whose keys are all required but `optional`. Answers are
 // closed (no field the contract does not name); request bodies are open.
@@ -68,11 +74,6 @@ function object(
     ...(options.open ? {} : { additionalProperties: false }),
   };
 }
-
-const closed = (
-  properties: Record<string, JsonSchema>,
-  optional: readonly string[] = [],
-) => object(properties, { optional });
 
 const body = (
   properties: Record<string, JsonSchema>,
@@ -161,119 +162,231 @@ export const LINK_STATES = ["ready", "account_exists"] as const;
  * console.assert("created_at" in (SCHEMAS.User.properties as object));
  * ```
  */
-export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
-  Identity: /* @__PURE__ */ closed({
-    id: uuid,
-    email: string,
-    name: string,
-    role: string,
-    capabilities: strings,
-    grantable: strings,
-    second_factor: /* @__PURE__ */ closed({
-      totp: { type: "boolean" },
-      passkeys: { type: "integer", minimum: 0 },
-    }),
-    second_factor_required: { type: "boolean" },
-  }, [
-    "capabilities",
-    "grantable",
-    "second_factor",
-    "second_factor_required",
-  ]),
-  User: /* @__PURE__ */ closed({
-    id: uuid,
-    email: string,
-    name: string,
-    role: string,
-    disabled: { type: "boolean" },
-    created_at: time,
-    // In the list of accounts, where the store tells it: whether
-    // "Remove second factor" has anything to remove.
-    second_factor: /* @__PURE__ */ closed({
-      totp: { type: "boolean" },
-      passkeys: { type: "integer", minimum: 0 },
-    }),
-  }, ["second_factor"]),
-  UserPage: /* @__PURE__ */ closed({
-    users: { type: "array", items: /* @__PURE__ */ ref("User") },
-    next_cursor: { type: ["string", "null"] },
-    total: { type: "integer", minimum: 0 },
-  }, ["total"]),
+export const SCHEMAS = {
+  // The signed-in account (login, session, accepted invitation, second
+  // factor, passkey sign-in). `capabilities` and `grantable` come from the
+  // role; `second_factor` is the caller's own, and `second_factor_required`
+  // says the role requires one the account has not enrolled yet.
+  Identity: {
+    type: "object",
+    properties: {
+      id: uuid,
+      email: string,
+      name: string,
+      role: string,
+      capabilities: strings,
+      grantable: strings,
+      second_factor: secondFactor,
+      second_factor_required: boolean,
+    },
+    required: ["id", "email", "name", "role"],
+    additionalProperties: false,
+  },
+  // An account (DESIGN.md §4); `role` is "" for none.
+  User: {
+    type: "object",
+    properties: {
+      id: uuid,
+      email: string,
+      name: string,
+      role: string,
+      disabled: boolean,
+      created_at: time,
+      // In the list of accounts, where the store tells it: whether
+      // "Remove second factor" has anything to remove.
+      second_factor: secondFactor,
+    },
+    required: ["id", "email", "name", "role", "disabled", "created_at"],
+    additionalProperties: false,
+  },
+  // `next_cursor` is null on the last page; `total` counts every page,
+  // when the store counts.
+  UserPage: {
+    type: "object",
+    properties: {
+      users: { type: "array", items: { $ref: "#/components/schemas/User" } },
+      next_cursor: { type: ["string", "null"] },
+      total: count,
+    },
+    required: ["users", "next_cursor"],
+    additionalProperties: false,
+  },
+  // Mailed, or the link handed back to the administrator.
   InviteAnswer: {
     oneOf: [
-      /* @__PURE__ */ closed({ delivered: { const: true } }),
-      /* @__PURE__ */ closed({
-        delivered: { const: false },
-        activation_link: { type: "string", format: "uri" },
-      }),
+      {
+        type: "object",
+        properties: { delivered: { const: true } },
+        required: ["delivered"],
+        additionalProperties: false,
+      },
+      {
+        type: "object",
+        properties: {
+          delivered: { const: false },
+          activation_link: { type: "string", format: "uri" },
+        },
+        required: ["delivered", "activation_link"],
+        additionalProperties: false,
+      },
     ],
   },
-  LinkCheck: /* @__PURE__ */ closed({
-    status: { enum: LINK_STATES },
-  }),
-  Invitation: /* @__PURE__ */ closed({
-    id: uuid,
-    email: string,
-    name: string,
-    role: string,
-    invited_by: {
-      oneOf: [
-        /* @__PURE__ */ closed({ id: uuid, email: string, name: string }),
-        { type: "null" },
-      ],
+  LinkCheck: {
+    type: "object",
+    properties: { status: { enum: LINK_STATES } },
+    required: ["status"],
+    additionalProperties: false,
+  },
+  // A pending invitation: `id` is its own, never the token; `invited_by`
+  // is null for the first-run link, which no account sent.
+  Invitation: {
+    type: "object",
+    properties: {
+      id: uuid,
+      email: string,
+      name: string,
+      role: string,
+      invited_by: {
+        oneOf: [
+          {
+            type: "object",
+            properties: { id: uuid, email: string, name: string },
+            required: ["id", "email", "name"],
+            additionalProperties: false,
+          },
+          { type: "null" },
+        ],
+      },
+      created_at: time,
+      expires_at: time,
     },
-    created_at: time,
-    expires_at: time,
-  }),
-  InvitationList: /* @__PURE__ */ closed({
-    invitations: { type: "array", items: /* @__PURE__ */ ref("Invitation") },
-  }),
-  Session: /* @__PURE__ */ closed({
-    id: uuid,
-    created_at: time,
-    last_seen_at: time,
-    expires_at: time,
-    idle_expires_at: time,
-    ip: string,
-    user_agent: string,
-    current: { type: "boolean" },
-  }),
-  SessionList: /* @__PURE__ */ closed({
-    sessions: { type: "array", items: /* @__PURE__ */ ref("Session") },
-  }),
-  SecondFactorChallenge: /* @__PURE__ */ closed({
-    second_factor: {
-      type: "array",
-      items: { enum: SECOND_FACTOR_METHODS },
-      minItems: 1,
-      uniqueItems: true,
+    required: [
+      "id",
+      "email",
+      "name",
+      "role",
+      "invited_by",
+      "created_at",
+      "expires_at",
+    ],
+    additionalProperties: false,
+  },
+  InvitationList: {
+    type: "object",
+    properties: {
+      invitations: {
+        type: "array",
+        items: { $ref: "#/components/schemas/Invitation" },
+      },
     },
-  }),
-  TotpSetup: /* @__PURE__ */ closed({
-    secret: { type: "string", pattern: "^[A-Z2-7]+=*$" },
-    otpauth_url: { type: "string", pattern: "^otpauth://totp/" },
-    qr_svg: { type: "string", pattern: "^<svg" },
-  }),
-  RecoveryCodes: /* @__PURE__ */ closed({
-    recovery_codes: {
-      type: "array",
-      items: string,
-      minItems: 10,
-      maxItems: 10,
+    required: ["invitations"],
+    additionalProperties: false,
+  },
+  // One of the caller's sessions: its public id (never its token), its
+  // absolute and idle ends, and "" for an unknown address or browser.
+  Session: {
+    type: "object",
+    properties: {
+      id: uuid,
+      created_at: time,
+      last_seen_at: time,
+      expires_at: time,
+      idle_expires_at: time,
+      ip: string,
+      user_agent: string,
+      current: boolean,
     },
-  }),
-  RecoveryCodeCount: /* @__PURE__ */ closed({
-    recovery_codes_left: { type: "integer", minimum: 0, maximum: 10 },
-  }),
-  Passkey: /* @__PURE__ */ closed({
-    id: uuid,
-    name: string,
-    created_at: time,
-    last_used_at: { oneOf: [time, { type: "null" }] },
-  }),
-  PasskeyList: /* @__PURE__ */ closed({
-    passkeys: { type: "array", items: /* @__PURE__ */ ref("Passkey") },
-  }),
+    required: [
+      "id",
+      "created_at",
+      "last_seen_at",
+      "expires_at",
+      "idle_expires_at",
+      "ip",
+      "user_agent",
+      "current",
+    ],
+    additionalProperties: false,
+  },
+  SessionList: {
+    type: "object",
+    properties: {
+      sessions: {
+        type: "array",
+        items: { $ref: "#/components/schemas/Session" },
+      },
+    },
+    required: ["sessions"],
+    additionalProperties: false,
+  },
+  // The 202 of a right password for an account with a second factor.
+  SecondFactorChallenge: {
+    type: "object",
+    properties: {
+      second_factor: {
+        type: "array",
+        items: { enum: SECOND_FACTOR_METHODS },
+        minItems: 1,
+        uniqueItems: true,
+      },
+    },
+    required: ["second_factor"],
+    additionalProperties: false,
+  },
+  TotpSetup: {
+    type: "object",
+    properties: {
+      secret: { type: "string", pattern: "^[A-Z2-7]+=*$" },
+      otpauth_url: { type: "string", pattern: "^otpauth://totp/" },
+      qr_svg: { type: "string", pattern: "^<svg" },
+    },
+    required: ["secret", "otpauth_url", "qr_svg"],
+    additionalProperties: false,
+  },
+  RecoveryCodes: {
+    type: "object",
+    properties: {
+      recovery_codes: {
+        type: "array",
+        items: string,
+        minItems: 10,
+        maxItems: 10,
+      },
+    },
+    required: ["recovery_codes"],
+    additionalProperties: false,
+  },
+  RecoveryCodeCount: {
+    type: "object",
+    properties: {
+      recovery_codes_left: { type: "integer", minimum: 0, maximum: 10 },
+    },
+    required: ["recovery_codes_left"],
+    additionalProperties: false,
+  },
+  // `last_used_at` is null before its first sign-in.
+  Passkey: {
+    type: "object",
+    properties: {
+      id: uuid,
+      name: string,
+      created_at: time,
+      last_used_at: { oneOf: [time, { type: "null" }] },
+    },
+    required: ["id", "name", "created_at", "last_used_at"],
+    additionalProperties: false,
+  },
+  PasskeyList: {
+    type: "object",
+    properties: {
+      passkeys: {
+        type: "array",
+        items: { $ref: "#/components/schemas/Passkey" },
+      },
+    },
+    required: ["passkeys"],
+    additionalProperties: false,
+  },
   PasskeyCreationOptions: {
     type: "object",
     required: ["challenge", "rp", "user", "pubKeyCredParams"],
@@ -284,37 +397,75 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
     required: ["challenge"],
     properties: { challenge: string },
   },
-  AuditEvent: /* @__PURE__ */ closed({
-    id: uuid,
-    type: { enum: AUDIT_EVENT_TYPES },
-    at: time,
-    actor: { oneOf: [/* @__PURE__ */ ref("AuditAccount"), { type: "null" }] },
-    target: { oneOf: [/* @__PURE__ */ ref("AuditAccount"), { type: "null" }] },
-    ip: string,
-    user_agent: string,
-    detail: { type: "object", additionalProperties: string },
-  }),
+  // `ip` and `user_agent` are "" when unknown, and in one's own activity
+  // for an action of another account. A failed sign-in's `detail` holds
+  // the attempted `email` only when it is an account's address or looks
+  // deliverable (what was typed may be a password).
+  AuditEvent: {
+    type: "object",
+    properties: {
+      id: uuid,
+      type: { enum: AUDIT_EVENT_TYPES },
+      at: time,
+      actor: { oneOf: [auditAccount, { type: "null" }] },
+      target: { oneOf: [auditAccount, { type: "null" }] },
+      ip: string,
+      user_agent: string,
+      detail: { type: "object", additionalProperties: string },
+    },
+    required: [
+      "id",
+      "type",
+      "at",
+      "actor",
+      "target",
+      "ip",
+      "user_agent",
+      "detail",
+    ],
+    additionalProperties: false,
+  },
   // Null id and email only in one's own activity (`listActivity`): another
   // account (an administrator) acted on the caller, and is not named.
-  AuditAccount: /* @__PURE__ */ closed({
-    id: { oneOf: [uuid, { type: "null" }] },
-    email: { type: ["string", "null"] },
-  }),
-  AuditEventPage: /* @__PURE__ */ closed({
-    events: { type: "array", items: /* @__PURE__ */ ref("AuditEvent") },
-    next_cursor: { type: ["string", "null"] },
-  }),
-  Error: /* @__PURE__ */ closed({
-    error: string,
-    code: string,
-    meta: { type: "object", additionalProperties: string },
-  }, ["meta"]),
+  AuditAccount: {
+    type: "object",
+    properties: {
+      id: { oneOf: [uuid, { type: "null" }] },
+      email: { type: ["string", "null"] },
+    },
+    required: ["id", "email"],
+    additionalProperties: false,
+  },
+  AuditEventPage: {
+    type: "object",
+    properties: {
+      events: {
+        type: "array",
+        items: { $ref: "#/components/schemas/AuditEvent" },
+      },
+      next_cursor: { type: ["string", "null"] },
+    },
+    required: ["events", "next_cursor"],
+    additionalProperties: false,
+  },
+  // `error` is English for people (it may change); `code` is what clients
+  // match on; `meta` comes with some codes, e.g. `{field: "email"}`.
+  Error: {
+    type: "object",
+    properties: {
+      error: string,
+      code: string,
+      meta: { type: "object", additionalProperties: string },
+    },
+    required: ["error", "code"],
+    additionalProperties: false,
+  },
   OpenApiDocument: {
     type: "object",
     required: ["openapi", "info", "paths"],
     properties: { openapi: { const: "3.1.0" } },
   },
-};
+} as const;
 
 /**
  * The name of a wire shape in {@linkcode SCHEMAS}.
@@ -326,29 +477,7 @@ export const SCHEMAS: { readonly [Name in SchemaName]: JsonSchema } = {
  * const shape: SchemaName = "Identity";
  * ```
  */
-export type SchemaName =
-  | "Identity"
-  | "User"
-  | "UserPage"
-  | "InviteAnswer"
-  | "LinkCheck"
-  | "Invitation"
-  | "InvitationList"
-  | "Session"
-  | "SessionList"
-  | "SecondFactorChallenge"
-  | "TotpSetup"
-  | "RecoveryCodes"
-  | "RecoveryCodeCount"
-  | "Passkey"
-  | "PasskeyList"
-  | "PasskeyCreationOptions"
-  | "PasskeyRequestOptions"
-  | "AuditEvent"
-  | "AuditAccount"
-  | "AuditEventPage"
-  | "Error"
-  | "OpenApiDocument";
+export type SchemaName = keyof typeof SCHEMAS;
 
 /** What an operation takes and answers, beyond its method and path. */
 export interface OperationShape {

@@ -10,14 +10,15 @@
 
 import {
   createGatehouse,
-  defaultLogger,
   developmentMailer,
   type Handler,
   type Logger,
   type PasswordHasher,
+  type Reaper,
   respondError,
   type Store,
 } from "@gatehouse/server";
+import { defaultLogger } from "../server/http/logger.ts";
 import { restTransport } from "@gatehouse/client";
 import { ROLES } from "../demo_config.ts";
 import type { IslandBundle } from "./bundle.ts";
@@ -64,6 +65,18 @@ export interface DemoOptions {
   now?: () => number;
 }
 
+/** What {@linkcode createDemoApp} builds. */
+export interface DemoApp {
+  /** The whole site; serve it with `Deno.serve((req, info) => handler(req, undefined, info))`. */
+  handler: Handler;
+  /**
+   * The gatehouse's own reaper, built from the demo's settings (clock,
+   * logger): the one to sweep with, not started. main.ts runs its sweep
+   * from the Deploy cron.
+   */
+  reaper: Reaper;
+}
+
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 // Anything under /api that no route answers: 405 with `Allow` for a path
@@ -92,9 +105,9 @@ function apiFallback(routes: readonly Route[]): Handler {
  * Builds the demo's handler.
  *
  * @param options Store, island bundle and the rest.
- * @returns The handler; serve it with `Deno.serve((req, info) => handler(req, undefined, info))`.
+ * @returns The handler and the reaper of its gatehouse.
  */
-export async function createDemoApp(options: DemoOptions): Promise<Handler> {
+export async function createDemoApp(options: DemoOptions): Promise<DemoApp> {
   const { store, islands } = options;
   const logger = options.logger ?? defaultLogger;
   const gatehouse = createGatehouse({
@@ -122,9 +135,15 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
       mailer: developmentMailer({ logger, kinds: ["password_reset"] }),
     }),
   });
-  // Every route of the API, as Gatehouse hands them out; anything else
-  // under /api is a JSON 404.
-  const api = router(gatehouse.routes, apiFallback(gatehouse.routes));
+  // Every route of the API, as Gatehouse hands them out, each behind its own
+  // cross-origin guard; anything else under /api is a JSON 404 (or 405),
+  // behind the same guard, so a write meets exactly one guard wherever it
+  // goes.
+  const crossOrigin = gatehouse.guards.crossOrigin;
+  const api = router(
+    gatehouse.routes,
+    crossOrigin(apiFallback(gatehouse.routes)),
+  );
 
   const files = await readStatic();
   const css = await SCREENS_CSS;
@@ -176,7 +195,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
     }
     return renderPage(NOT_FOUND, await request(req), assets, settings, 404);
   };
-  const site = router([
+  const site = crossOrigin(router([
     ...PAGES.map(([path, module]) => route("GET", path, page(module))),
     route(
       "GET",
@@ -184,7 +203,7 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
       asset(islands.text, "text/javascript; charset=utf-8"),
     ),
     route("GET", css.path, asset(css.text, "text/css; charset=utf-8")),
-  ], notFound);
+  ], notFound));
 
   const app: Handler = function demo(req, params, info) {
     const { pathname } = new URL(req.url);
@@ -192,7 +211,5 @@ export async function createDemoApp(options: DemoOptions): Promise<Handler> {
       ? api(req, params, info)
       : site(req, params, info);
   };
-  // The API routes carry the cross-origin guard already; the pages get it
-  // at the root too, before anything of the demo's own runs.
-  return securityHeaders(gatehouse.guards.crossOrigin(app));
+  return { handler: securityHeaders(app), reaper: gatehouse.reaper };
 }

@@ -67,12 +67,12 @@ async function main(): Promise<void> {
   const origin = `http://localhost:${server.addr.port}`;
   let browser: Browser | undefined;
   try {
-    app = await createDemoApp({
+    app = (await createDemoApp({
       store: opened.store,
       islands: await buildIslands({ output: `${dir}/islands.js` }),
       publicUrl: origin,
       logger,
-    });
+    })).handler;
     await seed(opened.store, origin);
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -7,29 +7,26 @@
  * @module
  */
 
+import { type OpenApiDocument, openApiDocument } from "@gatehouse/contract";
+import { type Account, accountOperations } from "./features/account.ts";
 import {
-  type OpenApiDocument,
-  openApiDocument,
-  type OperationName,
-} from "@gatehouse/contract";
-import { type Account, createAccount } from "./features/account.ts";
-import {
+  accountLinkOperations,
   type AccountLinks,
-  createAccountLinks,
 } from "./features/account_links.ts";
-import { auditTrail } from "./core/_audit.ts";
 import { settled } from "./http/_background.ts";
 import { clientMeta } from "./http/_client_meta.ts";
-import { isCountedRefusal } from "./core/_counted.ts";
-import { type Admin, createAdmin } from "./features/admin.ts";
-import { type Auth, createAuth } from "./core/auth.ts";
+import { isGuess } from "./core/_counted.ts";
+import { type Admin, adminOperations } from "./features/admin.ts";
+import { type Auth, authOn, authOperations } from "./core/auth.ts";
+import { gatehouseContext } from "./core/context.ts";
 import { crossOriginGuard } from "./http/cross_origin.ts";
-import { freshGuard, secondFactorGuard } from "./core/guards.ts";
-import { type Handler, type Middleware, NO_STORE } from "./http/respond.ts";
-import { DEFAULT_REAUTHENTICATION_WINDOW } from "./http/limits.ts";
-import { defaultLogger } from "./http/logger.ts";
+import {
+  defineOperation,
+  handlersOf,
+  type Operation,
+} from "./core/operation.ts";
+import { type Middleware, NO_STORE } from "./http/respond.ts";
 import type { MailOptions, SharedOptions } from "./core/options.ts";
-import { argon2Hasher } from "./core/password.ts";
 import {
   loginRateLimiter,
   type LoginRateLimiterOptions,
@@ -39,10 +36,10 @@ import { authority } from "./core/_authority.ts";
 import type { RoleDefinition, RoleRegistry } from "./core/roles.ts";
 import { type Route, routeTable } from "./core/routes.ts";
 import {
-  createSecondFactor,
   type SecondFactor,
+  secondFactorOperations,
 } from "./features/second_factor.ts";
-import { createPasskeys, type Passkeys } from "./features/passkeys.ts";
+import { passkeyOperations, type Passkeys } from "./features/passkeys.ts";
 
 /**
  * WebAuthn challenges the public passkey options route writes per client
@@ -222,61 +219,42 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     throw new TypeError("Invalid gatehouse options: a store is required");
   }
   const { privileged, roles } = authority(options);
-  const logger = options.logger ?? defaultLogger;
-  const shared = {
-    store,
-    privileged,
-    roles,
-    logger,
-    hasher: options.hasher ?? argon2Hasher({ logger }),
-    ...defined({
-      limits: options.limits,
-      now: options.now,
-      mailer: options.mailer,
-      publicUrl: options.publicUrl,
-      trustedProxy: options.trustedProxy,
-      onEvent: options.onEvent,
-    }),
-  };
-  const auth = createAuth({
-    ...shared,
-    ...defined({
-      sessionTtl: options.sessionTtl,
-      cookieName: options.cookieName,
-      idleTimeout: options.idleTimeout,
-      reauthenticationWindow: options.reauthenticationWindow,
-      requireSecondFactor: options.requireSecondFactor,
-      totpKeys: options.totpKeys,
-    }),
+  // The one context: every setting resolved here, once, and read by every
+  // operation below (DEVELOPERS.md, "Decisions").
+  const context = gatehouseContext({ ...options, privileged, roles });
+  const { logger, trail } = context;
+  const openapi = openApiDocument({
+    cookieName: context.sessions.cookieName,
+    ...(options.publicUrl === undefined
+      ? {}
+      : { servers: [options.publicUrl] }),
   });
-  const factorOptions = {
-    auth,
-    ...defined({ publicUrl: options.publicUrl }),
+  const operations = {
+    ...authOperations(context),
+    ...adminOperations(context),
+    ...accountLinkOperations(context),
+    ...accountOperations(context),
+    ...secondFactorOperations(context),
+    ...passkeyOperations(context),
+    describeApi: describeApiOperation(context, openapi),
   };
-  const secondFactor = createSecondFactor(factorOptions);
-  const passkeys = createPasskeys(factorOptions);
-  const account = createAccount(factorOptions);
-  const now = options.now ?? Date.now;
-  const trail = auditTrail({ store, logger, now, onEvent: options.onEvent });
-  const admin = createAdmin(shared);
-  const links = createAccountLinks({ ...shared, auth });
   const limiter = (
     namespace: string,
     counts?: (res: Response) => boolean,
     more: Pick<
       LoginRateLimiterOptions,
-      "maxFailures" | "onRefusal" | "reportFirstRefusalOnly"
+      "maxFailures" | "onRefusal" | "reportFirstRefusalOnly" | "countsRefusal"
     > = {},
   ) =>
     loginRateLimiter({
       store,
       logger,
       namespace,
+      now: context.now,
       ...defined({
         maxFailures: options.rateLimit?.maxFailures,
         window: options.rateLimit?.window,
-        trustedProxy: options.trustedProxy,
-        now: options.now,
+        trustedProxy: context.trustedProxy,
         counts,
       }),
       ...defined(more),
@@ -286,12 +264,13 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   // A 202 of login (the password was right, a second factor follows) is
   // no failure; a wrong code of the second step is (401, or the counted
   // 410 of the one that ends the pending sign-in; not the same 410 of a
-  // pending sign-in already dead, which guesses nothing: _counted.ts).
+  // pending sign-in already dead, which guesses nothing: _counted.ts). The
+  // limiter answers what the operation throws, and asks the error itself
+  // whether it was a guess (`countsRefusal`).
   // A call without a session never gets here: the routes put the limiter
   // behind the session guard, so its 401 `session_absent` neither counts
   // nor takes an attempt.
-  const guesses = (res: Response) =>
-    res.status === 401 || isCountedRefusal(res);
+  const failedSignIn = (res: Response) => res.status === 401;
   const rateLimited = (req: Request, info?: Deno.ServeHandlerInfo) =>
     trail.refused([trail.event("login.rate_limited", {
       actor: null,
@@ -307,7 +286,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   // themselves would grow the store without bound (and be kept for the
   // audit retention), the very writes the limiters are there to stop.
   const limiters: GatehouseLimiters = Object.freeze({
-    login: limiter("login", guesses, {
+    login: limiter("login", failedSignIn, {
+      countsRefusal: isGuess,
       onRefusal: rateLimited,
       reportFirstRefusalOnly: true,
     }),
@@ -320,91 +300,72 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     }),
   });
   const guards: GatehouseGuards = Object.freeze({
-    requireSession: auth.requireSession,
-    requirePrivilege: auth.requirePrivilege,
-    requireCapability: auth.requireCapability,
+    requireSession: context.guards.session,
+    requirePrivilege: context.guards.privilege,
+    requireCapability: context.guards.capability,
     crossOrigin: crossOriginGuard({ logger }),
   });
-  const openapi = openApiDocument({
-    cookieName: auth.cookieName(),
-    ...(options.publicUrl === undefined
-      ? {}
-      : { servers: [options.publicUrl] }),
-  });
-  const describeApi = describeApiHandler(openapi);
-  const handlers: Readonly<Record<OperationName, Handler>> = {
-    login: auth.login,
-    logout: auth.logout,
-    fetchSession: auth.fetchSession,
-    listUsers: admin.listUsers,
-    createUser: admin.createUser,
-    setUserDisabled: admin.setUserDisabled,
-    setUserRole: admin.setUserRole,
-    invite: admin.invite,
-    listInvitations: admin.listInvitations,
-    revokeInvitation: admin.revokeInvitation,
-    acceptInvite: links.acceptInvite,
-    requestPasswordReset: links.requestPasswordReset,
-    resetPassword: links.resetPassword,
-    checkLink: links.checkLink,
-    describeApi,
-    changePassword: account.changePassword,
-    reauthenticate: account.reauthenticate,
-    listSessions: account.listSessions,
-    revokeSession: account.revokeSession,
-    revokeOtherSessions: account.revokeOtherSessions,
-    revokeUserSessions: admin.revokeUserSessions,
-    listAuditEvents: admin.listAuditEvents,
-    listActivity: account.listActivity,
-    setupTotp: secondFactor.setupTotp,
-    confirmTotp: secondFactor.confirmTotp,
-    disableTotp: secondFactor.disableTotp,
-    regenerateRecoveryCodes: secondFactor.regenerateRecoveryCodes,
-    countRecoveryCodes: secondFactor.countRecoveryCodes,
-    verifySecondFactor: secondFactor.verifySecondFactor,
-    removeUserSecondFactor: admin.removeUserSecondFactor,
-    passkeyRegistrationOptions: passkeys.passkeyRegistrationOptions,
-    registerPasskey: passkeys.registerPasskey,
-    listPasskeys: passkeys.listPasskeys,
-    renamePasskey: passkeys.renamePasskey,
-    removePasskey: passkeys.removePasskey,
-    passkeyLoginOptions: passkeys.passkeyLoginOptions,
-    loginWithPasskey: passkeys.loginWithPasskey,
-  };
-  const signedIn = auth.requireSession;
-  const routes = routeTable(handlers, {
-    fresh: freshGuard(
-      options.reauthenticationWindow ?? DEFAULT_REAUTHENTICATION_WINDOW,
-      now,
-      logger,
-    ),
-    secondFactor: secondFactorGuard(logger),
+  const handlers = handlersOf(operations);
+  const routes = routeTable(context, operations, {
     crossOrigin: guards.crossOrigin,
-    guards: {
-      public: undefined,
-      // fetchSession guards itself (it is the session check: guarding it
-      // again would read the session twice); the others need the guard.
-      session: (next) => next === auth.fetchSession ? next : signedIn(next),
-      privileged: (next) => signedIn(auth.requirePrivilege(next)),
-    },
     limiters,
   });
+  const auth = authOn(context);
   return Object.freeze({
     auth,
-    admin,
-    account,
-    links,
-    secondFactor,
-    passkeys,
+    admin: {
+      listUsers: handlers.listUsers,
+      createUser: handlers.createUser,
+      setUserDisabled: handlers.setUserDisabled,
+      setUserRole: handlers.setUserRole,
+      invite: handlers.invite,
+      listInvitations: handlers.listInvitations,
+      revokeInvitation: handlers.revokeInvitation,
+      revokeUserSessions: handlers.revokeUserSessions,
+      removeUserSecondFactor: handlers.removeUserSecondFactor,
+      listAuditEvents: handlers.listAuditEvents,
+      privileged,
+    },
+    account: {
+      changePassword: handlers.changePassword,
+      reauthenticate: handlers.reauthenticate,
+      listSessions: handlers.listSessions,
+      revokeSession: handlers.revokeSession,
+      revokeOtherSessions: handlers.revokeOtherSessions,
+      listActivity: handlers.listActivity,
+    },
+    links: {
+      acceptInvite: handlers.acceptInvite,
+      requestPasswordReset: handlers.requestPasswordReset,
+      resetPassword: handlers.resetPassword,
+      checkLink: handlers.checkLink,
+      requestReset: handlers.requestPasswordReset,
+      confirmReset: handlers.resetPassword,
+    },
+    secondFactor: {
+      setupTotp: handlers.setupTotp,
+      confirmTotp: handlers.confirmTotp,
+      disableTotp: handlers.disableTotp,
+      regenerateRecoveryCodes: handlers.regenerateRecoveryCodes,
+      countRecoveryCodes: handlers.countRecoveryCodes,
+      verifySecondFactor: handlers.verifySecondFactor,
+    },
+    passkeys: {
+      passkeyRegistrationOptions: handlers.passkeyRegistrationOptions,
+      registerPasskey: handlers.registerPasskey,
+      listPasskeys: handlers.listPasskeys,
+      renamePasskey: handlers.renamePasskey,
+      removePasskey: handlers.removePasskey,
+      passkeyLoginOptions: handlers.passkeyLoginOptions,
+      loginWithPasskey: handlers.loginWithPasskey,
+    },
     guards,
     limiters,
     routes: Object.freeze(routes),
     reaper: new Reaper(store, {
       logger,
-      ...defined({
-        now: options.now,
-        auditRetention: options.auditRetention,
-      }),
+      now: context.now,
+      ...defined({ auditRetention: options.auditRetention }),
     }),
     openapi,
     privileged,
@@ -421,7 +382,10 @@ function defined<T extends Record<string, unknown>>(
   ) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
-function describeApiHandler(document: OpenApiDocument): Handler {
+function describeApiOperation(
+  context: Parameters<typeof defineOperation>[0],
+  document: OpenApiDocument,
+): Operation {
   const body = JSON.stringify(document);
   // Like every answer of the API: the description changes with the
   // deployment's options and version, and a cache must not pin an old one.
@@ -429,7 +393,7 @@ function describeApiHandler(document: OpenApiDocument): Handler {
     "content-type": "application/json; charset=utf-8",
     ...NO_STORE,
   };
-  return function describeApi() {
+  return defineOperation(context, "describeApi", function describeApi() {
     return new Response(body, { headers });
-  };
+  });
 }

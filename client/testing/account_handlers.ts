@@ -10,7 +10,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeAuditPage, writeSessions } from "../_wire_security.ts";
+import { toWire } from "../_wire.ts";
 import type { AccountSession, AuditEvent } from "../security_types.ts";
 import { answerEmpty, route } from "./_routes.ts";
 import { answerError } from "./answers.ts";
@@ -175,7 +175,7 @@ export function reauthenticateRateLimited(retryAfter = 60): HttpHandler {
 export function listSessionsOk(
   sessions: readonly AccountSession[] = [currentSession, otherSession],
 ): HttpHandler {
-  const body = writeSessions(sessions);
+  const body = toWire("SessionList", { sessions });
   return route("listSessions", () => HttpResponse.json(body));
 }
 
@@ -324,7 +324,7 @@ function pageOf(
       named(event.target)) &&
     (type === null || event.type === type)
   );
-  return writeAuditPage({ events: matching, nextCursor });
+  return toWire("AuditEventPage", { events: matching, nextCursor });
 }
 
 const SOME_EVENTS = (): AuditEvent[] => [

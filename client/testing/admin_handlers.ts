@@ -7,7 +7,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeInvitations, writeUser, writeUserPage } from "../_wire.ts";
+import { toWire } from "../_wire.ts";
 import type { PendingInvitation, User } from "../types.ts";
 import { jsonBody, route, text } from "./_routes.ts";
 import { answerError } from "./answers.ts";
@@ -43,7 +43,7 @@ export function listUsersOk(
   nextCursor: string | null = null,
   total?: number,
 ): HttpHandler {
-  const body = writeUserPage({
+  const body = toWire("UserPage", {
     users,
     nextCursor,
     ...(total === undefined ? {} : { total }),
@@ -80,7 +80,7 @@ export function createUserOk(): HttpHandler {
       name: text(body.name, "New user"),
       role: text(body.role, ""),
     });
-    return HttpResponse.json(writeUser(user), { status: 201 });
+    return HttpResponse.json(toWire("User", user), { status: 201 });
   });
 }
 
@@ -114,7 +114,7 @@ export function setUserDisabledOk(user?: User): HttpHandler {
     const body = await jsonBody(request);
     const before = accountWithId(String(params.id), user);
     const after = { ...before, disabled: body.disabled === true };
-    return HttpResponse.json(writeUser(after));
+    return HttpResponse.json(toWire("User", after));
   });
 }
 
@@ -143,7 +143,7 @@ export function setUserRoleOk(user?: User): HttpHandler {
     const body = await jsonBody(request);
     const before = accountWithId(String(params.id), user);
     const after = { ...before, role: text(body.role, before.role) };
-    return HttpResponse.json(writeUser(after));
+    return HttpResponse.json(toWire("User", after));
   });
 }
 
@@ -186,7 +186,7 @@ export function listInvitationsOk(
     invitationOf("grace@example.com", ""),
   ],
 ): HttpHandler {
-  const body = writeInvitations(invitations);
+  const body = toWire("InvitationList", { invitations });
   return route("listInvitations", () => HttpResponse.json(body));
 }
 

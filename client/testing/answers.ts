@@ -91,7 +91,7 @@ export function answerError(
  *
  * @example A server without invitations
  * ```ts
- * import { ServerTooOldError } from "@gatehouse/client";
+ * import { ServerTooOldError } from "@gatehouse/client/admin";
  * import { invite } from "@gatehouse/client/admin";
  * import { installTestEnvironment, serverTooOld } from "@gatehouse/client/testing";
  *

@@ -6,7 +6,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeInviteResult, writeSessionUser } from "../_wire.ts";
+import { toWire } from "../_wire.ts";
 import type { SessionUser } from "../types.ts";
 import { route } from "./_routes.ts";
 import { answerError } from "./answers.ts";
@@ -31,7 +31,7 @@ import { defaultUser } from "./users.ts";
  * ```
  */
 export function inviteDelivered(): HttpHandler {
-  const body = writeInviteResult({ delivered: true });
+  const body = toWire("InviteAnswer", { delivered: true });
   return route("invite", () => HttpResponse.json(body));
 }
 
@@ -60,7 +60,10 @@ export function inviteDelivered(): HttpHandler {
 export function inviteUndelivered(
   link = "http://localhost/invite#token=test-invitation-token",
 ): HttpHandler {
-  const body = writeInviteResult({ delivered: false, activationLink: link });
+  const body = toWire("InviteAnswer", {
+    delivered: false,
+    activationLink: link,
+  });
   return route("invite", () => HttpResponse.json(body));
 }
 
@@ -86,7 +89,7 @@ export function inviteUndelivered(
 export function acceptInviteOk(user: SessionUser = defaultUser): HttpHandler {
   return route(
     "acceptInvite",
-    () => HttpResponse.json(writeSessionUser(user)),
+    () => HttpResponse.json(toWire("Identity", user)),
   );
 }
 
@@ -190,7 +193,7 @@ export function resetPasswordInvalidToken(): HttpHandler {
  *
  * @example A live invitation link
  * ```ts
- * import { checkLink } from "@gatehouse/client";
+ * import { checkLink } from "../link_calls.ts";
  * import { checkLinkReady, installTestEnvironment } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
@@ -212,7 +215,7 @@ export function checkLinkReady(): HttpHandler {
  *
  * @example An invitation for someone who can sign in already
  * ```ts
- * import { checkLink } from "@gatehouse/client";
+ * import { checkLink } from "../link_calls.ts";
  * import { checkLinkAccountExists, installTestEnvironment } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
@@ -236,7 +239,8 @@ export function checkLinkAccountExists(): HttpHandler {
  *
  * @example A revoked link
  * ```ts
- * import { checkLink, InvalidTokenError } from "@gatehouse/client";
+ * import { InvalidTokenError } from "@gatehouse/client";
+ * import { checkLink } from "../link_calls.ts";
  * import { checkLinkInvalidToken, installTestEnvironment } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();

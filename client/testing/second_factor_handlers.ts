@@ -9,8 +9,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeSessionUser } from "../_wire.ts";
-import { writePasskey, writeTotpSetup } from "../_wire_security.ts";
+import { toWire } from "../_wire.ts";
 import type {
   Passkey,
   SecondFactorMethod,
@@ -67,7 +66,7 @@ export function verifySecondFactorOk(
 ): HttpHandler {
   return route(
     "verifySecondFactor",
-    () => HttpResponse.json(writeSessionUser(user)),
+    () => HttpResponse.json(toWire("Identity", user)),
   );
 }
 
@@ -137,7 +136,7 @@ export function verifySecondFactorRateLimited(retryAfter = 60): HttpHandler {
  * ```
  */
 export function setupTotpOk(setup: TotpSetup = sampleTotpSetup): HttpHandler {
-  const body = writeTotpSetup(setup);
+  const body = toWire("TotpSetup", setup);
   return route("setupTotp", () => HttpResponse.json(body));
 }
 
@@ -395,7 +394,7 @@ export function registerPasskeyOk(
     const body = await jsonBody(request);
     const name = text(body.name, passkey.name);
     return HttpResponse.json(
-      writePasskey({ ...passkey, name, lastUsedAt: null }),
+      toWire("Passkey", { ...passkey, name, lastUsedAt: null }),
       { status: 201 },
     );
   });
@@ -438,7 +437,7 @@ export function registerPasskeyRefused(
 export function listPasskeysOk(
   passkeys: readonly Passkey[] = [samplePasskey],
 ): HttpHandler {
-  const body = { passkeys: passkeys.map(writePasskey) };
+  const body = { passkeys: passkeys.map((p) => toWire("Passkey", p)) };
   return route("listPasskeys", () => HttpResponse.json(body));
 }
 
@@ -459,7 +458,7 @@ export function renamePasskeyOk(passkey: Passkey = samplePasskey): HttpHandler {
   return route("renamePasskey", async ({ request }) => {
     const body = await jsonBody(request);
     return HttpResponse.json(
-      writePasskey({ ...passkey, name: text(body.name, passkey.name) }),
+      toWire("Passkey", { ...passkey, name: text(body.name, passkey.name) }),
     );
   });
 }
@@ -587,7 +586,7 @@ export function loginWithPasskeyOk(
 ): HttpHandler {
   return route(
     "loginWithPasskey",
-    () => HttpResponse.json(writeSessionUser(user)),
+    () => HttpResponse.json(toWire("Identity", user)),
   );
 }
 

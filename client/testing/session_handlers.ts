@@ -7,7 +7,7 @@
 
 import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { writeSessionUser } from "../_wire.ts";
+import { toWire } from "../_wire.ts";
 import type { SessionUser } from "../types.ts";
 import { route } from "./_routes.ts";
 import { answerError } from "./answers.ts";
@@ -33,7 +33,7 @@ import { defaultUser } from "./users.ts";
  * ```
  */
 export function loginOk(user: SessionUser = defaultUser): HttpHandler {
-  return route("login", () => HttpResponse.json(writeSessionUser(user)));
+  return route("login", () => HttpResponse.json(toWire("Identity", user)));
 }
 
 /**
@@ -118,7 +118,10 @@ export function logoutOk(): HttpHandler {
  * ```
  */
 export function fetchSessionOk(user: SessionUser = defaultUser): HttpHandler {
-  return route("fetchSession", () => HttpResponse.json(writeSessionUser(user)));
+  return route(
+    "fetchSession",
+    () => HttpResponse.json(toWire("Identity", user)),
+  );
 }
 
 /**

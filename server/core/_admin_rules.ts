@@ -7,18 +7,12 @@
 import { grantableRoles, knownRoles } from "./_roles.ts";
 import type { RoleRegistry } from "./roles.ts";
 import { AuthError } from "../http/errors.ts";
-import { type Identity, identityFromContext } from "./identity.ts";
+import type { Identity } from "./identity.ts";
 
 /** The role checks of one administration service, fixed at construction. */
 export interface AdminRules {
   /** The privileged roles (copied); empty admits every role. */
   readonly privileged: readonly string[];
-  /**
-   * The signed-in actor of `req`. Throws `session_absent` without one and
-   * `role_insufficient` when its role is not privileged, so a handler
-   * mounted without the guards still refuses.
-   */
-  actor(req: Request): Identity;
   /** Throws `role_unknown` (`meta.field: "role"`) unless `role` exists; "" always does. */
   assertKnown(role: string): Promise<void>;
   /** Throws `role_beyond_reach` unless `actor` may hand out `role`; "" always. */
@@ -26,9 +20,6 @@ export interface AdminRules {
   /** The roles whose accounts `actor` may change (the roles it may grant). */
   reachable(actor: Identity): Promise<readonly string[]>;
 }
-
-const SESSION_ABSENT = new AuthError("session_absent");
-const ROLE_INSUFFICIENT = new AuthError("role_insufficient");
 
 /** Builds the checks for a privileged list and an optional registry. */
 export function adminRules(
@@ -41,17 +32,8 @@ export function adminRules(
       'Invalid privileged roles: "" (no role) cannot be privileged',
     );
   }
-  const admitted = new Set(roles);
   return {
     privileged: roles,
-    actor(req) {
-      const identity = identityFromContext(req);
-      if (identity === null) throw SESSION_ABSENT;
-      if (admitted.size > 0 && !admitted.has(identity.role)) {
-        throw ROLE_INSUFFICIENT;
-      }
-      return identity;
-    },
     async assertKnown(role) {
       if (role === "" || (await knownRoles(registry, roles)).includes(role)) {
         return;

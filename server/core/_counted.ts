@@ -9,14 +9,11 @@
 // an error object: handlers throw shared module-level errors (the 410 of a
 // dead pending sign-in is one), and a set of marked objects let the one
 // counted throw of such an error mark every later throw of it in the
-// process. The answer carries the verdict as a symbol-keyed property, read
-// by the limiter: nothing reaches the wire.
+// process. The limiter answers the thrown error itself and asks
+// `isGuess` of it (its `countsRefusal` option): the verdict travels with
+// the error, in the open, and nothing marks the answer.
 
 import { AuthError } from "../http/errors.ts";
-import { answerError, type Middleware } from "../http/respond.ts";
-import type { Logger } from "../http/logger.ts";
-
-const COUNTED = Symbol("gatehouse.counted_guess");
 
 // A refusal that counts: a copy of the error it was made from, flagged.
 class CountedGuess extends AuthError {
@@ -38,30 +35,5 @@ export function countedGuess(err: AuthError): AuthError {
 /** Whether the limiter counts a refusal: its code, or its `counted` flag. */
 export function isGuess(err: unknown): boolean {
   return err instanceof AuthError &&
-    (err.code === "password_incorrect" ||
-      (err as { counted?: unknown }).counted === true);
-}
-
-/** Whether the limiter counts `res` as a guess (made from one by {@linkcode countingPasswordGuesses}). */
-export function isCountedRefusal(res: Response): boolean {
-  return (res as { [COUNTED]?: unknown })[COUNTED] === true;
-}
-
-/**
- * Answers errors like `answeringErrors`; the answer to a guess
- * ({@linkcode isGuess}) carries the verdict for the limiter.
- */
-export function countingPasswordGuesses(logger: Logger): Middleware {
-  return (next) =>
-    async function answeringGuesses(req, params, info) {
-      try {
-        return await next(req, params, info);
-      } catch (err) {
-        const res = answerError(err, logger);
-        if (isGuess(err)) {
-          Object.defineProperty(res, COUNTED, { value: true });
-        }
-        return res;
-      }
-    };
+    (err.code === "password_incorrect" || err instanceof CountedGuess);
 }

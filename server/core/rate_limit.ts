@@ -27,6 +27,7 @@ import {
 } from "../http/client_address.ts";
 import { AuthError, errorResponseForAuthError } from "../http/errors.ts";
 import {
+  answerError,
   answeringErrors,
   type Middleware,
   respondError,
@@ -54,6 +55,14 @@ export interface LoginRateLimiterOptions {
    * reserved attempt back. Successes should never count.
    */
   counts?: (response: Response) => boolean;
+  /**
+   * Which errors the handler throws count against the client, besides the
+   * answer `counts` judges: the limiter answers a thrown error itself (as
+   * `answeringErrors` does) and asks this of the error, so a refusal that
+   * is a guess (a wrong code) counts where its answer alone could not say
+   * so. None by default.
+   */
+  countsRefusal?: (error: unknown) => boolean;
   /**
    * Prefix of the counter keys; `login` by default. Limiters with the same
    * namespace share counts: give reset requests their own to count them
@@ -139,6 +148,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     maxFailures = DEFAULT_MAX_FAILURES,
     window = DEFAULT_WINDOW,
     counts = countFailures,
+    countsRefusal,
     namespace = "login",
   } = options;
   if (store === undefined || store === null) {
@@ -263,8 +273,16 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
       }
       let counted = false;
       try {
-        const response = await next(request, params, info);
-        counted = counts(response);
+        let response: Response;
+        try {
+          response = await next(request, params, info);
+        } catch (err) {
+          // Answered here, where the error is still in hand: whether it
+          // counts is the error's to say, not its answer's.
+          response = answerError(err, logger);
+          counted = countsRefusal?.(err) === true;
+        }
+        counted ||= counts(response);
         return response;
       } finally {
         // An answer that does not count (or a throw) gives its attempt

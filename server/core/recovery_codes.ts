@@ -24,7 +24,7 @@ const READ_AS: Record<string, string> = { i: "1", l: "1", o: "0" };
  *
  * @example New codes and their digests
  * ```ts
- * import { hashRecoveryCode, newRecoveryCodes } from "@gatehouse/server";
+ * import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
  *
  * const codes = newRecoveryCodes();
  * console.assert(codes.length === 10);
@@ -52,7 +52,7 @@ function newRecoveryCode(): string {
  *
  * @example Forgiving case, spaces and look-alikes
  * ```ts
- * import { normaliseRecoveryCode } from "@gatehouse/server";
+ * import { normaliseRecoveryCode } from "./recovery_codes.ts";
  *
  * console.assert(
  *   normaliseRecoveryCode(" ABCD-EFGH 0123-4567 ") === "abcdefgh01234567",
@@ -78,7 +78,7 @@ export function normaliseRecoveryCode(input: string): string | null {
  *
  * @example The same digest however it is typed
  * ```ts
- * import { hashRecoveryCode } from "@gatehouse/server";
+ * import { hashRecoveryCode } from "./recovery_codes.ts";
  *
  * console.assert(
  *   hashRecoveryCode("abcd-efgh-0123-4567") ===

@@ -65,7 +65,8 @@ export interface RoleDefinition {
  *
  * @example The demo's roles
  * ```ts
- * import { roleRegistry, USERS_MANAGE } from "@gatehouse/server";
+ * import { USERS_MANAGE } from "@gatehouse/server";
+ * import { roleRegistry } from "./roles.ts";
  *
  * const registry = roleRegistry({
  *   admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] },

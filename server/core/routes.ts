@@ -17,6 +17,8 @@ import {
   type OperationName,
   OPERATIONS,
 } from "@gatehouse/contract";
+import type { GatehouseContext } from "./context.ts";
+import { type Operation, routeGuard } from "./operation.ts";
 import type { Handler, Middleware } from "../http/respond.ts";
 
 /**
@@ -54,39 +56,33 @@ export interface Route {
   readonly handler: Handler;
 }
 
-/** What the routes put in front of the handlers. */
+/** What the routes put in front of the operations, besides their guard. */
 export interface RouteGuards {
   /** Refuses cross-origin browser writes; put in front of every write. */
   readonly crossOrigin: Middleware;
-  /** By guard: what admits a request to an operation of that guard. */
-  readonly guards: Readonly<Record<Guard, Middleware | undefined>>;
-  /** By limiter: the rate limiter of the operations that name it. */
+  /**
+   * By limiter: the rate limiter of the operations that name it. It
+   * answers what the operation throws, and counts it if it is a guess.
+   */
   readonly limiters: Readonly<Record<Limiter, Middleware>>;
-  /**
-   * Behind the guard of a `fresh` operation: refuses a proof of identity
-   * older than the re-authentication window. Absent: no such check.
-   */
-  readonly fresh?: Middleware;
-  /**
-   * Behind the guard of a signed-in operation the contract does not flag
-   * `beforeSecondFactor`: refuses an account whose role requires a second
-   * factor it has not enrolled. Absent: no such check.
-   */
-  readonly secondFactor?: Middleware;
 }
 
 /**
- * The route of every operation that has a handler, in the contract's
- * order. An operation without a handler gets no route.
+ * The route of every operation given, in the contract's order, each
+ * wrapped in what the contract records for it: the guard (read once, from
+ * the context), behind it the limiter, the second-factor and freshness
+ * checks, and the cross-origin guard in front of every write. An operation
+ * not given gets no route.
  */
 export function routeTable(
-  handlers: Partial<Readonly<Record<OperationName, Handler>>>,
+  context: GatehouseContext,
+  operations: Partial<Readonly<Record<OperationName, Operation>>>,
   wrap: RouteGuards,
 ): Route[] {
   const routes: Route[] = [];
-  for (const operation of OPERATION_NAMES) {
-    const handler = handlers[operation];
-    if (handler === undefined) continue;
+  for (const name of OPERATION_NAMES) {
+    const operation = operations[name];
+    if (operation === undefined) continue;
     const spec: {
       method: Method;
       path: string;
@@ -94,25 +90,26 @@ export function routeTable(
       limiter?: Limiter;
       fresh?: boolean;
       beforeSecondFactor?: boolean;
-    } = OPERATIONS[operation];
-    let inner = spec.fresh === true && wrap.fresh !== undefined
-      ? wrap.fresh(handler)
-      : handler;
-    if (
-      spec.guard !== "public" && spec.beforeSecondFactor !== true &&
-      wrap.secondFactor !== undefined
-    ) {
-      inner = wrap.secondFactor(inner);
+    } = OPERATIONS[name];
+    const guard = routeGuard(context, spec.guard);
+    // Who answers what the operation throws: its limiter (which counts
+    // the guesses among them), else its guard, else the plain answering.
+    let inner = spec.limiter === undefined && guard === undefined
+      ? context.answering(operation.run)
+      : operation.run;
+    if (spec.fresh === true) inner = context.guards.fresh(inner);
+    if (spec.guard !== "public" && spec.beforeSecondFactor !== true) {
+      inner = context.guards.secondFactor(inner);
     }
     // The limiter sits behind the guard: a call the guard refuses (no
     // session) guesses nothing, so it neither counts nor takes one of the
     // client's attempts, however many come at once.
     if (spec.limiter !== undefined) inner = wrap.limiters[spec.limiter](inner);
-    let guarded = wrap.guards[spec.guard]?.(inner) ?? inner;
+    let guarded = guard?.(inner) ?? inner;
     if (spec.method !== "GET") guarded = wrap.crossOrigin(guarded);
     const pattern = new URLPattern({ pathname: spec.path });
     routes.push(Object.freeze({
-      operation,
+      operation: name,
       method: spec.method,
       path: spec.path,
       pattern,

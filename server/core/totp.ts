@@ -40,7 +40,7 @@ export interface TotpAccount {
  *
  * @example A secret for a new enrolment
  * ```ts
- * import { newTotpSecret } from "@gatehouse/server";
+ * import { newTotpSecret } from "./totp.ts";
  *
  * console.assert(/^[A-Z2-7]{32}$/.test(newTotpSecret()));
  * ```
@@ -59,7 +59,7 @@ export function newTotpSecret(): string {
  *
  * @example Showing the QR code
  * ```ts
- * import { newTotpSecret, totpSetup } from "@gatehouse/server";
+ * import { newTotpSecret, totpSetup } from "./totp.ts";
  *
  * const setup = totpSetup(newTotpSecret(), {
  *   issuer: "Gatehouse",
@@ -82,7 +82,7 @@ export function totpSetup(secret: string, account: TotpAccount): TotpSetup {
  *
  * @example The step of the epoch's first minute
  * ```ts
- * import { totpStepAt } from "@gatehouse/server";
+ * import { totpStepAt } from "./totp.ts";
  *
  * console.assert(totpStepAt(59_999) === 1);
  * ```
@@ -104,7 +104,7 @@ export function totpStepAt(now: number): number {
  *
  * @example Checking a code made one step ago
  * ```ts
- * import { newTotpSecret, totpCode, totpStepAt, totpStepOf } from "@gatehouse/server";
+ * import { newTotpSecret, totpCode, totpStepAt, totpStepOf } from "./totp.ts";
  *
  * const secret = newTotpSecret();
  * const now = Date.now();
@@ -138,7 +138,7 @@ export function totpStepOf(
  *
  * @example The code of this instant
  * ```ts
- * import { newTotpSecret, totpCode } from "@gatehouse/server";
+ * import { newTotpSecret, totpCode } from "./totp.ts";
  *
  * console.assert(/^\d{6}$/.test(totpCode(newTotpSecret(), Date.now())));
  * ```

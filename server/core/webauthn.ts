@@ -56,7 +56,7 @@ export interface RelyingPartyOptions {
  *
  * @example A public site, and the demo on localhost
  * ```ts
- * import { relyingParty } from "@gatehouse/server";
+ * import { relyingParty } from "./webauthn.ts";
  *
  * const site = relyingParty({ publicUrl: "https://app.example.com/" });
  * console.assert(site.id === "app.example.com");

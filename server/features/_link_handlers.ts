@@ -9,31 +9,20 @@
 // both kinds, behind the same dead-link limiter.
 
 import type { LinkCheckJson, LinkState } from "@gatehouse/contract";
+import type { GatehouseContext } from "../core/context.ts";
 import { grantersOf } from "../core/_roles.ts";
 import { linkTokenHash, readNewPassword } from "../core/_input.ts";
-import { type Auth, sessionIssuer } from "../core/auth.ts";
+import { defineOperation, type Operation } from "../core/operation.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
-import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import type { Limits } from "../http/limits.ts";
-import type { Logger } from "../http/logger.ts";
-import type { PasswordHasher } from "../core/password.ts";
-import type { LinkKind, LinkRecord, Store } from "../core/store.ts";
+import { NO_STORE, respond } from "../http/respond.ts";
+import type { LinkKind, LinkRecord } from "../core/store.ts";
 
-/** Collaborators of the public link handlers. */
-export interface LinkSettings {
-  store: Store;
-  auth: Auth;
-  hasher: PasswordHasher;
-  limits: Limits;
-  logger: Logger;
-  now: () => number;
-}
+/** What the link handlers read of the context. */
+export type LinkSettings = Pick<
+  GatehouseContext,
+  "store" | "limits" | "hasher" | "now" | "capabilities" | "privileged"
+>;
 
 /** The 410 answer for a link that is unknown, spent or expired. */
 export const DEAD_LINK: AuthError = new AuthError("token_invalid", {
@@ -89,26 +78,31 @@ const LINK_KINDS: readonly LinkKind[] = ["invitation", "reset"];
  * more than the inviting administrator, who can list accounts, already
  * could learn; the invite answer itself stays the same for every address.
  */
-export function checkLinkHandler(settings: LinkSettings): Handler {
-  const { store, limits, logger } = settings;
-  return answeringErrors(logger)(async function checkLink(req) {
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const token = requiredString(body, "token");
-    const kind = requiredString(body, "kind");
-    if (!(LINK_KINDS as readonly string[]).includes(kind)) {
-      throw new AuthError("body_malformed", {
-        message: 'kind must be "invitation" or "reset"',
-        meta: { field: "kind" },
-      });
-    }
-    const tokenHash = linkTokenHash(token);
-    const link = tokenHash === null
-      ? null
-      : await store.findLink(tokenHash, kind as LinkKind, settings.now());
-    const status = link === null ? null : await linkState(settings, link);
-    if (status === null) throw DEAD_LINK;
-    return respond({ status } satisfies LinkCheckJson, { headers: NO_STORE });
-  });
+export function checkLinkOperation(context: GatehouseContext): Operation {
+  const { store, limits } = context;
+  const settings: LinkSettings = context;
+  return defineOperation(
+    context,
+    "checkLink",
+    async function checkLink(req) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const token = requiredString(body, "token");
+      const kind = requiredString(body, "kind");
+      if (!(LINK_KINDS as readonly string[]).includes(kind)) {
+        throw new AuthError("body_malformed", {
+          message: 'kind must be "invitation" or "reset"',
+          meta: { field: "kind" },
+        });
+      }
+      const tokenHash = linkTokenHash(token);
+      const link = tokenHash === null
+        ? null
+        : await store.findLink(tokenHash, kind as LinkKind, settings.now());
+      const status = link === null ? null : await linkState(settings, link);
+      if (status === null) throw DEAD_LINK;
+      return respond({ status } satisfies LinkCheckJson, { headers: NO_STORE });
+    },
+  );
 }
 
 // What a live link record is good for, by what spending it would find now;
@@ -134,10 +128,9 @@ async function linkState(
   }
   const inviter = await store.userById(link.invitedBy);
   if (inviter === null || inviter.disabled) return null;
-  const issuer = sessionIssuer(settings.auth);
   const granters = await grantersOf(
-    issuer.capabilities,
-    issuer.privileged,
+    settings.capabilities,
+    settings.privileged,
     link.role,
   );
   return granters === undefined || granters.includes(inviter.role)

@@ -2,7 +2,7 @@
  * `createAccount`: what a signed-in person does to their own account
  * (DESIGN.md §8, §10): change the password, prove who they are again
  * ("sudo mode"), list and end their sessions, read their own activity.
- * Mount each behind `auth.requireSession`, as `createGatehouse`'s routes do.
+ * Each handler comes behind the session guard the contract records.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { SessionJson, SessionListJson } from "@gatehouse/contract";
 import type { ClientMeta } from "../http/_client_meta.ts";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
 import { codeLock } from "../core/_code_lock.ts";
-import { countedGuess, countingPasswordGuesses } from "../core/_counted.ts";
+import { countedGuess } from "../core/_counted.ts";
 import {
   lazyRelyingParty,
   type Proof,
@@ -20,21 +20,18 @@ import {
   spendPasskey,
 } from "../core/_factor_proofs.ts";
 import { readId, readNewPassword } from "../core/_input.ts";
+import type { Identity } from "../core/identity.ts";
+import type { Auth } from "../core/auth.ts";
+import { type GatehouseContext, isContext } from "../core/context.ts";
 import {
-  type Identity,
-  identityFromContext,
-  sessionFromContext,
-} from "../core/identity.ts";
-import { type Auth, sessionIssuer } from "../core/auth.ts";
+  defineOperation,
+  handlersOf,
+  type Operations,
+} from "../core/operation.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
-import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import { listActivityHandler } from "./audit_log.ts";
+import { type Handler, NO_STORE, respond } from "../http/respond.ts";
+import { listActivityOperation } from "./audit_log.ts";
 import type { SessionRecord } from "../core/store.ts";
 
 /** Options of {@linkcode createAccount}. */
@@ -69,6 +66,7 @@ export interface Account {
 // times its holder proves who they are.
 const REAUTHENTICATION_RECORD_INTERVAL = 5 * 60_000;
 
+// The session is gone since its guard admitted it (changed, ended).
 const SESSION_ABSENT = new AuthError("session_absent");
 const SESSION_NOT_FOUND = new AuthError("session_not_found");
 
@@ -80,7 +78,8 @@ const SESSION_NOT_FOUND = new AuthError("session_not_found");
  *
  * @example Mounting one's own sessions
  * ```ts
- * import { createAccount, createAuth } from "@gatehouse/server";
+ * import { createAuth } from "../core/auth.ts";
+ * import { createAccount } from "./account.ts";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
@@ -94,14 +93,28 @@ const SESSION_NOT_FOUND = new AuthError("session_not_found");
  * kv.close();
  * ```
  */
-export function createAccount(options: AccountOptions): Account {
-  const issuer = sessionIssuer(options.auth);
-  const { store, hasher, limits, logger, now, trail } = issuer;
-  const answering = answeringErrors(logger);
-  const guessing = countingPasswordGuesses(logger);
-  const rp = lazyRelyingParty(options.publicUrl);
-  const lock = codeLock(issuer);
-  const budget = changeBudget(issuer);
+export function createAccount(
+  options: AccountOptions | GatehouseContext,
+): Account {
+  const context = isContext(options)
+    ? options
+    : { ...options.auth.context, publicUrl: options.publicUrl };
+  return handlersOf(accountOperations(context));
+}
+
+/** The operations of one's own account, on one context. */
+export function accountOperations(context: GatehouseContext): Operations<
+  | "changePassword"
+  | "reauthenticate"
+  | "listSessions"
+  | "revokeSession"
+  | "revokeOtherSessions"
+  | "listActivity"
+> {
+  const { store, hasher, limits, now, trail, sessions } = context;
+  const rp = lazyRelyingParty(context.publicUrl);
+  const lock = codeLock(context);
+  const budget = changeBudget(context);
 
   // Checks a proof of identity of the signed-in account where it is spent:
   // its password, a TOTP code (its step once), a recovery code (once), or
@@ -116,7 +129,10 @@ export function createAccount(options: AccountOptions): Account {
   ): Promise<Response | null> {
     const at = now();
     if (proof.kind === "password") {
-      const verified = await issuer.verifyPassword(identity.email, proof.value);
+      const verified = await sessions.verifyPassword(
+        identity.email,
+        proof.value,
+      );
       if (verified === null || verified.user.id !== identity.id) {
         throw new AuthError("password_incorrect", {
           meta: { field: "password" },
@@ -151,7 +167,7 @@ export function createAccount(options: AccountOptions): Account {
     const proven = await lock.check(
       identity,
       client,
-      () => spendCode(issuer, identity, client, proof, at),
+      () => spendCode(context, identity, client, proof, at),
     );
     if (proven instanceof Response) return proven;
     if (!proven) {
@@ -160,115 +176,109 @@ export function createAccount(options: AccountOptions): Account {
     return null;
   }
 
-  function caller(req: Request) {
-    const identity = identityFromContext(req);
-    const session = sessionFromContext(req);
-    if (identity === null || session === null) throw SESSION_ABSENT;
-    return { identity, session };
-  }
-
-  const changePassword = guessing(async function changePassword(
-    req,
-    _params,
-    info,
-  ) {
-    const { identity } = caller(req);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const current = requiredString(body, "current_password");
-    const next = await readNewPassword(
-      requiredString(body, "new_password"),
-      limits,
-      "new_password",
-    );
-    const verified = await issuer.verifyPassword(identity.email, current);
-    if (verified === null || verified.user.id !== identity.id) {
-      throw new AuthError("password_incorrect", {
-        meta: { field: "current_password" },
-      });
-    }
-    const client = issuer.client(req, info);
-    const at = now();
-    const { cookie, ...fresh } = issuer.issue(at, identity.id);
-    const events = [
-      trail.event("password.changed", {
-        actor: identity,
-        client,
-        detail: { session_id: fresh.id },
-      }),
-    ];
-    // Bounded per account like the other audited changes of one's own
-    // account (_change_budget.ts): each is real, and costs only a call.
-    const changed = await withinBudget(
-      budget,
-      identity.id,
-      async () =>
-        store.changePassword({
-          userId: identity.id,
-          expectedGeneration: verified.generation,
-          passwordHash: await hasher.hash(next),
-          session: { ...fresh, createdAt: at, ...client },
-          events,
-        }),
-    );
-    if (changed instanceof Response) return changed;
-    // The account changed since the password was verified (another change,
-    // a reset, a disable): this session is dead too.
-    if (!changed) throw SESSION_ABSENT;
-    trail.committed(events);
-    return new Response(null, {
-      status: 204,
-      headers: { ...NO_STORE, "set-cookie": cookie },
-    });
-  });
-
-  const reauthenticate = guessing(async function reauthenticate(
-    req,
-    _params,
-    info,
-  ) {
-    const { identity, session } = caller(req);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const proof = readProof(body, true);
-    const client = issuer.client(req, info);
-    const locked = await checkProof(req, identity, proof, client);
-    if (locked !== null) return locked;
-    // A right password costs the caller nothing but an argon2 wait, so a
-    // loop of re-authentications must not write an event each: the first
-    // of each session in REAUTHENTICATION_RECORD_INTERVAL is recorded (a
-    // marker counter per session, exact across instances), the others
-    // only renew the proof, which grows nothing. The answer is the same.
-    const at = now();
-    const marker = await store.reserveAttempt(
-      `reauthenticated:session:${session.id}`,
-      { now: at, windowMs: REAUTHENTICATION_RECORD_INTERVAL, limit: 1 },
-    );
-    const events = marker.admitted
-      ? [
-        trail.event("reauthenticated", {
+  const changePassword = defineOperation(
+    context,
+    "changePassword",
+    async function changePassword(req, { identity }, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const current = requiredString(body, "current_password");
+      const next = await readNewPassword(
+        requiredString(body, "new_password"),
+        limits,
+        "new_password",
+      );
+      const verified = await sessions.verifyPassword(identity.email, current);
+      if (verified === null || verified.user.id !== identity.id) {
+        throw new AuthError("password_incorrect", {
+          meta: { field: "current_password" },
+        });
+      }
+      const client = context.client(req, info);
+      const at = now();
+      const { cookie, ...fresh } = sessions.issue(at, identity.id);
+      const events = [
+        trail.event("password.changed", {
           actor: identity,
           client,
-          detail: { session_id: session.id, method: proof.kind },
+          detail: { session_id: fresh.id },
         }),
-      ]
-      : [];
-    const renewed = await store.renewAuthentication(session.tokenHash, {
-      now: at,
-      events,
-    });
-    if (!renewed) throw SESSION_ABSENT;
-    trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+      ];
+      // Bounded per account like the other audited changes of one's own
+      // account (_change_budget.ts): each is real, and costs only a call.
+      const changed = await withinBudget(
+        budget,
+        identity.id,
+        async () =>
+          store.changePassword({
+            userId: identity.id,
+            expectedGeneration: verified.generation,
+            passwordHash: await hasher.hash(next),
+            session: { ...fresh, createdAt: at, ...client },
+            events,
+          }),
+      );
+      if (changed instanceof Response) return changed;
+      // The account changed since the password was verified (another change,
+      // a reset, a disable): this session is dead too.
+      if (!changed) throw SESSION_ABSENT;
+      trail.committed(events);
+      return new Response(null, {
+        status: 204,
+        headers: { ...NO_STORE, "set-cookie": cookie },
+      });
+    },
+  );
 
-  const listSessions = answering(async function listSessions(req) {
-    const { identity, session } = caller(req);
-    const at = now();
-    const sessions = (await store.listSessions(identity.id, at))
-      .filter((s) => at - s.lastSeenAt < issuer.idleTimeout)
-      .map((s) => toSessionJson(s, session.id, issuer.idleTimeout));
-    const body: SessionListJson = { sessions };
-    return respond(body, { headers: NO_STORE });
-  });
+  const reauthenticate = defineOperation(
+    context,
+    "reauthenticate",
+    async function reauthenticate(req, { identity, session }, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const proof = readProof(body, true);
+      const client = context.client(req, info);
+      const locked = await checkProof(req, identity, proof, client);
+      if (locked !== null) return locked;
+      // A right password costs the caller nothing but an argon2 wait, so a
+      // loop of re-authentications must not write an event each: the first
+      // of each session in REAUTHENTICATION_RECORD_INTERVAL is recorded (a
+      // marker counter per session, exact across instances), the others
+      // only renew the proof, which grows nothing. The answer is the same.
+      const at = now();
+      const marker = await store.reserveAttempt(
+        `reauthenticated:session:${session.id}`,
+        { now: at, windowMs: REAUTHENTICATION_RECORD_INTERVAL, limit: 1 },
+      );
+      const events = marker.admitted
+        ? [
+          trail.event("reauthenticated", {
+            actor: identity,
+            client,
+            detail: { session_id: session.id, method: proof.kind },
+          }),
+        ]
+        : [];
+      const renewed = await store.renewAuthentication(session.tokenHash, {
+        now: at,
+        events,
+      });
+      if (!renewed) throw SESSION_ABSENT;
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
+
+  const listSessions = defineOperation(
+    context,
+    "listSessions",
+    async function listSessions(_req, { identity, session }) {
+      const at = now();
+      const sessions = (await store.listSessions(identity.id, at))
+        .filter((s) => at - s.lastSeenAt < context.idleTimeout)
+        .map((s) => toSessionJson(s, session.id, context.idleTimeout));
+      const body: SessionListJson = { sessions };
+      return respond(body, { headers: NO_STORE });
+    },
+  );
 
   // One event per action, naming the session(s) ended.
   const revoked = (
@@ -277,46 +287,49 @@ export function createAccount(options: AccountOptions): Account {
     detail: Record<string, string>,
   ) => [trail.event("session.revoked", { actor: identity, client, detail })];
 
-  const revokeSession = answering(async function revokeSession(
-    req,
-    params,
-    info,
-  ) {
-    const { identity, session } = caller(req);
-    const id = readId(params?.pathname.groups.id, "session_id_malformed");
-    const events = revoked(identity, issuer.client(req, info), {
-      session_id: id,
-      current: String(id === session.id),
-    });
-    if (!(await store.deleteSessionById(identity.id, id, { events }))) {
-      throw SESSION_NOT_FOUND;
-    }
-    trail.committed(events);
-    const headers: Record<string, string> = { ...NO_STORE };
-    if (id === session.id) headers["set-cookie"] = issuer.clearing;
-    return new Response(null, { status: 204, headers });
-  });
+  const revokeSession = defineOperation(
+    context,
+    "revokeSession",
+    async function revokeSession(req, { identity, session }, params, info) {
+      const id = readId(params?.pathname.groups.id, "session_id_malformed");
+      const events = revoked(identity, context.client(req, info), {
+        session_id: id,
+        current: String(id === session.id),
+      });
+      if (!(await store.deleteSessionById(identity.id, id, { events }))) {
+        throw SESSION_NOT_FOUND;
+      }
+      trail.committed(events);
+      const headers: Record<string, string> = { ...NO_STORE };
+      if (id === session.id) headers["set-cookie"] = sessions.clearing;
+      return new Response(null, { status: 204, headers });
+    },
+  );
 
-  const revokeOtherSessions = answering(async function revokeOtherSessions(
-    req,
-    _params,
-    info,
-  ) {
-    const { identity, session } = caller(req);
-    const events = revoked(identity, issuer.client(req, info), {
-      scope: "others",
-      kept_session_id: session.id,
-    });
-    // The store writes the event only with a deletion: a loop of calls
-    // with no other session records nothing.
-    const ended = await store.deleteOtherSessions(
-      identity.id,
-      session.tokenHash,
-      { events },
-    );
-    if (ended > 0) trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+  const revokeOtherSessions = defineOperation(
+    context,
+    "revokeOtherSessions",
+    async function revokeOtherSessions(
+      req,
+      { identity, session },
+      _params,
+      info,
+    ) {
+      const events = revoked(identity, context.client(req, info), {
+        scope: "others",
+        kept_session_id: session.id,
+      });
+      // The store writes the event only with a deletion: a loop of calls
+      // with no other session records nothing.
+      const ended = await store.deleteOtherSessions(
+        identity.id,
+        session.tokenHash,
+        { events },
+      );
+      if (ended > 0) trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 
   return {
     changePassword,
@@ -324,7 +337,7 @@ export function createAccount(options: AccountOptions): Account {
     listSessions,
     revokeSession,
     revokeOtherSessions,
-    listActivity: listActivityHandler(store, answering),
+    listActivity: listActivityOperation(context),
   };
 }
 

@@ -9,15 +9,16 @@
  * @module
  */
 
-import { linkBase } from "../core/_links.ts";
-import { checkLinkHandler } from "./_link_handlers.ts";
+import { checkLinkOperation } from "./_link_handlers.ts";
 import type { Auth } from "../core/auth.ts";
+import { type GatehouseContext, isContext, withMail } from "../core/context.ts";
+import { handlersOf, type Operations } from "../core/operation.ts";
 import type { Handler } from "../http/respond.ts";
-import { acceptInviteHandler } from "./invitations.ts";
-import { resolveLimits } from "../http/limits.ts";
-import { defaultLogger } from "../http/logger.ts";
-import { argon2Hasher } from "../core/password.ts";
-import { confirmResetHandler, requestResetHandler } from "./password_reset.ts";
+import { acceptInviteOperation } from "./invitations.ts";
+import {
+  confirmResetOperation,
+  requestResetOperation,
+} from "./password_reset.ts";
 import type { MailOptions, SharedOptions } from "../core/options.ts";
 
 /** Options of {@linkcode createAccountLinks}: the shared settings (the store `auth` uses) and how reset links reach people. */
@@ -60,7 +61,8 @@ export interface AccountLinks {
  *
  * @example Mounting the public link routes
  * ```ts
- * import { createAccountLinks, createAuth } from "@gatehouse/server";
+ * import { createAuth } from "../core/auth.ts";
+ * import { createAccountLinks } from "./account_links.ts";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
@@ -76,34 +78,40 @@ export interface AccountLinks {
  * kv.close();
  * ```
  */
-export function createAccountLinks(config: AccountLinksOptions): AccountLinks {
-  if (config.auth === undefined || config.store === undefined) {
+export function createAccountLinks(
+  config: AccountLinksOptions | GatehouseContext,
+): AccountLinks {
+  if (
+    !isContext(config) &&
+    (config.auth === undefined || config.store === undefined)
+  ) {
     throw new TypeError(
       "Invalid account links config: auth and store are required",
     );
   }
-  const publicUrl = linkBase(config.publicUrl, config.mailer);
-  const logger = config.logger ?? defaultLogger;
-  const settings = {
-    store: config.store,
-    auth: config.auth,
-    hasher: config.hasher ?? argon2Hasher({ logger }),
-    limits: resolveLimits(config.limits),
-    logger,
-    now: config.now ?? Date.now,
-  };
-  const requestPasswordReset = requestResetHandler({
-    ...settings,
-    mailer: config.mailer,
-    publicUrl,
-  });
-  const resetPassword = confirmResetHandler(settings);
+  // By hand, the links take the mail settings of their own options and
+  // everything else from the context of the Auth they sign people in with.
+  const context = isContext(config)
+    ? config
+    : withMail(config.auth.context, config);
+  const handlers = handlersOf(accountLinkOperations(context));
   return {
-    acceptInvite: acceptInviteHandler(settings),
-    requestPasswordReset,
-    resetPassword,
-    checkLink: checkLinkHandler(settings),
-    requestReset: requestPasswordReset,
-    confirmReset: resetPassword,
+    ...handlers,
+    requestReset: handlers.requestPasswordReset,
+    confirmReset: handlers.resetPassword,
+  };
+}
+
+/** The operations of single-use links, on one context. */
+export function accountLinkOperations(
+  context: GatehouseContext,
+): Operations<
+  "acceptInvite" | "requestPasswordReset" | "resetPassword" | "checkLink"
+> {
+  return {
+    acceptInvite: acceptInviteOperation(context),
+    requestPasswordReset: requestResetOperation(context),
+    resetPassword: confirmResetOperation(context),
+    checkLink: checkLinkOperation(context),
   };
 }

@@ -12,9 +12,8 @@
  */
 
 import type { UserJson, UserListJson } from "@gatehouse/contract";
-import { adminRules } from "../core/_admin_rules.ts";
-import { type AuditTrail, auditTrail } from "../core/_audit.ts";
-import { clientMeta } from "../http/_client_meta.ts";
+import type { AuditTrail } from "../core/_audit.ts";
+import { type GatehouseContext, gatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
 import {
   readEmail,
@@ -24,7 +23,11 @@ import {
   readRole,
   readUserQuery,
 } from "../core/_input.ts";
-import { linkBase } from "../core/_links.ts";
+import {
+  defineOperation,
+  handlersOf,
+  type Operations,
+} from "../core/operation.ts";
 import { withinReach } from "../core/_roles.ts";
 import {
   decode,
@@ -33,21 +36,13 @@ import {
   requiredString,
 } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
+import { type Handler, NO_STORE, respond } from "../http/respond.ts";
 import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import { resolveLimits } from "../http/limits.ts";
-import {
-  listInvitationsHandler,
-  revokeInvitationHandler,
+  listInvitationsOperation,
+  revokeInvitationOperation,
 } from "./invitation_admin.ts";
-import { inviteHandler } from "./invitations.ts";
-import { listAuditEventsHandler } from "./audit_log.ts";
-import { defaultLogger } from "../http/logger.ts";
-import { argon2Hasher } from "../core/password.ts";
+import { inviteOperation } from "./invitations.ts";
+import { listAuditEventsOperation } from "./audit_log.ts";
 import type {
   MailOptions,
   RoleOptions,
@@ -67,10 +62,10 @@ export interface AdminOptions extends SharedOptions, RoleOptions, MailOptions {}
 export type AdminConfig = AdminOptions;
 
 /**
- * What {@linkcode createAdmin} returns. Mount each handler behind
- * `auth.requireSession`; each also refuses a missing session (401
- * `session_absent`) and a role outside the privileged list (403
- * `role_insufficient`) itself.
+ * What {@linkcode createAdmin} returns. Each handler comes behind its
+ * guard: a missing session answers 401 `session_absent`, a role outside the
+ * privileged list 403 `role_insufficient`. Behind `auth.requireSession` (or
+ * given an identity with `withIdentity`) the session is not read again.
  */
 export interface Admin {
   /** `GET /api/users?limit&cursor&q&sort`: 200 `{users, next_cursor, total?}`. */
@@ -154,149 +149,169 @@ const SELF_ROLE = new AuthError("self_role_refused");
  * ```
  */
 export function createAdmin(config: AdminOptions): Admin {
-  const store = config.store;
-  if (store === undefined || store === null) {
+  if (config.store === undefined || config.store === null) {
     throw new TypeError("Invalid admin config: a store is required");
   }
-  const rules = adminRules(
-    config.privileged ?? [],
-    config.roles ?? config.capabilities,
-  );
-  const logger = config.logger ?? defaultLogger;
-  const hasher = config.hasher ?? argon2Hasher({ logger });
-  const limits = resolveLimits(config.limits);
-  const now = config.now ?? Date.now;
+  return adminOn(gatehouseContext(config));
+}
+
+/** The administration service on a context built already. */
+export function adminOn(context: GatehouseContext): Admin {
+  return {
+    ...handlersOf(adminOperations(context)),
+    privileged: context.privileged,
+  };
+}
+
+/** The administration operations, on one context. */
+export function adminOperations(context: GatehouseContext): Operations<
+  | "listUsers"
+  | "createUser"
+  | "setUserDisabled"
+  | "setUserRole"
+  | "invite"
+  | "listInvitations"
+  | "revokeInvitation"
+  | "revokeUserSessions"
+  | "removeUserSecondFactor"
+  | "listAuditEvents"
+> {
+  const { store, rules, hasher, limits, now, trail } = context;
   const maxBytes = limits.maxBodyBytes;
-  const answering = answeringErrors(logger);
-  const trail = auditTrail({ store, logger, now, onEvent: config.onEvent });
-  const client = (req: Request, info?: Deno.ServeHandlerInfo) =>
-    clientMeta(req, info, config.trustedProxy);
+  const client = context.client;
 
-  const listUsers = answering(async function listUsers(req) {
-    rules.actor(req);
-    const page = await store.listUsers(
-      readUserQuery(new URL(req.url), limits),
-    );
-    const body: UserListJson = {
-      users: page.users.map(toUserJson),
-      next_cursor: page.nextCursor,
-      ...(page.total === undefined ? {} : { total: page.total }),
-    };
-    return respond(body, { headers: NO_STORE });
-  });
+  const listUsers = defineOperation(
+    context,
+    "listUsers",
+    async function listUsers(req) {
+      const page = await store.listUsers(
+        readUserQuery(new URL(req.url), limits),
+      );
+      const body: UserListJson = {
+        users: page.users.map(toUserJson),
+        next_cursor: page.nextCursor,
+        ...(page.total === undefined ? {} : { total: page.total }),
+      };
+      return respond(body, { headers: NO_STORE });
+    },
+  );
 
-  const createUser = answering(async function createUser(req, _params, info) {
-    const actor = rules.actor(req);
-    const body = await decode(req, { maxBytes });
-    const { email, key } = readEmail(requiredString(body, "email"), limits);
-    const name = readName(requiredString(body, "name"), limits);
-    const password = await readNewPassword(
-      requiredString(body, "password"),
-      limits,
-    );
-    const role = readRole(optionalString(body, "role"));
-    await rules.assertKnown(role);
-    await rules.assertGrantable(actor, role);
-    const passwordHash = await hasher.hash(password);
-    const createdAt = now();
-    const id = uuidv7(createdAt);
-    const events = [
-      trail.event("user.created", {
-        actor,
-        target: { id, email },
-        client: client(req, info),
-        detail: { role },
-      }),
-    ];
-    const user = await store.createUser({
-      id,
-      email,
-      emailKey: key,
-      name,
-      role,
-      passwordHash,
-      createdAt,
-      events,
-    });
-    trail.committed(events);
-    return respond(toUserJson(user), { status: 201, headers: NO_STORE });
-  });
+  const createUser = defineOperation(
+    context,
+    "createUser",
+    async function createUser(req, actor, _params, info) {
+      const body = await decode(req, { maxBytes });
+      const { email, key } = readEmail(requiredString(body, "email"), limits);
+      const name = readName(requiredString(body, "name"), limits);
+      const password = await readNewPassword(
+        requiredString(body, "password"),
+        limits,
+      );
+      const role = readRole(optionalString(body, "role"));
+      await rules.assertKnown(role);
+      await rules.assertGrantable(actor, role);
+      const passwordHash = await hasher.hash(password);
+      const createdAt = now();
+      const id = uuidv7(createdAt);
+      const events = [
+        trail.event("user.created", {
+          actor,
+          target: { id, email },
+          client: client(req, info),
+          detail: { role },
+        }),
+      ];
+      const user = await store.createUser({
+        id,
+        email,
+        emailKey: key,
+        name,
+        role,
+        passwordHash,
+        createdAt,
+        events,
+      });
+      trail.committed(events);
+      return respond(toUserJson(user), { status: 201, headers: NO_STORE });
+    },
+  );
 
-  const setUserDisabled = answering(async function setUserDisabled(
-    req,
-    params,
-    info,
-  ) {
-    const actor = rules.actor(req);
-    const id = readId(params?.pathname.groups.id, "user_id_malformed");
-    const body = await decode(req, { maxBytes });
-    const disabled = requiredBoolean(body, "disabled");
-    const seen = optionalString(body, "role");
-    if (seen !== undefined) readRole(seen);
-    // "Never itself", whichever way: an account signed in is enabled anyway.
-    if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
-    const update: UserUpdate = {
-      disabled,
-      reachableRoles: await rules.reachable(actor),
-      keepPrivileged: rules.privileged,
-    };
-    if (seen !== undefined) update.expectedRole = seen;
-    const events = changeEvents(trail, actor, client(req, info));
-    const user = await store.updateUser(id, { ...update, events: events.make });
-    trail.committed(events.made);
-    return respond(toUserJson(user), { headers: NO_STORE });
-  });
+  const setUserDisabled = defineOperation(
+    context,
+    "setUserDisabled",
+    async function setUserDisabled(req, actor, params, info) {
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
+      const body = await decode(req, { maxBytes });
+      const disabled = requiredBoolean(body, "disabled");
+      const seen = optionalString(body, "role");
+      if (seen !== undefined) readRole(seen);
+      // "Never itself", whichever way: an account signed in is enabled anyway.
+      if (id === actor.id.toLowerCase()) throw SELF_DISABLE;
+      const update: UserUpdate = {
+        disabled,
+        reachableRoles: await rules.reachable(actor),
+        keepPrivileged: rules.privileged,
+      };
+      if (seen !== undefined) update.expectedRole = seen;
+      const events = changeEvents(trail, actor, client(req, info));
+      const user = await store.updateUser(id, {
+        ...update,
+        events: events.make,
+      });
+      trail.committed(events.made);
+      return respond(toUserJson(user), { headers: NO_STORE });
+    },
+  );
 
-  const setUserRole = answering(async function setUserRole(
-    req,
-    params,
-    info,
-  ) {
-    const actor = rules.actor(req);
-    const id = readId(params?.pathname.groups.id, "user_id_malformed");
-    const body = await decode(req, { maxBytes });
-    const role = readRole(requiredString(body, "role"));
-    await rules.assertKnown(role);
-    if (id === actor.id.toLowerCase()) throw SELF_ROLE;
-    await rules.assertGrantable(actor, role);
-    const events = changeEvents(trail, actor, client(req, info));
-    const user = await store.updateUser(id, {
-      role,
-      reachableRoles: await rules.reachable(actor),
-      keepPrivileged: rules.privileged,
-      events: events.make,
-    });
-    trail.committed(events.made);
-    return respond(toUserJson(user), { headers: NO_STORE });
-  });
+  const setUserRole = defineOperation(
+    context,
+    "setUserRole",
+    async function setUserRole(req, actor, params, info) {
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
+      const body = await decode(req, { maxBytes });
+      const role = readRole(requiredString(body, "role"));
+      await rules.assertKnown(role);
+      if (id === actor.id.toLowerCase()) throw SELF_ROLE;
+      await rules.assertGrantable(actor, role);
+      const events = changeEvents(trail, actor, client(req, info));
+      const user = await store.updateUser(id, {
+        role,
+        reachableRoles: await rules.reachable(actor),
+        keepPrivileged: rules.privileged,
+        events: events.make,
+      });
+      trail.committed(events.made);
+      return respond(toUserJson(user), { headers: NO_STORE });
+    },
+  );
 
-  const revokeUserSessions = answering(async function revokeUserSessions(
-    req,
-    params,
-    info,
-  ) {
-    const actor = rules.actor(req);
-    const id = readId(params?.pathname.groups.id, "user_id_malformed");
-    const target = await store.userById(id);
-    if (target === null) throw new AuthError("user_not_found");
-    const events = [
-      trail.event("user.sessions_revoked", {
-        actor,
-        target,
-        client: client(req, info),
-      }),
-    ];
-    await store.revokeUserSessions(id, {
-      reachableRoles: await rules.reachable(actor),
-      events,
-    });
-    trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+  const revokeUserSessions = defineOperation(
+    context,
+    "revokeUserSessions",
+    async function revokeUserSessions(req, actor, params, info) {
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
+      const target = await store.userById(id);
+      if (target === null) throw new AuthError("user_not_found");
+      const events = [
+        trail.event("user.sessions_revoked", {
+          actor,
+          target,
+          client: client(req, info),
+        }),
+      ];
+      await store.revokeUserSessions(id, {
+        reachableRoles: await rules.reachable(actor),
+        events,
+      });
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 
-  const removeUserSecondFactor = answering(
-    async function removeUserSecondFactor(req, params, info) {
-      const actor = rules.actor(req);
+  const removeUserSecondFactor = defineOperation(
+    context,
+    "removeUserSecondFactor",
+    async function removeUserSecondFactor(req, actor, params, info) {
       const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const target = await store.userById(id);
       if (target === null) throw new AuthError("user_not_found");
@@ -331,31 +346,17 @@ export function createAdmin(config: AdminOptions): Admin {
     },
   );
 
-  const invite = inviteHandler({
-    store,
-    rules,
-    limits,
-    logger,
-    now,
-    mailer: config.mailer,
-    publicUrl: linkBase(config.publicUrl, config.mailer),
-    trail,
-    client,
-  });
-
-  const invitations = { store, rules, answering, now, trail, client };
   return {
     listUsers,
     createUser,
     setUserDisabled,
     setUserRole,
-    invite,
-    listInvitations: listInvitationsHandler(invitations),
-    revokeInvitation: revokeInvitationHandler(invitations),
+    invite: inviteOperation(context),
+    listInvitations: listInvitationsOperation(context),
+    revokeInvitation: revokeInvitationOperation(context),
     revokeUserSessions,
     removeUserSecondFactor,
-    listAuditEvents: listAuditEventsHandler(store, answering, rules, limits),
-    privileged: rules.privileged,
+    listAuditEvents: listAuditEventsOperation(context),
   };
 }
 

@@ -20,20 +20,12 @@
  */
 
 import type { AuditEventJson, AuditEventPageJson } from "@gatehouse/contract";
-import type { AdminRules } from "../core/_admin_rules.ts";
+import type { GatehouseContext } from "../core/context.ts";
 import { readAuditEmail, readAuditQuery } from "../core/_input.ts";
-import { AuthError } from "../http/errors.ts";
-import {
-  type Handler,
-  type Middleware,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import { identityFromContext } from "../core/identity.ts";
-import type { Limits } from "../http/limits.ts";
-import type { AuditEvent, AuditPage, Store } from "../core/store.ts";
+import { defineOperation, type Operation } from "../core/operation.ts";
+import { NO_STORE, respond } from "../http/respond.ts";
+import type { AuditEvent, AuditPage } from "../core/store.ts";
 
-const SESSION_ABSENT = new AuthError("session_absent");
 const NO_EVENTS: AuditEventPageJson = { events: [], next_cursor: null };
 
 /**
@@ -43,46 +35,45 @@ const NO_EVENTS: AuditEventPageJson = { events: [], next_cursor: null };
  * event (an invitation to it is found under the administrator who sent it,
  * whose row shows the invited address).
  */
-export function listAuditEventsHandler(
-  store: Store,
-  answering: Middleware,
-  rules: Pick<AdminRules, "actor" | "reachable">,
-  limits: Limits,
-): Handler {
-  return answering(async function listAuditEvents(req) {
-    const actor = rules.actor(req);
-    const url = new URL(req.url);
-    const query = readAuditQuery(url);
-    const emailKey = readAuditEmail(url, limits);
-    const [roles, account] = await Promise.all([
-      rules.reachable(actor),
-      emailKey === undefined ? null : store.credentialsByEmail(emailKey),
-    ]);
-    if (emailKey !== undefined) {
-      if (account === null) return respond(NO_EVENTS, { headers: NO_STORE });
-      query.userId = account.user.id;
-    }
-    query.reach = { self: actor.id, roles };
-    const page = await store.listAuditEvents(query);
-    return respond(toPageJson(page, toEventJson), { headers: NO_STORE });
-  });
+export function listAuditEventsOperation(context: GatehouseContext): Operation {
+  const { store, rules, limits } = context;
+  return defineOperation(
+    context,
+    "listAuditEvents",
+    async function listAuditEvents(req, actor) {
+      const url = new URL(req.url);
+      const query = readAuditQuery(url);
+      const emailKey = readAuditEmail(url, limits);
+      const [roles, account] = await Promise.all([
+        rules.reachable(actor),
+        emailKey === undefined ? null : store.credentialsByEmail(emailKey),
+      ]);
+      if (emailKey !== undefined) {
+        if (account === null) return respond(NO_EVENTS, { headers: NO_STORE });
+        query.userId = account.user.id;
+      }
+      query.reach = { self: actor.id, roles };
+      const page = await store.listAuditEvents(query);
+      return respond(toPageJson(page, toEventJson), { headers: NO_STORE });
+    },
+  );
 }
 
 /** `GET /api/auth/activity?limit&cursor`: the caller's own events. */
-export function listActivityHandler(
-  store: Store,
-  answering: Middleware,
-): Handler {
-  return answering(async function listActivity(req) {
-    const identity = identityFromContext(req);
-    if (identity === null) throw SESSION_ABSENT;
-    const query = readAuditQuery(new URL(req.url), identity.id);
-    const page = await store.listAuditEvents(query);
-    return respond(
-      toPageJson(page, (event) => toOwnEventJson(event, identity.id)),
-      { headers: NO_STORE },
-    );
-  });
+export function listActivityOperation(context: GatehouseContext): Operation {
+  const { store } = context;
+  return defineOperation(
+    context,
+    "listActivity",
+    async function listActivity(req, { identity }) {
+      const query = readAuditQuery(new URL(req.url), identity.id);
+      const page = await store.listAuditEvents(query);
+      return respond(
+        toPageJson(page, (event) => toOwnEventJson(event, identity.id)),
+        { headers: NO_STORE },
+      );
+    },
+  );
 }
 
 function toPageJson(
@@ -98,7 +89,8 @@ function toPageJson(
  *
  * @example Shipping an event to a SIEM in the API's own shape
  * ```ts
- * import { toEventJson, type AuditEvent } from "@gatehouse/server";
+ * import type { AuditEvent } from "../core/store.ts";
+ * import { toEventJson } from "./audit_log.ts";
  *
  * const ship = (event: AuditEvent) => console.log(JSON.stringify(toEventJson(event)));
  * ```

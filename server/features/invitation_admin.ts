@@ -7,67 +7,46 @@
  */
 
 import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
-import type { AdminRules } from "../core/_admin_rules.ts";
-import type { AuditTrail } from "../core/_audit.ts";
-import type { ClientMeta } from "../http/_client_meta.ts";
+import type { GatehouseContext } from "../core/context.ts";
 import { readId } from "../core/_input.ts";
+import { defineOperation, type Operation } from "../core/operation.ts";
 import { withinReach } from "../core/_roles.ts";
-import {
-  type Handler,
-  type Middleware,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import type {
-  AuditEvent,
-  LinkRecord,
-  Store,
-  UserRecord,
-} from "../core/store.ts";
-
-/** What the two handlers need; `createAdmin` builds it. */
-export interface InvitationAdminDeps {
-  store: Store;
-  rules: AdminRules;
-  /** The error-answering wrapper (`answeringErrors(logger)`). */
-  answering: Middleware;
-  now: () => number;
-  /** The events of this configuration. */
-  trail: AuditTrail;
-  /** The client of a request, as events record it. */
-  client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
-}
+import { NO_STORE, respond } from "../http/respond.ts";
+import type { AuditEvent, LinkRecord, UserRecord } from "../core/store.ts";
 
 /**
  * `GET /api/users/invitations`: 200 `{invitations}`, pending only, newest
  * first, and only those within the actor's reach: an invitation whose role
  * the actor could not grant is not its to see (nor to revoke).
  */
-export function listInvitationsHandler(deps: InvitationAdminDeps): Handler {
-  const { store, rules, answering, now } = deps;
-  return answering(async function listInvitations(req) {
-    const actor = rules.actor(req);
-    const [all, reachable] = await Promise.all([
-      store.listInvitations(now()),
-      rules.reachable(actor),
-    ]);
-    const pending = all.filter((link) => withinReach(reachable, link.role));
-    // Few distinct inviters: each is read once.
-    const inviters = new Map<string, Promise<UserRecord | null>>();
-    const inviterOf = (id: string) => {
-      if (id === "") return Promise.resolve(null);
-      let user = inviters.get(id);
-      if (user === undefined) inviters.set(id, user = store.userById(id));
-      return user;
-    };
-    const invitations = await Promise.all(
-      pending.map(async (link) =>
-        toInvitationJson(link, await inviterOf(link.invitedBy))
-      ),
-    );
-    const body: InvitationListJson = { invitations };
-    return respond(body, { headers: NO_STORE });
-  });
+export function listInvitationsOperation(context: GatehouseContext): Operation {
+  const { store, rules, now } = context;
+  return defineOperation(
+    context,
+    "listInvitations",
+    async function listInvitations(_req, actor) {
+      const [all, reachable] = await Promise.all([
+        store.listInvitations(now()),
+        rules.reachable(actor),
+      ]);
+      const pending = all.filter((link) => withinReach(reachable, link.role));
+      // Few distinct inviters: each is read once.
+      const inviters = new Map<string, Promise<UserRecord | null>>();
+      const inviterOf = (id: string) => {
+        if (id === "") return Promise.resolve(null);
+        let user = inviters.get(id);
+        if (user === undefined) inviters.set(id, user = store.userById(id));
+        return user;
+      };
+      const invitations = await Promise.all(
+        pending.map(async (link) =>
+          toInvitationJson(link, await inviterOf(link.invitedBy))
+        ),
+      );
+      const body: InvitationListJson = { invitations };
+      return respond(body, { headers: NO_STORE });
+    },
+  );
 }
 
 /**
@@ -76,37 +55,42 @@ export function listInvitationsHandler(deps: InvitationAdminDeps): Handler {
  * `role_beyond_reach` (403) for an invitation whose role the actor could not
  * have sent.
  */
-export function revokeInvitationHandler(deps: InvitationAdminDeps): Handler {
-  const { store, rules, answering, now, trail } = deps;
-  return answering(async function revokeInvitation(req, params, info) {
-    const actor = rules.actor(req);
-    const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
-    const client = deps.client(req, info);
-    // The id names an invitation no list shows once it is revoked: the
-    // event carries whom it invited (DESIGN.md §10), read from the record
-    // the commit deletes. A store may call this once per attempt: the last
-    // call's events are the ones committed.
-    let events: AuditEvent[] = [];
-    await store.revokeInvitation(id, {
-      now: now(),
-      reachableRoles: await rules.reachable(actor),
-      events: (invitation) =>
-        events = [
-          trail.event("invitation.revoked", {
-            actor,
-            target: null,
-            client,
-            detail: {
-              invitation_id: id,
-              email: invitation.email,
-              role: invitation.role,
-            },
-          }),
-        ],
-    });
-    trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+export function revokeInvitationOperation(
+  context: GatehouseContext,
+): Operation {
+  const { store, rules, now, trail } = context;
+  return defineOperation(
+    context,
+    "revokeInvitation",
+    async function revokeInvitation(req, actor, params, info) {
+      const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
+      const client = context.client(req, info);
+      // The id names an invitation no list shows once it is revoked: the
+      // event carries whom it invited (DESIGN.md §10), read from the record
+      // the commit deletes. A store may call this once per attempt: the last
+      // call's events are the ones committed.
+      let events: AuditEvent[] = [];
+      await store.revokeInvitation(id, {
+        now: now(),
+        reachableRoles: await rules.reachable(actor),
+        events: (invitation) =>
+          events = [
+            trail.event("invitation.revoked", {
+              actor,
+              target: null,
+              client,
+              detail: {
+                invitation_id: id,
+                email: invitation.email,
+                role: invitation.role,
+              },
+            }),
+          ],
+      });
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 }
 
 function toInvitationJson(

@@ -15,30 +15,16 @@
  */
 
 import type { InviteAnswer } from "@gatehouse/contract";
-import type { AuditTrail } from "../core/_audit.ts";
-import type { ClientMeta } from "../http/_client_meta.ts";
+import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
-import type { AdminRules } from "../core/_admin_rules.ts";
 import { readEmail, readName, readRole } from "../core/_input.ts";
 import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
+import { defineOperation, type Operation } from "../core/operation.ts";
 import { grantersOf } from "../core/_roles.ts";
-import { sessionIssuer } from "../core/auth.ts";
 import { decode, optionalString, requiredString } from "../http/decode.ts";
-import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
-import type { Limits } from "../http/limits.ts";
-import type { Logger } from "../http/logger.ts";
-import type { Mailer, MailMessage } from "../core/mailer.ts";
-import type { Store } from "../core/store.ts";
-import {
-  DEAD_LINK,
-  type LinkSettings,
-  spendableLink,
-} from "./_link_handlers.ts";
+import { NO_STORE, respond } from "../http/respond.ts";
+import type { MailMessage } from "../core/mailer.ts";
+import { DEAD_LINK, spendableLink } from "./_link_handlers.ts";
 
 const NEW_ACCOUNT_FACTORS = Object.freeze({
   totpEnabled: false,
@@ -46,96 +32,83 @@ const NEW_ACCOUNT_FACTORS = Object.freeze({
   factorVersion: 0,
 });
 
-/** What the invite handler needs; `createAdmin` builds it. */
-export interface InviteDeps {
-  store: Store;
-  rules: AdminRules;
-  limits: Limits;
-  logger: Logger;
-  now: () => number;
-  mailer: Mailer | undefined;
-  /** The link base from `linkBase()`: set whenever `mailer` is. */
-  publicUrl: string | undefined;
-  /** The events of this configuration. */
-  trail: AuditTrail;
-  /** The client of a request, as events record it. */
-  client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
-}
-
 /** `POST /api/users/invite` `{email, name, role?}`. */
-export function inviteHandler(deps: InviteDeps): Handler {
-  const { store, rules, limits, logger, now, publicUrl } = deps;
-  const mailer = mailerFor(deps.mailer, "invitation");
+export function inviteOperation(context: GatehouseContext): Operation {
+  const { store, rules, limits, logger, now, trail } = context;
+  const publicUrl = context.linkBase;
+  const mailer = mailerFor(context.mailer, "invitation");
   let warned = false;
-  const { trail } = deps;
-  return answeringErrors(logger)(async function invite(req, _params, info) {
-    const actor = rules.actor(req);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const { email, key } = readEmail(requiredString(body, "email"), limits);
-    const name = readName(requiredString(body, "name"), limits);
-    const role = readRole(optionalString(body, "role"));
-    await rules.assertKnown(role);
-    await rules.assertGrantable(actor, role);
-    const createdAt = now();
-    const { token, record } = newLink({
-      id: uuidv7(createdAt),
-      kind: "invitation",
-      email,
-      emailKey: key,
-      name,
-      role,
-      userId: "",
-      invitedBy: actor.id,
-      generation: 0,
-      createdAt,
-      expiresAt: createdAt + limits.invitationTtl,
-    });
-    const events = [
-      trail.event("invitation.created", {
-        actor,
-        target: null,
-        client: deps.client(req, info),
-        detail: { invitation_id: record.id, email, role },
-      }),
-    ];
-    // Both branches store a link and read the address: the answer's timing
-    // does not tell whether the address had an account.
-    const [existing] = await Promise.all([
-      store.credentialsByEmail(key),
-      store.createLink(record, { events }),
-    ]);
-    trail.committed(events);
-    if (mailer !== undefined) {
-      const link = linkUrl(publicUrl!, "invitation", token);
-      await mailer.send(
-        existing === null
-          ? invitationMail(email, name, link)
-          : noticeMail(email),
-      );
-      return respond({ delivered: true } satisfies InviteAnswer, {
-        headers: NO_STORE,
+  return defineOperation(
+    context,
+    "invite",
+    async function invite(req, actor, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const { email, key } = readEmail(requiredString(body, "email"), limits);
+      const name = readName(requiredString(body, "name"), limits);
+      const role = readRole(optionalString(body, "role"));
+      await rules.assertKnown(role);
+      await rules.assertGrantable(actor, role);
+      const createdAt = now();
+      const { token, record } = newLink({
+        id: uuidv7(createdAt),
+        kind: "invitation",
+        email,
+        emailKey: key,
+        name,
+        role,
+        userId: "",
+        invitedBy: actor.id,
+        generation: 0,
+        createdAt,
+        expiresAt: createdAt + limits.invitationTtl,
       });
-    }
-    let base = publicUrl;
-    if (base === undefined) {
-      // Only the administrator who asked sees this link, so the request's
-      // own origin is acceptable here; mail never is.
-      base = new URL(req.url).origin;
-      if (!warned) {
-        warned = true;
-        logger.warn(
-          "publicUrl is not set: activation links use the request's origin; set it before adding a mailer",
+      const events = [
+        trail.event("invitation.created", {
+          actor,
+          target: null,
+          client: context.client(req, info),
+          detail: { invitation_id: record.id, email, role },
+        }),
+      ];
+      // Both branches store a link and read the address: the answer's timing
+      // does not tell whether the address had an account.
+      const [existing] = await Promise.all([
+        store.credentialsByEmail(key),
+        store.createLink(record, { events }),
+      ]);
+      trail.committed(events);
+      if (mailer !== undefined) {
+        const link = linkUrl(publicUrl!, "invitation", token);
+        await mailer.send(
+          existing === null
+            ? invitationMail(email, name, link)
+            : noticeMail(email),
         );
+        return respond({ delivered: true } satisfies InviteAnswer, {
+          headers: NO_STORE,
+        });
       }
-    }
-    return respond(
-      {
-        delivered: false,
-        activation_link: linkUrl(base, "invitation", token),
-      } satisfies InviteAnswer,
-      { headers: NO_STORE },
-    );
-  });
+      let base = publicUrl;
+      if (base === undefined) {
+        // Only the administrator who asked sees this link, so the request's
+        // own origin is acceptable here; mail never is.
+        base = new URL(req.url).origin;
+        if (!warned) {
+          warned = true;
+          logger.warn(
+            "publicUrl is not set: activation links use the request's origin; set it before adding a mailer",
+          );
+        }
+      }
+      return respond(
+        {
+          delivered: false,
+          activation_link: linkUrl(base, "invitation", token),
+        } satisfies InviteAnswer,
+        { headers: NO_STORE },
+      );
+    },
+  );
 }
 
 function invitationMail(to: string, name: string, link: string): MailMessage {
@@ -166,53 +139,52 @@ function noticeMail(to: string): MailMessage {
  * signs in; the account and its session are created in one commit, under
  * the inviter's current authority.
  */
-export function acceptInviteHandler(settings: LinkSettings): Handler {
-  const { store, auth, logger } = settings;
-  const issuer = sessionIssuer(auth);
-  return answeringErrors(logger)(async function acceptInvite(
-    req,
-    _params,
-    info,
-  ) {
-    const { tokenHash, link, passwordHash } = await spendableLink(
-      req,
-      settings,
-      "invitation",
-    );
-    const at = settings.now();
-    const userId = uuidv7(at);
-    const { cookie, ...session } = issuer.issue(at, userId);
-    const granters = await grantersOf(
-      issuer.capabilities,
-      issuer.privileged,
-      link.role,
-    );
-    const client = issuer.client(req, info);
-    const events = [
-      issuer.trail.event("invitation.accepted", {
-        actor: { id: userId, email: link.email },
-        client,
-        detail: {
-          invitation_id: link.id,
-          invited_by: link.invitedBy === "" ? null : link.invitedBy,
-          role: link.role,
-          session_id: session.id,
-        },
-      }),
-    ];
-    const user = await store.acceptInvitation(tokenHash, {
-      userId,
-      passwordHash,
-      now: at,
-      session: { ...session, ...client },
-      events,
-      ...(granters === undefined ? {} : { granters }),
-    });
-    if (user === null) throw DEAD_LINK;
-    issuer.trail.committed(events);
-    // The caller's own identity, like login's: a new account has no factor.
-    return respond(await issuer.ownIdentity(user, NEW_ACCOUNT_FACTORS), {
-      headers: { ...NO_STORE, "set-cookie": cookie },
-    });
-  });
+export function acceptInviteOperation(context: GatehouseContext): Operation {
+  const { store, sessions, trail } = context;
+  return defineOperation(
+    context,
+    "acceptInvite",
+    async function acceptInvite(req, _params, info) {
+      const { tokenHash, link, passwordHash } = await spendableLink(
+        req,
+        context,
+        "invitation",
+      );
+      const at = context.now();
+      const userId = uuidv7(at);
+      const { cookie, ...session } = sessions.issue(at, userId);
+      const granters = await grantersOf(
+        context.capabilities,
+        context.privileged,
+        link.role,
+      );
+      const client = context.client(req, info);
+      const events = [
+        trail.event("invitation.accepted", {
+          actor: { id: userId, email: link.email },
+          client,
+          detail: {
+            invitation_id: link.id,
+            invited_by: link.invitedBy === "" ? null : link.invitedBy,
+            role: link.role,
+            session_id: session.id,
+          },
+        }),
+      ];
+      const user = await store.acceptInvitation(tokenHash, {
+        userId,
+        passwordHash,
+        now: at,
+        session: { ...session, ...client },
+        events,
+        ...(granters === undefined ? {} : { granters }),
+      });
+      if (user === null) throw DEAD_LINK;
+      trail.committed(events);
+      // The caller's own identity, like login's: a new account has no factor.
+      return respond(await sessions.ownIdentity(user, NEW_ACCOUNT_FACTORS), {
+        headers: { ...NO_STORE, "set-cookie": cookie },
+      });
+    },
+  );
 }

@@ -10,7 +10,6 @@
 
 import type { PasskeyJson, PasskeyListJson } from "@gatehouse/contract";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
-import { countingPasswordGuesses } from "../core/_counted.ts";
 import { hashToken, isTokenShaped, uuidv7 } from "../core/_crypto.ts";
 import {
   CLEAR_CHALLENGE,
@@ -20,17 +19,18 @@ import {
   spendChallenge,
 } from "../core/_factor_proofs.ts";
 import { readId, readName } from "../core/_input.ts";
-import { identityFromContext, sessionFromContext } from "../core/identity.ts";
-import { type Auth, PENDING_COOKIE, sessionIssuer } from "../core/auth.ts";
+import type { Auth } from "../core/auth.ts";
+import { type GatehouseContext, isContext } from "../core/context.ts";
+import {
+  defineOperation,
+  handlersOf,
+  type Operations,
+} from "../core/operation.ts";
+import { PENDING_COOKIE } from "../core/sessions.ts";
 import { readCookie } from "../http/cookie.ts";
 import { decode, type JsonObject, optionalString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
-import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
+import { type Handler, NO_STORE, respond } from "../http/respond.ts";
 import type { PasskeyRecord, Store } from "../core/store.ts";
 import {
   hasUserHandle,
@@ -78,7 +78,6 @@ export interface Passkeys {
 /** Passkeys an account may hold. */
 export const MAX_PASSKEYS = 20;
 
-const SESSION_ABSENT = new AuthError("session_absent");
 const PASSKEY_NOT_FOUND = new AuthError("passkey_not_found");
 const PASSKEY_INVALID = new AuthError("passkey_invalid", {
   meta: { field: "response" },
@@ -98,7 +97,8 @@ const CHALLENGE_GONE = new AuthError("token_invalid", {
  *
  * @example Options for a passwordless sign-in
  * ```ts
- * import { createAuth, createPasskeys } from "@gatehouse/server";
+ * import { createAuth } from "../core/auth.ts";
+ * import { createPasskeys } from "./passkeys.ts";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
@@ -116,31 +116,41 @@ const CHALLENGE_GONE = new AuthError("token_invalid", {
  * kv.close();
  * ```
  */
-export function createPasskeys(options: PasskeyOptions): Passkeys {
-  const issuer = sessionIssuer(options.auth);
-  const { store, limits, logger, now, trail } = issuer;
+export function createPasskeys(
+  options: PasskeyOptions | GatehouseContext,
+): Passkeys {
+  if (isContext(options)) return handlersOf(passkeyOperations(options));
+  const context = { ...options.auth.context, publicUrl: options.publicUrl };
+  return handlersOf(passkeyOperations(context, options.rpName));
+}
+
+/** The passkey operations, on one context (`rpName`: what authenticators show). */
+export function passkeyOperations(
+  context: GatehouseContext,
+  rpName?: string,
+): Operations<
+  | "passkeyRegistrationOptions"
+  | "registerPasskey"
+  | "listPasskeys"
+  | "renamePasskey"
+  | "removePasskey"
+  | "passkeyLoginOptions"
+  | "loginWithPasskey"
+> {
+  const { store, limits, now, trail, sessions } = context;
   // Adding and removing passkeys are audited changes a scripted
   // authenticator can repeat at will: bounded per account, as the other
   // second-factor changes are (_change_budget.ts).
-  const budget = changeBudget(issuer);
-  const answering = answeringErrors(logger);
-  const guessing = countingPasswordGuesses(logger);
-  const rp = lazyRelyingParty(options.publicUrl, options.rpName);
-
-  function caller(req: Request) {
-    const identity = identityFromContext(req);
-    if (identity === null || sessionFromContext(req) === null) {
-      throw SESSION_ABSENT;
-    }
-    return identity;
-  }
+  const budget = changeBudget(context);
+  const rp = lazyRelyingParty(context.publicUrl, rpName);
 
   const withChallenge = (body: unknown, cookie: string) =>
     respond(body, { headers: { ...NO_STORE, "set-cookie": cookie } });
 
-  const registrationOptions = answering(
-    async function passkeyRegistrationOptions(req) {
-      const identity = caller(req);
+  const registrationOptions = defineOperation(
+    context,
+    "passkeyRegistrationOptions",
+    async function passkeyRegistrationOptions(_req, { identity }) {
       const existing = await store.listPasskeys(identity.id);
       const creation = await creationOptions(
         rp(),
@@ -158,144 +168,150 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
     },
   );
 
-  const registerPasskey = answering(async function registerPasskey(
-    req,
-    _params,
-    info,
-  ) {
-    const identity = caller(req);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const response = objectField(body, "response");
-    const rawName = optionalString(body, "name");
-    const name = rawName === undefined || rawName.trim() === ""
-      ? "Passkey"
-      : readName(rawName, limits);
-    const at = now();
-    const challenge = await spendChallenge(store, req, "register", at);
-    if (challenge === null || challenge.userId !== identity.id) {
-      throw PASSKEY_INVALID;
-    }
-    const credential = await verifyPasskeyRegistration(
-      rp(),
-      response,
-      challenge.challenge,
-    );
-    if (credential === null) throw PASSKEY_INVALID;
-    const id = uuidv7(at);
-    const events = [
-      trail.event("passkey.added", {
-        actor: identity,
-        client: issuer.client(req, info),
-        detail: { passkey_id: id },
-      }),
-    ];
-    const reserved = await budget.reserve(identity.id);
-    if (reserved instanceof Response) return reserved;
-    let added: Awaited<ReturnType<Store["addPasskey"]>> = null;
-    try {
-      added = await store.addPasskey(
-        {
-          id,
-          userId: identity.id,
-          ...credential,
-          name,
-          createdAt: at,
-        },
-        MAX_PASSKEYS,
-        { events },
+  const registerPasskey = defineOperation(
+    context,
+    "registerPasskey",
+    async function registerPasskey(req, { identity }, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const response = objectField(body, "response");
+      const rawName = optionalString(body, "name");
+      const name = rawName === undefined || rawName.trim() === ""
+        ? "Passkey"
+        : readName(rawName, limits);
+      const at = now();
+      const challenge = await spendChallenge(store, req, "register", at);
+      if (challenge === null || challenge.userId !== identity.id) {
+        throw PASSKEY_INVALID;
+      }
+      const credential = await verifyPasskeyRegistration(
+        rp(),
+        response,
+        challenge.challenge,
       );
-    } finally {
-      if (added === null) await reserved.giveBack();
-    }
-    // At the cap. A code of its own (`passkey_limit_reached`) waits for the
-    // client's error table; until then the refusal says why in words.
-    if (added === null) {
-      throw new AuthError("passkey_invalid", {
-        message:
-          `This account has ${MAX_PASSKEYS} passkeys, as many as it may: remove one first`,
-        meta: { field: "response" },
+      if (credential === null) throw PASSKEY_INVALID;
+      const id = uuidv7(at);
+      const events = [
+        trail.event("passkey.added", {
+          actor: identity,
+          client: context.client(req, info),
+          detail: { passkey_id: id },
+        }),
+      ];
+      const reserved = await budget.reserve(identity.id);
+      if (reserved instanceof Response) return reserved;
+      let added: Awaited<ReturnType<Store["addPasskey"]>> = null;
+      try {
+        added = await store.addPasskey(
+          {
+            id,
+            userId: identity.id,
+            ...credential,
+            name,
+            createdAt: at,
+          },
+          MAX_PASSKEYS,
+          { events },
+        );
+      } finally {
+        if (added === null) await reserved.giveBack();
+      }
+      // At the cap. A code of its own (`passkey_limit_reached`) waits for the
+      // client's error table; until then the refusal says why in words.
+      if (added === null) {
+        throw new AuthError("passkey_invalid", {
+          message:
+            `This account has ${MAX_PASSKEYS} passkeys, as many as it may: remove one first`,
+          meta: { field: "response" },
+        });
+      }
+      trail.committed(events);
+      return respond(toPasskeyJson(added), {
+        status: 201,
+        headers: { ...NO_STORE, "set-cookie": CLEAR_CHALLENGE },
       });
-    }
-    trail.committed(events);
-    return respond(toPasskeyJson(added), {
-      status: 201,
-      headers: { ...NO_STORE, "set-cookie": CLEAR_CHALLENGE },
-    });
-  });
+    },
+  );
 
-  const listPasskeys = answering(async function listPasskeys(req) {
-    const identity = caller(req);
-    const body: PasskeyListJson = {
-      passkeys: (await store.listPasskeys(identity.id)).map(toPasskeyJson),
-    };
-    return respond(body, { headers: NO_STORE });
-  });
+  const listPasskeys = defineOperation(
+    context,
+    "listPasskeys",
+    async function listPasskeys(_req, { identity }) {
+      const body: PasskeyListJson = {
+        passkeys: (await store.listPasskeys(identity.id)).map(toPasskeyJson),
+      };
+      return respond(body, { headers: NO_STORE });
+    },
+  );
 
-  const renamePasskey = answering(async function renamePasskey(req, params) {
-    const identity = caller(req);
-    const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const name = readName(requiredName(body), limits);
-    const renamed = await store.renamePasskey(identity.id, id, name);
-    if (renamed === null) throw PASSKEY_NOT_FOUND;
-    return respond(toPasskeyJson(renamed), { headers: NO_STORE });
-  });
+  const renamePasskey = defineOperation(
+    context,
+    "renamePasskey",
+    async function renamePasskey(req, { identity }, params) {
+      const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const name = readName(requiredName(body), limits);
+      const renamed = await store.renamePasskey(identity.id, id, name);
+      if (renamed === null) throw PASSKEY_NOT_FOUND;
+      return respond(toPasskeyJson(renamed), { headers: NO_STORE });
+    },
+  );
 
-  const removePasskey = answering(async function removePasskey(
-    req,
-    params,
-    info,
-  ) {
-    const identity = caller(req);
-    const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
-    const events = [
-      trail.event("passkey.removed", {
-        actor: identity,
-        client: issuer.client(req, info),
-        detail: { passkey_id: id },
-      }),
-    ];
-    const removed = await withinBudget(
-      budget,
-      identity.id,
-      () => store.removePasskey(identity.id, id, { events }),
-    );
-    if (removed instanceof Response) return removed;
-    if (!removed) throw PASSKEY_NOT_FOUND;
-    trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+  const removePasskey = defineOperation(
+    context,
+    "removePasskey",
+    async function removePasskey(req, { identity }, params, info) {
+      const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
+      const events = [
+        trail.event("passkey.removed", {
+          actor: identity,
+          client: context.client(req, info),
+          detail: { passkey_id: id },
+        }),
+      ];
+      const removed = await withinBudget(
+        budget,
+        identity.id,
+        () => store.removePasskey(identity.id, id, { events }),
+      );
+      if (removed instanceof Response) return removed;
+      if (!removed) throw PASSKEY_NOT_FOUND;
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 
   // One route, three uses: with a live pending sign-in, the second factor
   // of that account; with a session, a re-authentication; else a
   // passwordless sign-in (the browser offers its discoverable passkeys).
-  const passkeyLoginOptions = answering(async function passkeyLoginOptions(
-    req,
-  ) {
-    const at = now();
-    const pending = await pendingOf(req, at);
-    const session = pending === null
-      ? await options.auth.sessionIdentity(
-        readCookie(req.headers.get("cookie"), options.auth.cookieName()) ?? "",
-      )
-      : null;
-    const userId = pending?.userId ?? session?.id ?? "";
-    const allowed = userId === "" ? [] : await store.listPasskeys(userId);
-    const request = await passkeyAuthenticationOptions(rp(), allowed);
-    const use = pending !== null
-      ? "second_factor"
-      : session !== null
-      ? "reauthenticate"
-      : "login";
-    const cookie = await keepChallenge(
-      store,
-      request.challenge,
-      use,
-      userId,
-      at,
-    );
-    return withChallenge(request, cookie);
-  });
+  const passkeyLoginOptions = defineOperation(
+    context,
+    "passkeyLoginOptions",
+    async function passkeyLoginOptions(req) {
+      const at = now();
+      const pending = await pendingOf(req, at);
+      const session = pending === null
+        ? await sessions.lookup(
+          readCookie(req.headers.get("cookie"), sessions.cookieName) ?? "",
+        )
+        : null;
+      const userId = pending?.userId ?? session?.id ?? "";
+      const allowed = userId === "" ? [] : await store.listPasskeys(userId);
+      const request = await passkeyAuthenticationOptions(rp(), allowed);
+      const use = pending !== null
+        ? "second_factor"
+        : session !== null
+        ? "reauthenticate"
+        : "login";
+      const cookie = await keepChallenge(
+        store,
+        request.challenge,
+        use,
+        userId,
+        at,
+      );
+      return withChallenge(request, cookie);
+    },
+  );
 
   async function pendingOf(req: Request, at: number) {
     const token = readCookie(req.headers.get("cookie"), PENDING_COOKIE);
@@ -303,59 +319,61 @@ export function createPasskeys(options: PasskeyOptions): Passkeys {
     return await store.findPendingSignIn(hashToken(token), at);
   }
 
-  const loginWithPasskey = guessing(async function loginWithPasskey(
-    req,
-    _params,
-    info,
-  ) {
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const response = objectField(body, "response");
-    const at = now();
-    const client = issuer.client(req, info);
-    let factorVersion: number | undefined;
-    // A challenge that is missing, spent or expired is no guess at anyone's
-    // passkey: 410, start again with new options (no event, no count).
-    const challenge = await spendChallenge(store, req, "login", at);
-    if (challenge === null) throw CHALLENGE_GONE;
-    // No account was named before this ceremony, so the assertion must say
-    // whose it is (WebAuthn §7.2 step 6): without a user handle it is
-    // refused like any failed sign-in; with one, the verifier checks it is
-    // the credential's owner's.
-    const passkey = !hasUserHandle(response)
-      ? null
-      : await provePasskey(store, rp(), challenge, {
-        userId: null,
-        response,
-        now: at,
-        // The session is bound to the factors as they were when the passkey
-        // was found: one removed meanwhile moves the version.
-        before: async (found) => {
-          factorVersion = (await store.accountFactors(found.userId))
-            ?.factorVersion;
-          return factorVersion !== undefined;
-        },
-      });
-    const user = passkey === null ? null : await store.userById(passkey.userId);
-    if (passkey === null || user === null || user.disabled) {
-      trail.refused([trail.event("login.failed", {
-        actor: user,
-        client,
-        detail: { method: "passkey" },
-      })]);
-      throw SIGN_IN_REFUSED;
-    }
-    const { cookie, events } = await issuer.signIn(user, {
-      ...(factorVersion === undefined ? {} : { factorVersion }),
-      method: "passkey",
-    }, client);
-    trail.committed(events);
-    const factors = await store.accountFactors(user.id);
-    if (factors === null) throw SIGN_IN_REFUSED;
-    const headers = new Headers(NO_STORE);
-    headers.append("set-cookie", cookie);
-    headers.append("set-cookie", CLEAR_CHALLENGE);
-    return respond(await issuer.ownIdentity(user, factors), { headers });
-  });
+  const loginWithPasskey = defineOperation(
+    context,
+    "loginWithPasskey",
+    async function loginWithPasskey(req, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const response = objectField(body, "response");
+      const at = now();
+      const client = context.client(req, info);
+      let factorVersion: number | undefined;
+      // A challenge that is missing, spent or expired is no guess at anyone's
+      // passkey: 410, start again with new options (no event, no count).
+      const challenge = await spendChallenge(store, req, "login", at);
+      if (challenge === null) throw CHALLENGE_GONE;
+      // No account was named before this ceremony, so the assertion must say
+      // whose it is (WebAuthn §7.2 step 6): without a user handle it is
+      // refused like any failed sign-in; with one, the verifier checks it is
+      // the credential's owner's.
+      const passkey = !hasUserHandle(response)
+        ? null
+        : await provePasskey(store, rp(), challenge, {
+          userId: null,
+          response,
+          now: at,
+          // The session is bound to the factors as they were when the passkey
+          // was found: one removed meanwhile moves the version.
+          before: async (found) => {
+            factorVersion = (await store.accountFactors(found.userId))
+              ?.factorVersion;
+            return factorVersion !== undefined;
+          },
+        });
+      const user = passkey === null
+        ? null
+        : await store.userById(passkey.userId);
+      if (passkey === null || user === null || user.disabled) {
+        trail.refused([trail.event("login.failed", {
+          actor: user,
+          client,
+          detail: { method: "passkey" },
+        })]);
+        throw SIGN_IN_REFUSED;
+      }
+      const { cookie, events } = await sessions.signIn(user, {
+        ...(factorVersion === undefined ? {} : { factorVersion }),
+        method: "passkey",
+      }, client);
+      trail.committed(events);
+      const factors = await store.accountFactors(user.id);
+      if (factors === null) throw SIGN_IN_REFUSED;
+      const headers = new Headers(NO_STORE);
+      headers.append("set-cookie", cookie);
+      headers.append("set-cookie", CLEAR_CHALLENGE);
+      return respond(await sessions.ownIdentity(user, factors), { headers });
+    },
+  );
 
   return {
     passkeyRegistrationOptions: registrationOptions,

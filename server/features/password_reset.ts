@@ -12,88 +12,79 @@ import { afterAnswer } from "../http/_background.ts";
 import { uuidv7 } from "../core/_crypto.ts";
 import { readEmail } from "../core/_input.ts";
 import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
-import {
-  DEAD_LINK,
-  type LinkSettings,
-  spendableLink,
-} from "./_link_handlers.ts";
+import { DEAD_LINK, spendableLink } from "./_link_handlers.ts";
+import type { GatehouseContext } from "../core/context.ts";
+import { defineOperation, type Operation } from "../core/operation.ts";
 import { decode, requiredString } from "../http/decode.ts";
-import { answeringErrors, type Handler, NO_STORE } from "../http/respond.ts";
-import { sessionIssuer } from "../core/auth.ts";
-import type { Mailer, MailMessage } from "../core/mailer.ts";
-
-/** Collaborators of the reset request handler. */
-export interface ResetRequestSettings extends LinkSettings {
-  mailer: Mailer | undefined;
-  publicUrl: string | undefined;
-}
+import { NO_STORE } from "../http/respond.ts";
+import type { MailMessage } from "../core/mailer.ts";
 
 /** `POST /api/auth/password-reset` `{email}`: 202 for every address. */
-export function requestResetHandler(settings: ResetRequestSettings): Handler {
-  const { store, limits, logger, now, publicUrl } = settings;
-  const mailer = mailerFor(settings.mailer, "password_reset");
+export function requestResetOperation(context: GatehouseContext): Operation {
+  const { store, limits, logger, now, trail } = context;
+  const publicUrl = context.linkBase;
+  const mailer = mailerFor(context.mailer, "password_reset");
   let warned = false;
-  const issuer = sessionIssuer(settings.auth);
-  return answeringErrors(logger)(async function requestPasswordReset(
-    req,
-    _params,
-    info,
-  ) {
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const { email, key } = readEmail(requiredString(body, "email"), limits);
-    const found = await store.credentialsByEmail(key);
-    const live = found !== null && !found.user.disabled;
-    const createdAt = now();
-    const { token, record } = newLink({
-      id: uuidv7(createdAt),
-      kind: "reset",
-      email: found?.user.email ?? email,
-      emailKey: key,
-      name: "",
-      role: "",
-      // An unknown or disabled address gets a record that can never be
-      // confirmed (no account), written only so every path does the same
-      // work. A live account's link holds while its generation does.
-      userId: live ? found.user.id : "",
-      invitedBy: "",
-      generation: live ? found.generation : 0,
-      createdAt,
-      expiresAt: createdAt + limits.resetTtl,
-    });
-    // Every path writes one event, like one link: the same work.
-    const account = live ? found.user : null;
-    const events = [
-      issuer.trail.event("password.reset_requested", {
-        actor: account,
-        client: issuer.client(req, info),
-        detail: { email: key },
-      }),
-    ];
-    await store.createLink(record, { events });
-    issuer.trail.committed(events);
-    // Every path builds the message and schedules the send; only a live
-    // account's is sent, once the answer has been written (see
-    // afterAnswer: a microtask would run before Deno writes it), never
-    // awaited: the answer must not wait for the mail, nor take longer for a
-    // known address.
-    const message = resetMail(
-      record.email,
-      linkUrl(publicUrl ?? "", "reset", token),
-    );
-    afterAnswer(store, info, () => {
-      if (!live || mailer === undefined) return;
-      return mailer.send(message);
-    }, (error) => logger.error("password reset mail failed", { error }));
-    if (mailer === undefined && !warned) {
-      // Said once, whatever the address, and never with a link: secrets stay
-      // out of logs (DESIGN.md §5).
-      warned = true;
-      logger.warn(
-        "password reset requested but no mailer is configured: reset links are not sent",
+  return defineOperation(
+    context,
+    "requestPasswordReset",
+    async function requestPasswordReset(req, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const { email, key } = readEmail(requiredString(body, "email"), limits);
+      const found = await store.credentialsByEmail(key);
+      const live = found !== null && !found.user.disabled;
+      const createdAt = now();
+      const { token, record } = newLink({
+        id: uuidv7(createdAt),
+        kind: "reset",
+        email: found?.user.email ?? email,
+        emailKey: key,
+        name: "",
+        role: "",
+        // An unknown or disabled address gets a record that can never be
+        // confirmed (no account), written only so every path does the same
+        // work. A live account's link holds while its generation does.
+        userId: live ? found.user.id : "",
+        invitedBy: "",
+        generation: live ? found.generation : 0,
+        createdAt,
+        expiresAt: createdAt + limits.resetTtl,
+      });
+      // Every path writes one event, like one link: the same work.
+      const account = live ? found.user : null;
+      const events = [
+        trail.event("password.reset_requested", {
+          actor: account,
+          client: context.client(req, info),
+          detail: { email: key },
+        }),
+      ];
+      await store.createLink(record, { events });
+      trail.committed(events);
+      // Every path builds the message and schedules the send; only a live
+      // account's is sent, once the answer has been written (see
+      // afterAnswer: a microtask would run before Deno writes it), never
+      // awaited: the answer must not wait for the mail, nor take longer for a
+      // known address.
+      const message = resetMail(
+        record.email,
+        linkUrl(publicUrl ?? "", "reset", token),
       );
-    }
-    return new Response(null, { status: 202, headers: NO_STORE });
-  });
+      afterAnswer(store, info, () => {
+        if (!live || mailer === undefined) return;
+        return mailer.send(message);
+      }, (error) => logger.error("password reset mail failed", { error }));
+      if (mailer === undefined && !warned) {
+        // Said once, whatever the address, and never with a link: secrets stay
+        // out of logs (DESIGN.md §5).
+        warned = true;
+        logger.warn(
+          "password reset requested but no mailer is configured: reset links are not sent",
+        );
+      }
+      return new Response(null, { status: 202, headers: NO_STORE });
+    },
+  );
 }
 
 function resetMail(to: string, link: string): MailMessage {
@@ -109,36 +100,35 @@ function resetMail(to: string, link: string): MailMessage {
 }
 
 /** `POST /api/auth/password-reset/confirm` `{token, password}`: 204 on success. */
-export function confirmResetHandler(settings: LinkSettings): Handler {
-  const { store, logger } = settings;
-  const issuer = sessionIssuer(settings.auth);
-  return answeringErrors(logger)(async function resetPassword(
-    req,
-    _params,
-    info,
-  ) {
-    const { tokenHash, link, passwordHash } = await spendableLink(
-      req,
-      settings,
-      "reset",
-    );
-    const account = link.userId === ""
-      ? null
-      : { id: link.userId, email: link.email };
-    const events = [
-      issuer.trail.event("password.reset", {
-        actor: account,
-        client: issuer.client(req, info),
-        detail: { link_id: link.id },
-      }),
-    ];
-    const user = await store.confirmReset(tokenHash, {
-      passwordHash,
-      now: settings.now(),
-      events,
-    });
-    if (user === null) throw DEAD_LINK;
-    issuer.trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+export function confirmResetOperation(context: GatehouseContext): Operation {
+  const { store, trail } = context;
+  return defineOperation(
+    context,
+    "resetPassword",
+    async function resetPassword(req, _params, info) {
+      const { tokenHash, link, passwordHash } = await spendableLink(
+        req,
+        context,
+        "reset",
+      );
+      const account = link.userId === ""
+        ? null
+        : { id: link.userId, email: link.email };
+      const events = [
+        trail.event("password.reset", {
+          actor: account,
+          client: context.client(req, info),
+          detail: { link_id: link.id },
+        }),
+      ];
+      const user = await store.confirmReset(tokenHash, {
+        passwordHash,
+        now: context.now(),
+        events,
+      });
+      if (user === null) throw DEAD_LINK;
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 }

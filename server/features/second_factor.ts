@@ -22,7 +22,7 @@ import type {
 } from "@gatehouse/contract";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
 import { codeLock } from "../core/_code_lock.ts";
-import { countedGuess, countingPasswordGuesses } from "../core/_counted.ts";
+import { countedGuess } from "../core/_counted.ts";
 import { hashToken, isTokenShaped } from "../core/_crypto.ts";
 import {
   CLEAR_CHALLENGE,
@@ -31,17 +31,18 @@ import {
   spendCode,
   spendPasskey,
 } from "../core/_factor_proofs.ts";
-import { identityFromContext, sessionFromContext } from "../core/identity.ts";
-import { type Auth, PENDING_COOKIE, sessionIssuer } from "../core/auth.ts";
+import type { Auth } from "../core/auth.ts";
+import { type GatehouseContext, isContext } from "../core/context.ts";
+import {
+  defineOperation,
+  handlersOf,
+  type Operations,
+} from "../core/operation.ts";
+import { PENDING_COOKIE } from "../core/sessions.ts";
 import { readCookie, serializeCookie } from "../http/cookie.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
-import {
-  answeringErrors,
-  type Handler,
-  NO_STORE,
-  respond,
-} from "../http/respond.ts";
+import { type Handler, NO_STORE, respond } from "../http/respond.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../core/recovery_codes.ts";
 import type { UserRecord } from "../core/store.ts";
 import { newTotpSecret, totpSetup, totpStepOf } from "../core/totp.ts";
@@ -84,7 +85,6 @@ export const MAX_SECOND_FACTOR_FAILURES = 5;
 // An enrolment not confirmed within this is forgotten.
 const ENROLMENT_TTL = 10 * 60_000;
 
-const SESSION_ABSENT = new AuthError("session_absent");
 const PENDING_GONE = new AuthError("token_invalid", {
   message: "This sign-in is no longer valid: start again with your password",
 });
@@ -98,7 +98,8 @@ const CODE_INVALID = new AuthError("code_invalid", { meta: { field: "code" } });
  *
  * @example Mounting the second step of a sign-in
  * ```ts
- * import { createAuth, createSecondFactor } from "@gatehouse/server";
+ * import { createAuth } from "../core/auth.ts";
+ * import { createSecondFactor } from "./second_factor.ts";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
@@ -116,120 +117,139 @@ const CODE_INVALID = new AuthError("code_invalid", { meta: { field: "code" } });
  * kv.close();
  * ```
  */
-export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
-  const issuer = sessionIssuer(options.auth);
-  const { store, limits, logger, now, trail } = issuer;
-  const answering = answeringErrors(logger);
-  const guessing = countingPasswordGuesses(logger);
-  const rp = lazyRelyingParty(options.publicUrl);
-  const appName = options.publicUrl !== undefined &&
-      URL.canParse(options.publicUrl)
-    ? new URL(options.publicUrl).hostname
+export function createSecondFactor(
+  options: SecondFactorOptions | GatehouseContext,
+): SecondFactor {
+  const context = isContext(options)
+    ? options
+    : { ...options.auth.context, publicUrl: options.publicUrl };
+  return handlersOf(secondFactorOperations(context));
+}
+
+/** The operations of one's second factor and of a sign-in's second step. */
+export function secondFactorOperations(context: GatehouseContext): Operations<
+  | "setupTotp"
+  | "confirmTotp"
+  | "disableTotp"
+  | "regenerateRecoveryCodes"
+  | "countRecoveryCodes"
+  | "verifySecondFactor"
+> {
+  const { store, limits, now, trail, sessions } = context;
+  const rp = lazyRelyingParty(context.publicUrl);
+  const appName = context.publicUrl !== undefined &&
+      URL.canParse(context.publicUrl)
+    ? new URL(context.publicUrl).hostname
     : "Gatehouse";
   const clearPending = serializeCookie(PENDING_COOKIE, "", { maxAge: 0 });
-  const lock = codeLock(issuer);
+  const lock = codeLock(context);
   // Each audited change of one's own second factor is real, but cheap to
   // repeat: bounded per account (_change_budget.ts).
-  const budget = changeBudget(issuer);
+  const budget = changeBudget(context);
 
-  function caller(req: Request) {
-    const identity = identityFromContext(req);
-    if (identity === null || sessionFromContext(req) === null) {
-      throw SESSION_ABSENT;
-    }
-    return identity;
-  }
+  const setupTotp = defineOperation(
+    context,
+    "setupTotp",
+    async function setupTotp(_req, { identity }) {
+      const secret = newTotpSecret();
+      const at = now();
+      await store.startTotpEnrolment({
+        userId: identity.id,
+        secret: await context.totpSealing.seal(secret, identity.id),
+        createdAt: at,
+        expiresAt: at + ENROLMENT_TTL,
+      });
+      const setup = totpSetup(secret, {
+        issuer: appName,
+        label: identity.email,
+      });
+      const body: TotpSetupJson = {
+        secret: setup.secret,
+        otpauth_url: setup.otpauthUrl,
+        qr_svg: setup.qrSvg,
+      };
+      return respond(body, { headers: NO_STORE });
+    },
+  );
 
-  const setupTotp = answering(async function setupTotp(req) {
-    const identity = caller(req);
-    const secret = newTotpSecret();
-    const at = now();
-    await store.startTotpEnrolment({
-      userId: identity.id,
-      secret: await issuer.totpSealing.seal(secret, identity.id),
-      createdAt: at,
-      expiresAt: at + ENROLMENT_TTL,
-    });
-    const setup = totpSetup(secret, { issuer: appName, label: identity.email });
-    const body: TotpSetupJson = {
-      secret: setup.secret,
-      otpauth_url: setup.otpauthUrl,
-      qr_svg: setup.qrSvg,
-    };
-    return respond(body, { headers: NO_STORE });
-  });
-
-  const confirmTotp = guessing(async function confirmTotp(req, _params, info) {
-    const identity = caller(req);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const code = requiredString(body, "code");
-    if ((await store.totp(identity.id)) !== null) {
-      throw new AuthError("second_factor_enabled");
-    }
-    const at = now();
-    const enrolment = await store.totpEnrolment(identity.id, at);
-    const step = enrolment === null || code.length > 64 ? null : totpStepOf(
-      await issuer.totpSealing.open(enrolment.secret, identity.id),
-      code,
-      at,
-    );
-    if (enrolment === null || step === null) throw countedGuess(CODE_INVALID);
-    const codes = newRecoveryCodes();
-    const events = [
-      trail.event("second_factor.enabled", {
-        actor: identity,
-        client: issuer.client(req, info),
-        detail: { method: "totp" },
-      }),
-    ];
-    const confirmed = await withinBudget(
-      budget,
-      identity.id,
-      () =>
-        store.confirmTotp(identity.id, {
-          // As stored (sealed or not): the store compares it with the enrolment.
-          secret: enrolment.secret,
-          // The enrolment's step counts as used: its code is no sign-in code.
-          step,
-          recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
-          now: at,
-          events,
+  const confirmTotp = defineOperation(
+    context,
+    "confirmTotp",
+    async function confirmTotp(req, { identity }, _params, info) {
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const code = requiredString(body, "code");
+      if ((await store.totp(identity.id)) !== null) {
+        throw new AuthError("second_factor_enabled");
+      }
+      const at = now();
+      const enrolment = await store.totpEnrolment(identity.id, at);
+      const step = enrolment === null || code.length > 64 ? null : totpStepOf(
+        await context.totpSealing.open(enrolment.secret, identity.id),
+        code,
+        at,
+      );
+      if (enrolment === null || step === null) throw countedGuess(CODE_INVALID);
+      const codes = newRecoveryCodes();
+      const events = [
+        trail.event("second_factor.enabled", {
+          actor: identity,
+          client: context.client(req, info),
+          detail: { method: "totp" },
         }),
-    );
-    if (confirmed instanceof Response) return confirmed;
-    if (!confirmed) throw countedGuess(CODE_INVALID);
-    trail.committed(events);
-    const answer: RecoveryCodesJson = { recovery_codes: codes };
-    return respond(answer, { headers: NO_STORE });
-  });
+      ];
+      const confirmed = await withinBudget(
+        budget,
+        identity.id,
+        () =>
+          store.confirmTotp(identity.id, {
+            // As stored (sealed or not): the store compares it with the enrolment.
+            secret: enrolment.secret,
+            // The enrolment's step counts as used: its code is no sign-in code.
+            step,
+            recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
+            now: at,
+            events,
+          }),
+      );
+      if (confirmed instanceof Response) return confirmed;
+      if (!confirmed) throw countedGuess(CODE_INVALID);
+      trail.committed(events);
+      const answer: RecoveryCodesJson = { recovery_codes: codes };
+      return respond(answer, { headers: NO_STORE });
+    },
+  );
 
-  const disableTotp = answering(async function disableTotp(req, _p, info) {
-    const identity = caller(req);
-    const events = [
-      trail.event("second_factor.disabled", {
-        actor: identity,
-        client: issuer.client(req, info),
-        detail: { method: "totp" },
-      }),
-    ];
-    const disabled = await withinBudget(
-      budget,
-      identity.id,
-      () => store.disableTotp(identity.id, { events }),
-    );
-    if (disabled instanceof Response) return disabled;
-    if (disabled) trail.committed(events);
-    return new Response(null, { status: 204, headers: NO_STORE });
-  });
+  const disableTotp = defineOperation(
+    context,
+    "disableTotp",
+    async function disableTotp(req, { identity }, _params, info) {
+      const events = [
+        trail.event("second_factor.disabled", {
+          actor: identity,
+          client: context.client(req, info),
+          detail: { method: "totp" },
+        }),
+      ];
+      const disabled = await withinBudget(
+        budget,
+        identity.id,
+        () => store.disableTotp(identity.id, { events }),
+      );
+      if (disabled instanceof Response) return disabled;
+      if (disabled) trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
 
-  const regenerateRecoveryCodes = answering(
-    async function regenerateRecoveryCodes(req, _params, info) {
-      const identity = caller(req);
+  const regenerateRecoveryCodes = defineOperation(
+    context,
+    "regenerateRecoveryCodes",
+    async function regenerateRecoveryCodes(req, { identity }, _params, info) {
       const codes = newRecoveryCodes();
       const events = [
         trail.event("recovery_codes.regenerated", {
           actor: identity,
-          client: issuer.client(req, info),
+          client: context.client(req, info),
         }),
       ];
       const replaced = await withinBudget(
@@ -252,9 +272,10 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
 
   // Reads no input: a query string or a body is ignored. The count says
   // something about the caller's secrets, so it is never cached.
-  const countRecoveryCodes = answering(
-    async function countRecoveryCodes(req) {
-      const identity = caller(req);
+  const countRecoveryCodes = defineOperation(
+    context,
+    "countRecoveryCodes",
+    async function countRecoveryCodes(_req, { identity }) {
       const totp = await store.totp(identity.id);
       const answer: RecoveryCodeCountJson = {
         recovery_codes_left: totp?.recoveryCodesLeft ?? 0,
@@ -263,77 +284,81 @@ export function createSecondFactor(options: SecondFactorOptions): SecondFactor {
     },
   );
 
-  const verifySecondFactor = guessing(async function verifySecondFactor(
-    req,
-    _params,
-    info,
-  ) {
-    const token = readCookie(req.headers.get("cookie"), PENDING_COOKIE);
-    const body = await decode(req, { maxBytes: limits.maxBodyBytes });
-    const proof = readProof(body, false);
-    if (token === null || !isTokenShaped(token)) throw PENDING_GONE;
-    const tokenHash = hashToken(token);
-    const at = now();
-    const pending = await store.findPendingSignIn(tokenHash, at);
-    const user = pending === null ? null : await store.userById(pending.userId);
-    if (pending === null || user === null) throw PENDING_GONE;
-    const client = issuer.client(req, info);
-    let proven: boolean;
-    if (proof.kind === "totp" || proof.kind === "recovery_code") {
-      // Counted per account as well as per address: see _code_lock.ts.
-      const checked = await lock.check(
-        user,
-        client,
-        () => spendCode(issuer, user, client, proof, at),
-      );
-      if (checked instanceof Response) return checked;
-      proven = checked;
-    } else {
-      proven = proof.kind === "passkey" &&
-        (await spendPasskey(
-            store,
-            rp(),
-            req,
-            "second_factor",
-            user.id,
-            proof.value,
-            at,
-          )) !== null;
-    }
-    if (!proven) {
-      const failure = await store.failPendingSignIn(
-        tokenHash,
-        at,
-        MAX_SECOND_FACTOR_FAILURES,
-      );
-      loginFailed(user, client, proof.kind);
-      if (failure === null || failure.ended) throw countedGuess(PENDING_GONE);
-      throw new AuthError("credentials_invalid", {
-        message: "The code is not valid",
-      });
-    }
-    const spent = await store.spendPendingSignIn(tokenHash, at);
-    if (spent === null) throw PENDING_GONE;
-    if (proof.kind === "passkey") await lock.proven(user.id);
-    const { cookie, events } = await issuer.signIn(user, {
-      generation: spent.generation,
-      factorVersion: spent.factorVersion,
-      method: proof.kind as SecondFactorMethod,
-    }, client);
-    trail.committed(events);
-    const factors = await store.accountFactors(user.id);
-    if (factors === null) throw PENDING_GONE;
-    const headers = new Headers(NO_STORE);
-    headers.append("set-cookie", cookie);
-    headers.append("set-cookie", clearPending);
-    if (proof.kind === "passkey") headers.append("set-cookie", CLEAR_CHALLENGE);
-    return respond(await issuer.ownIdentity(user, factors), { headers });
-  });
+  const verifySecondFactor = defineOperation(
+    context,
+    "verifySecondFactor",
+    async function verifySecondFactor(req, _params, info) {
+      const token = readCookie(req.headers.get("cookie"), PENDING_COOKIE);
+      const body = await decode(req, { maxBytes: limits.maxBodyBytes });
+      const proof = readProof(body, false);
+      if (token === null || !isTokenShaped(token)) throw PENDING_GONE;
+      const tokenHash = hashToken(token);
+      const at = now();
+      const pending = await store.findPendingSignIn(tokenHash, at);
+      const user = pending === null
+        ? null
+        : await store.userById(pending.userId);
+      if (pending === null || user === null) throw PENDING_GONE;
+      const client = context.client(req, info);
+      let proven: boolean;
+      if (proof.kind === "totp" || proof.kind === "recovery_code") {
+        // Counted per account as well as per address: see _code_lock.ts.
+        const checked = await lock.check(
+          user,
+          client,
+          () => spendCode(context, user, client, proof, at),
+        );
+        if (checked instanceof Response) return checked;
+        proven = checked;
+      } else {
+        proven = proof.kind === "passkey" &&
+          (await spendPasskey(
+              store,
+              rp(),
+              req,
+              "second_factor",
+              user.id,
+              proof.value,
+              at,
+            )) !== null;
+      }
+      if (!proven) {
+        const failure = await store.failPendingSignIn(
+          tokenHash,
+          at,
+          MAX_SECOND_FACTOR_FAILURES,
+        );
+        loginFailed(user, client, proof.kind);
+        if (failure === null || failure.ended) throw countedGuess(PENDING_GONE);
+        throw new AuthError("credentials_invalid", {
+          message: "The code is not valid",
+        });
+      }
+      const spent = await store.spendPendingSignIn(tokenHash, at);
+      if (spent === null) throw PENDING_GONE;
+      if (proof.kind === "passkey") await lock.proven(user.id);
+      const { cookie, events } = await sessions.signIn(user, {
+        generation: spent.generation,
+        factorVersion: spent.factorVersion,
+        method: proof.kind as SecondFactorMethod,
+      }, client);
+      trail.committed(events);
+      const factors = await store.accountFactors(user.id);
+      if (factors === null) throw PENDING_GONE;
+      const headers = new Headers(NO_STORE);
+      headers.append("set-cookie", cookie);
+      headers.append("set-cookie", clearPending);
+      if (proof.kind === "passkey") {
+        headers.append("set-cookie", CLEAR_CHALLENGE);
+      }
+      return respond(await sessions.ownIdentity(user, factors), { headers });
+    },
+  );
 
   // A wrong code is a failed sign-in of a known account.
   function loginFailed(
     user: UserRecord,
-    client: ReturnType<typeof issuer.client>,
+    client: ReturnType<typeof context.client>,
     method: string,
   ) {
     trail.refused([trail.event("login.failed", {

@@ -51,7 +51,7 @@ export interface PreparedProxy {
  *
  * @example Behind a trusted proxy
  * ```ts
- * import { clientAddress } from "@gatehouse/server";
+ * import { clientAddress } from "./client_address.ts";
  *
  * const req = new Request("http://localhost/api/auth/login", {
  *   headers: { "x-forwarded-for": "198.51.100.7, 10.0.0.2" },

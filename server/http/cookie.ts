@@ -50,7 +50,7 @@ export function isCookieName(name: string): boolean {
  *
  * @example A session cookie for one hour
  * ```ts
- * import { serializeCookie } from "@gatehouse/server";
+ * import { serializeCookie } from "./cookie.ts";
  *
  * const header = serializeCookie("__Host-session", "abc", { maxAge: 3600 });
  * console.assert(
@@ -121,7 +121,7 @@ function attr(value: string): string {
  *
  * @example Reading the session cookie
  * ```ts
- * import { readCookie } from "@gatehouse/server";
+ * import { readCookie } from "./cookie.ts";
  *
  * console.assert(readCookie("a=1; __Host-session=xyz", "__Host-session") === "xyz");
  * console.assert(readCookie(null, "__Host-session") === null);

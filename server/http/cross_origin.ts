@@ -31,7 +31,7 @@ const ALLOWED: CrossOriginVerdict = Object.freeze({ allowed: true });
  *
  * @example A write from another site
  * ```ts
- * import { checkCrossOrigin } from "@gatehouse/server";
+ * import { checkCrossOrigin } from "./cross_origin.ts";
  *
  * const verdict = checkCrossOrigin(new Request("https://app.example/api/users", {
  *   method: "POST",

@@ -19,7 +19,7 @@ import {
  *
  * @example The status of a code
  * ```ts
- * import { ERROR_STATUS } from "@gatehouse/server";
+ * import { ERROR_STATUS } from "./errors.ts";
  *
  * console.assert(ERROR_STATUS.email_taken === 409);
  * ```

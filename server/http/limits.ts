@@ -52,7 +52,8 @@ const DAY = 24 * HOUR;
  *
  * @example Tightening one limit
  * ```ts
- * import { DEFAULT_LIMITS, type Limits } from "@gatehouse/server";
+ * import { type Limits } from "@gatehouse/server";
+ * import { DEFAULT_LIMITS } from "./limits.ts";
  *
  * const limits: Limits = { ...DEFAULT_LIMITS, minPasswordLength: 16 };
  * ```

@@ -20,13 +20,13 @@ import {
   SecondFactorEnabledError,
   SecondFactorRequiredError,
   ServerError,
-  ServerTooOldError,
   SessionNotFoundError,
   TotpNotEnabledError,
   UnauthorizedError,
   UnexpectedResponseError,
   ValidationError,
 } from "@gatehouse/client";
+import { ServerTooOldError } from "../../client/service_errors.ts";
 import {
   acceptInvite,
   createUser,

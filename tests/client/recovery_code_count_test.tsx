@@ -8,7 +8,6 @@
 import assert from "node:assert/strict";
 import {
   configureAuthTransport,
-  countRecoveryCodes,
   createAuthQueryClient,
   disableTotp,
   reauthenticate,
@@ -21,6 +20,7 @@ import {
   useRecoveryCodeCount,
   verifySecondFactor,
 } from "@gatehouse/client";
+import { countRecoveryCodes } from "../../client/second_factor_calls.ts";
 import * as testing from "@gatehouse/client/testing";
 import { QueryClientProvider } from "@tanstack/preact-query";
 import { http, HttpResponse } from "msw";

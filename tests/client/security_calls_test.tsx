@@ -21,13 +21,13 @@ import {
   reauthenticate,
   ReauthenticationRequiredError,
   revokeSession,
-  ServerTooOldError,
   SessionNotFoundError,
   sessionQueryKey,
   setupTotp,
   UnauthorizedError,
   verifySecondFactor,
 } from "@gatehouse/client";
+import { ServerTooOldError } from "../../client/service_errors.ts";
 import { listAuditEvents, revokeUserSessions } from "@gatehouse/client/admin";
 import * as testing from "@gatehouse/client/testing";
 import { QueryClientProvider } from "@tanstack/preact-query";

@@ -28,7 +28,7 @@ async function withDemo(
 ): Promise<void> {
   const { store, close } = await memoryStore();
   try {
-    const app = await createDemoApp({
+    const { handler: app } = await createDemoApp({
       store,
       islands: await islands(),
       publicUrl: ORIGIN,

@@ -7,13 +7,13 @@ import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { cookiePair, mount, routesFor } from "../fixtures/app.ts";
 import {
-  createAccountLinks,
   createAuth,
   developmentMailer,
   firstRunInvitation,
   type MailMessage,
   type Store,
 } from "../../mod.ts";
+import { createAccountLinks } from "../../server/features/account_links.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NEW_PASSWORD = "a brand new passphrase";

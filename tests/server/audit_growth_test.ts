@@ -8,7 +8,9 @@
 // passkeys. Every answer is checked against the
 // contract.
 
-import { type AuditEvent, type Store, totpCode } from "../../mod.ts";
+import type { Store } from "../../mod.ts";
+import type { AuditEvent } from "../../server/core/store.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { gatehouseApp } from "../fixtures/app.ts";

@@ -7,7 +7,7 @@
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import type { AuditEvent } from "../../mod.ts";
+import type { AuditEvent } from "../../server/core/store.ts";
 import { people, securityApi } from "../fixtures/security.ts";
 
 type Api = ReturnType<typeof securityApi>;

@@ -10,7 +10,9 @@ import { refusal, tokenOf } from "../fixtures/api.ts";
 import { memoryStore } from "../fixtures/kv.ts";
 import { ignorePostgres, schemaStore } from "../fixtures/postgres.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { type AuditEvent, type Store, totpCode } from "../../mod.ts";
+import type { Store } from "../../mod.ts";
+import type { AuditEvent } from "../../server/core/store.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
 import {
   enrolTotp,

@@ -6,12 +6,8 @@
 // a flood, and the reaper's sweep of what the admitted requests left. On
 // both stores; every answer is checked against the contract by `mount()`.
 
-import {
-  type AuditEvent,
-  type GatehouseOptions,
-  Reaper,
-  type Store,
-} from "../../mod.ts";
+import { type GatehouseOptions, Reaper, type Store } from "../../mod.ts";
+import type { AuditEvent } from "../../server/core/store.ts";
 import { assertEquals, assertThrows } from "../fixtures/assert.ts";
 import { ROLES } from "../fixtures/admin.ts";
 import { from } from "../fixtures/api.ts";

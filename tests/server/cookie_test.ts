@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../fixtures/assert.ts";
-import { readCookie, serializeCookie } from "../../mod.ts";
+import { readCookie, serializeCookie } from "../../server/http/cookie.ts";
 
 Deno.test("serializeCookie() writes the secure defaults in a fixed order", () => {
   assertEquals(

@@ -8,7 +8,8 @@ import { ROLES } from "../../demo_config.ts";
 
 // The role of the demo's ROLES that carries users.manage.
 const PRIVILEGED = ["admin"];
-import { createAuth, roleRegistry, type Store } from "../../mod.ts";
+import { createAuth, type Store } from "../../mod.ts";
+import { roleRegistry } from "../../server/core/roles.ts";
 import {
   type CreateAdminIo,
   type CreateAdminOptions,

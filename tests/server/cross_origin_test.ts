@@ -1,6 +1,7 @@
 import { assertEquals } from "../fixtures/assert.ts";
 import { memoryLogger, serveHandler } from "../fixtures/kv.ts";
-import { checkCrossOrigin, crossOriginGuard } from "../../mod.ts";
+import { crossOriginGuard } from "../../mod.ts";
+import { checkCrossOrigin } from "../../server/http/cross_origin.ts";
 
 type Row = {
   method: string;

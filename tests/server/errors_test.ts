@@ -2,10 +2,10 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { memoryLogger } from "../fixtures/kv.ts";
 import {
   AuthError,
-  ERROR_STATUS,
   type ErrorCode,
   errorResponseForAuthError,
 } from "../../mod.ts";
+import { ERROR_STATUS } from "../../server/http/errors.ts";
 import { answerError } from "../../server/http/respond.ts";
 
 // DESIGN.md §4, one row per code.

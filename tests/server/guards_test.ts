@@ -4,12 +4,11 @@
 import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, memoryStore, PASSWORD } from "../fixtures/kv.ts";
 import { authApp, cookiePair } from "../fixtures/app.ts";
+import { createAuth, type Store } from "../../mod.ts";
 import {
   type CapabilityRegistry,
-  createAuth,
   roleRegistry,
-  type Store,
-} from "../../mod.ts";
+} from "../../server/core/roles.ts";
 
 async function signIn(
   app: ReturnType<typeof authApp>,

@@ -7,12 +7,8 @@ import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { apiOn, refusal } from "../fixtures/api.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import {
-  firstRunInvitation,
-  type Identity,
-  type InvitationJson,
-  type Store,
-} from "../../mod.ts";
+import { firstRunInvitation, type Identity, type Store } from "../../mod.ts";
+import type { InvitationJson } from "@gatehouse/contract";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 
 const NEW_PASSWORD = "the invited person's passphrase";

@@ -11,7 +11,8 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { apiOn, refusal } from "../fixtures/api.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import type { Identity, InvitationJson, Store } from "../../mod.ts";
+import type { Identity, Store } from "../../mod.ts";
+import type { InvitationJson } from "@gatehouse/contract";
 
 const NEW_PASSWORD = "the invited person's passphrase";
 

@@ -8,13 +8,13 @@ import { testEachStore } from "../fixtures/stores.ts";
 import { actAs, PRIVILEGED, ROLES } from "../fixtures/admin.ts";
 import { mount, routesFor } from "../fixtures/app.ts";
 import {
-  createAccountLinks,
   createAdmin,
   createAuth,
   type Identity,
   type MailMessage,
   type Store,
 } from "../../mod.ts";
+import { createAccountLinks } from "../../server/features/account_links.ts";
 
 const NEW_PASSWORD = "the invited person's passphrase";
 

@@ -9,7 +9,9 @@
 //   neither counts nor takes an attempt, however many come at once.
 
 import { OPERATIONS } from "@gatehouse/contract";
-import { PENDING_COOKIE, type Store, totpCode } from "../../mod.ts";
+import type { Store } from "../../mod.ts";
+import { PENDING_COOKIE } from "../../server/core/auth.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import {

@@ -7,7 +7,7 @@
 // input, and the challenge's cookie. Every answer is checked against the
 // contract.
 
-import { totpCode } from "../../mod.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";

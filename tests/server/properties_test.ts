@@ -7,7 +7,8 @@
 // model's after each call. Runs are bounded so each store takes seconds.
 
 import fc from "fast-check";
-import { ERROR_STATUS, type Identity, type Store } from "../../mod.ts";
+import type { Identity, Store } from "../../mod.ts";
+import { ERROR_STATUS } from "../../server/http/errors.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { apiOn, tokenOf } from "../fixtures/api.ts";
 import { HOSTILE } from "../fixtures/hostile.ts";

@@ -4,13 +4,13 @@
 
 import assert from "node:assert/strict";
 import {
-  clientAddress,
   createAuth,
   type Handler,
   loginRateLimiter,
   type LoginRateLimiterOptions,
   type Store,
 } from "../../mod.ts";
+import { clientAddress } from "../../server/http/client_address.ts";
 import { createAccountLinks } from "../../server/features/account_links.ts";
 import { settled } from "../../server/http/_background.ts";
 import { settledCounter } from "../fixtures/stores.ts";

@@ -20,7 +20,7 @@ import {
   sessionCookieOf,
   STEP,
 } from "../fixtures/second_factor.ts";
-import { totpCode } from "../../mod.ts";
+import { totpCode } from "../../server/core/totp.ts";
 
 const PATH = "/api/auth/recovery-codes";
 const MINUTE = 60_000;

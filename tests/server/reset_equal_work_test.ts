@@ -4,7 +4,8 @@
 // query) on both stores.
 
 import postgres from "postgres";
-import { createAccountLinks, createAuth, type Store } from "../../mod.ts";
+import { createAuth, type Store } from "../../mod.ts";
+import { createAccountLinks } from "../../server/features/account_links.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { assertEquals } from "../fixtures/assert.ts";

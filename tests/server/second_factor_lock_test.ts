@@ -8,7 +8,7 @@
 // the configured threshold, and one `login.locked` per window. Evaluations
 // are counted on the store: each code check reads the account's TOTP once.
 
-import { totpCode } from "../../mod.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import type { Store } from "../../mod.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";

@@ -6,7 +6,7 @@
 // policy, an administrator's removal, re-authentication by code, two
 // instances on one store. Every answer is checked against the contract.
 
-import { totpCode } from "../../mod.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";

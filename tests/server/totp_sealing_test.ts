@@ -10,7 +10,8 @@
 
 import fc from "fast-check";
 import type { Store } from "../../server/core/store.ts";
-import { createGatehouse, totpCode } from "../../mod.ts";
+import { createGatehouse } from "../../mod.ts";
+import { totpCode } from "../../server/core/totp.ts";
 import { totpSealing } from "../../server/core/_totp_sealing.ts";
 import {
   assert,

@@ -4,7 +4,8 @@
 // every state, rendered in Spanish shows no English at all.
 
 import assert from "node:assert/strict";
-import type { PendingInvitation, SessionUser } from "@gatehouse/client";
+import type { SessionUser } from "@gatehouse/client";
+import type { PendingInvitation } from "../../../client/types.ts";
 import {
   AccountPanel,
   catalogFor,

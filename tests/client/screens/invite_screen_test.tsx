@@ -3,7 +3,8 @@
 // refusals next to their fields.
 
 import assert from "node:assert/strict";
-import type { InviteResult, SessionUser } from "@gatehouse/client";
+import type { SessionUser } from "@gatehouse/client";
+import type { InviteResult } from "../../../client/types.ts";
 import { InviteScreen } from "@gatehouse/client/screens";
 import {
   answerError,

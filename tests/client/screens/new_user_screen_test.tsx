@@ -2,7 +2,8 @@
 // refusal next to the field it concerns, and who gets the form.
 
 import assert from "node:assert/strict";
-import type { SessionUser, User } from "@gatehouse/client";
+import type { SessionUser } from "@gatehouse/client";
+import type { User } from "../../../client/types.ts";
 import { NewUserScreen } from "@gatehouse/client/screens";
 import {
   answerError,

@@ -4,7 +4,7 @@
 // its seam (client/screens/_user_sessions_api.ts) says the server has it.
 
 import assert from "node:assert/strict";
-import type { PendingInvitation, User } from "@gatehouse/client";
+import type { PendingInvitation, User } from "../../../client/types.ts";
 import { UsersScreen } from "@gatehouse/client/screens";
 import {
   accountOf,

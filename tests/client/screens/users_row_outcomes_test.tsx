@@ -5,7 +5,7 @@
 // account the list says has one, and no more once it is removed.
 
 import assert from "node:assert/strict";
-import type { User } from "@gatehouse/client";
+import type { User } from "../../../client/types.ts";
 import { UsersScreen } from "@gatehouse/client/screens";
 import * as testing from "@gatehouse/client/testing";
 import {

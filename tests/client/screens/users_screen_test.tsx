@@ -6,7 +6,8 @@
 // at all.
 
 import assert from "node:assert/strict";
-import { AuthGate, type SessionUser, type User } from "@gatehouse/client";
+import { AuthGate, type SessionUser } from "@gatehouse/client";
+import type { User } from "../../../client/types.ts";
 import { UsersScreen } from "@gatehouse/client/screens";
 import {
   accountOf,

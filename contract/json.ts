@@ -1,7 +1,8 @@
 /**
- * The wire shapes as TypeScript types, snake_case as on the wire. They
- * mirror `SCHEMAS` (shapes.ts); the server builds its answers with them and
- * the tests check every answer against the schemas.
+ * The wire shapes as TypeScript types, snake_case as on the wire, derived
+ * from the schemas of `shapes.ts` by {@linkcode JsonOf}: a field is written
+ * once, in its schema, and the server's answers, the client's reading and
+ * the OpenAPI description all follow from it.
  *
  * @module
  */
@@ -9,9 +10,95 @@
 import type {
   AUDIT_EVENT_TYPES,
   LINK_STATES,
+  SchemaName,
+  SCHEMAS,
   SECOND_FACTOR_METHODS,
   USER_SORTS,
 } from "./shapes.ts";
+
+/**
+ * The JSON value a JSON Schema of the contract describes: the subset the
+ * contract uses (`type`, `properties`, `required`, `additionalProperties`,
+ * `items`, `enum`, `const`, `oneOf` and `$ref`s to {@linkcode SCHEMAS}).
+ *
+ * @example The wire type of a schema
+ * ```ts
+ * import type { JsonOf } from "@gatehouse/contract";
+ *
+ * const schema = {
+ *   type: "object",
+ *   properties: { id: { type: "string" }, total: { type: "integer" } },
+ *   required: ["id"],
+ *   additionalProperties: false,
+ * } as const;
+ * const value: JsonOf<typeof schema> = { id: "a" };
+ * ```
+ */
+export type JsonOf<S> = S extends {
+  readonly $ref: `#/components/schemas/${infer N extends SchemaName}`;
+} ? JsonOf<(typeof SCHEMAS)[N]>
+  : S extends { readonly oneOf: readonly (infer O)[] } ? JsonOf<O>
+  : S extends { readonly const: infer C } ? C
+  : S extends { readonly enum: readonly (infer E)[] } ? E
+  : S extends { readonly type: "array"; readonly items: infer I } ? JsonOf<I>[]
+  // An object: the `required` keys, the others optional; an object that
+  // is not closed (`additionalProperties: false`) holds more than it names.
+  : S extends {
+    readonly properties: infer P;
+    readonly required: readonly (infer R)[];
+  } ?
+      & { -readonly [K in R & keyof P]: JsonOf<P[K]> }
+      & { -readonly [K in Exclude<keyof P, R>]?: JsonOf<P[K]> }
+      & (S extends { readonly additionalProperties: false } ? unknown
+        : Record<string, unknown>)
+  : S extends { readonly additionalProperties: infer A extends object }
+    ? Record<string, JsonOf<A>>
+  : S extends { readonly type: "object" } ? Record<string, unknown>
+  : S extends { readonly type: infer T } ? (
+      T extends readonly (infer U)[] ? U : T
+    ) extends infer U ? U extends "string" ? string
+      : U extends "integer" | "number" ? number
+      : U extends "boolean" ? boolean
+      : U extends "null" ? null
+      : unknown
+    : never
+  : unknown;
+
+/**
+ * The JSON of the named wire shape.
+ *
+ * @example The signed-in account on the wire
+ * ```ts
+ * import type { WireOf } from "@gatehouse/contract";
+ *
+ * const identity: WireOf<"Identity"> = {
+ *   id: "0190f0a0-0000-7000-8000-000000000001",
+ *   email: "ada@example.com",
+ *   name: "Ada",
+ *   role: "admin",
+ * };
+ * ```
+ */
+export type WireOf<Name extends SchemaName> = JsonOf<(typeof SCHEMAS)[Name]>;
+
+/**
+ * The signed-in account on the wire (`login`, `fetchSession`, …).
+ *
+ * @example
+ * ```ts
+ * import type { IdentityJson } from "@gatehouse/contract";
+ *
+ * const me: IdentityJson = {
+ *   id: "0190f0a0-0000-7000-8000-000000000001",
+ *   email: "ada@example.com",
+ *   name: "Ada",
+ *   role: "admin",
+ *   capabilities: ["users.manage"],
+ *   second_factor: { totp: true, passkeys: 0 },
+ * };
+ * ```
+ */
+export type IdentityJson = WireOf<"Identity">;
 
 /**
  * The JSON body of every error answer: `{error, code, meta?}`.
@@ -23,14 +110,7 @@ import type {
  * const body: ErrorBody = { error: "Name is required", code: "name_required", meta: { field: "name" } };
  * ```
  */
-export interface ErrorBody {
-  /** A message in English, for people; it may change between versions. */
-  error: string;
-  /** The fixed code clients match on. */
-  code: string;
-  /** Present for some codes, e.g. `{field: "email"}`. */
-  meta?: Record<string, string>;
-}
+export type ErrorBody = WireOf<"Error">;
 
 /**
  * An account on the wire (DESIGN.md §4).
@@ -49,25 +129,7 @@ export interface ErrorBody {
  * };
  * ```
  */
-export interface UserJson {
-  /** A UUID. */
-  id: string;
-  /** As stored: trimmed, original case. */
-  email: string;
-  /** Display name. */
-  name: string;
-  /** The role; empty for none. */
-  role: string;
-  /** Whether the account is disabled. */
-  disabled: boolean;
-  /** Creation time, ISO 8601. */
-  created_at: string;
-  /**
-   * The account's second factors, in the list of accounts when the store
-   * tells them (both built-in stores do): what an administrator could remove.
-   */
-  second_factor?: SecondFactorStateJson;
-}
+export type UserJson = WireOf<"User">;
 
 /**
  * A page of accounts on the wire.
@@ -79,19 +141,11 @@ export interface UserJson {
  * const page: UserListJson = { users: [], next_cursor: null };
  * ```
  */
-export interface UserListJson {
-  /** The accounts, in the order asked for (oldest first by default). */
-  users: UserJson[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-  /** How many accounts match over every page, when the store counts them. */
-  total?: number;
-}
+export type UserListJson = WireOf<"UserPage">;
 
 /**
  * An order of `GET /api/users` (its `sort` query value): by creation, name
- * or email, ties broken by id; a leading `-` reverses it. The values are
- * {@linkcode USER_SORTS}.
+ * or email, ties broken by id; a leading `-` reverses it.
  *
  * @example Newest first
  * ```ts
@@ -113,13 +167,11 @@ export type UserSort = (typeof USER_SORTS)[number];
  * const answer: InviteAnswer = { delivered: false, activation_link: "https://app.example/invite#token=abc" };
  * ```
  */
-export type InviteAnswer =
-  | { delivered: true }
-  | { delivered: false; activation_link: string };
+export type InviteAnswer = WireOf<"InviteAnswer">;
 
 /**
- * What a live link is good for ({@linkcode LINK_STATES}): `ready`, or
- * `account_exists` for an invitation whose address has an account.
+ * What a live link is good for: `ready`, or `account_exists` for an
+ * invitation whose address has an account.
  *
  * @example A link to follow
  * ```ts
@@ -140,16 +192,12 @@ export type LinkState = (typeof LINK_STATES)[number];
  * const check: LinkCheckJson = { status: "account_exists" };
  * ```
  */
-export interface LinkCheckJson {
-  /** What the link is good for. */
-  status: LinkState;
-}
+export type LinkCheckJson = WireOf<"LinkCheck">;
 
 /**
- * A pending invitation on the wire (DESIGN.md §8). `id` is its own UUID,
- * never the token; `role` is `""` for none.
+ * A pending invitation on the wire (DESIGN.md §8).
  *
- * @example An invitation sent by an administrator
+ * @example An invitation from the first-run link
  * ```ts
  * import type { InvitationJson } from "@gatehouse/contract";
  *
@@ -158,28 +206,13 @@ export interface LinkCheckJson {
  *   email: "ada@example.com",
  *   name: "Ada",
  *   role: "member",
- *   invited_by: { id: "0190f0a0-0000-7000-8000-000000000001", email: "root@example.com", name: "Root" },
+ *   invited_by: null,
  *   created_at: "2026-01-02T03:04:05.000Z",
  *   expires_at: "2026-01-09T03:04:05.000Z",
  * };
  * ```
  */
-export interface InvitationJson {
-  /** The invitation's own id, a UUID. */
-  id: string;
-  /** Who is invited. */
-  email: string;
-  /** Their display name to be. */
-  name: string;
-  /** The role they get; empty for none. */
-  role: string;
-  /** Who sent it; null when no account did (the first-run link). */
-  invited_by: { id: string; email: string; name: string } | null;
-  /** When it was sent, ISO 8601. */
-  created_at: string;
-  /** When its link dies, ISO 8601. */
-  expires_at: string;
-}
+export type InvitationJson = WireOf<"Invitation">;
 
 /**
  * The list of pending invitations on the wire.
@@ -191,10 +224,7 @@ export interface InvitationJson {
  * const list: InvitationListJson = { invitations: [] };
  * ```
  */
-export interface InvitationListJson {
-  /** The pending invitations, newest first. */
-  invitations: InvitationJson[];
-}
+export type InvitationListJson = WireOf<"InvitationList">;
 
 /**
  * A kind of second factor: `totp`, `recovery_code` or `passkey`.
@@ -209,7 +239,8 @@ export interface InvitationListJson {
 export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 
 /**
- * The second factors of the caller's own account, in its Identity.
+ * The second factors of an account, in its Identity (and, for an
+ * administrator, in the list of accounts).
  *
  * @example An account with an authenticator app and one passkey
  * ```ts
@@ -218,16 +249,11 @@ export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
  * const state: SecondFactorStateJson = { totp: true, passkeys: 1 };
  * ```
  */
-export interface SecondFactorStateJson {
-  /** Whether an authenticator app (TOTP) is enabled. */
-  totp: boolean;
-  /** How many passkeys the account has. */
-  passkeys: number;
-}
+export type SecondFactorStateJson = NonNullable<IdentityJson["second_factor"]>;
 
 /**
  * The 202 answer of a password that was right for an account with a second
- * factor: the methods it has. The pending sign-in cookie rides with it.
+ * factor: the methods it has.
  *
  * @example
  * ```ts
@@ -236,10 +262,7 @@ export interface SecondFactorStateJson {
  * const next: SecondFactorChallengeJson = { second_factor: ["totp", "recovery_code"] };
  * ```
  */
-export interface SecondFactorChallengeJson {
-  /** The methods the account has, at least one. */
-  second_factor: SecondFactorMethod[];
-}
+export type SecondFactorChallengeJson = WireOf<"SecondFactorChallenge">;
 
 /**
  * A session of the caller on the wire (DESIGN.md §8).
@@ -260,24 +283,7 @@ export interface SecondFactorChallengeJson {
  * };
  * ```
  */
-export interface SessionJson {
-  /** The session's own public id (never its token), a UUID. */
-  id: string;
-  /** When it started, ISO 8601. */
-  created_at: string;
-  /** When it was last used (recorded at most once a minute), ISO 8601. */
-  last_seen_at: string;
-  /** When it ends whatever happens (the absolute lifetime), ISO 8601. */
-  expires_at: string;
-  /** When it ends if unused until then (the idle timeout), ISO 8601. */
-  idle_expires_at: string;
-  /** The client address it started from; "" when unknown. */
-  ip: string;
-  /** A short label of the browser and system, e.g. "Chrome on Linux"; "" when unknown. */
-  user_agent: string;
-  /** Whether this is the session of the request that asked. */
-  current: boolean;
-}
+export type SessionJson = WireOf<"Session">;
 
 /**
  * The caller's sessions on the wire.
@@ -289,10 +295,7 @@ export interface SessionJson {
  * const list: SessionListJson = { sessions: [] };
  * ```
  */
-export interface SessionListJson {
-  /** Live sessions, newest first. */
-  sessions: SessionJson[];
-}
+export type SessionListJson = WireOf<"SessionList">;
 
 /**
  * The start of a TOTP enrolment: the secret three ways.
@@ -308,14 +311,7 @@ export interface SessionListJson {
  * };
  * ```
  */
-export interface TotpSetupJson {
-  /** The secret in base32, to type into an app. */
-  secret: string;
-  /** The `otpauth://totp/...` URL an app reads from the QR code. */
-  otpauth_url: string;
-  /** The QR code of `otpauth_url`, as an SVG document. */
-  qr_svg: string;
-}
+export type TotpSetupJson = WireOf<"TotpSetup">;
 
 /**
  * Recovery codes, shown once.
@@ -327,15 +323,11 @@ export interface TotpSetupJson {
  * const codes: RecoveryCodesJson = { recovery_codes: ["abcde-fghij"] };
  * ```
  */
-export interface RecoveryCodesJson {
-  /** Ten single-use codes. */
-  recovery_codes: string[];
-}
+export type RecoveryCodesJson = WireOf<"RecoveryCodes">;
 
 /**
- * How many recovery codes the caller has left: each works once, ten come
- * with an enrolment or a regeneration, and none without an authenticator
- * app.
+ * How many recovery codes the caller has left (0–10; 0 without an
+ * authenticator app).
  *
  * @example Three left: time to make new ones
  * ```ts
@@ -344,10 +336,7 @@ export interface RecoveryCodesJson {
  * const count: RecoveryCodeCountJson = { recovery_codes_left: 3 };
  * ```
  */
-export interface RecoveryCodeCountJson {
-  /** Unused recovery codes, 0–10; 0 when TOTP is off. */
-  recovery_codes_left: number;
-}
+export type RecoveryCodeCountJson = WireOf<"RecoveryCodeCount">;
 
 /**
  * A passkey of the caller on the wire.
@@ -364,16 +353,7 @@ export interface RecoveryCodeCountJson {
  * };
  * ```
  */
-export interface PasskeyJson {
-  /** Its own id (not the WebAuthn credential id), a UUID. */
-  id: string;
-  /** A name its owner chose. */
-  name: string;
-  /** When it was registered, ISO 8601. */
-  created_at: string;
-  /** When it last signed in, ISO 8601; null before its first use. */
-  last_used_at: string | null;
-}
+export type PasskeyJson = WireOf<"Passkey">;
 
 /**
  * The caller's passkeys on the wire.
@@ -385,10 +365,7 @@ export interface PasskeyJson {
  * const list: PasskeyListJson = { passkeys: [] };
  * ```
  */
-export interface PasskeyListJson {
-  /** Oldest first. */
-  passkeys: PasskeyJson[];
-}
+export type PasskeyListJson = WireOf<"PasskeyList">;
 
 /**
  * A type of audit event.
@@ -403,7 +380,8 @@ export interface PasskeyListJson {
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
 /**
- * An account as an audit event names it.
+ * An account as an audit event names it (both null in one's own activity
+ * for an administrator who acted on the caller).
  *
  * @example
  * ```ts
@@ -412,15 +390,7 @@ export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
  * const who: AuditAccountJson = { id: "0190f0a0-0000-7000-8000-000000000001", email: "ada@example.com" };
  * ```
  */
-export interface AuditAccountJson {
-  /**
-   * The account id; null only in one's own activity, for another account
-   * (an administrator) that acted on the caller and is not named.
-   */
-  id: string | null;
-  /** Its email when the event happened; null when `id` is. */
-  email: string | null;
-}
+export type AuditAccountJson = WireOf<"AuditAccount">;
 
 /**
  * An audit event on the wire (DESIGN.md §10).
@@ -441,32 +411,7 @@ export interface AuditAccountJson {
  * };
  * ```
  */
-export interface AuditEventJson {
-  /** The event's id, a UUIDv7 (ids sort by time). */
-  id: string;
-  /** What happened. */
-  type: AuditEventType;
-  /** When, ISO 8601. */
-  at: string;
-  /** Who acted; null when no account is known. */
-  actor: AuditAccountJson | null;
-  /** The account acted upon; null when none is known. */
-  target: AuditAccountJson | null;
-  /**
-   * The acting client's address; "" when unknown, and in one's own
-   * activity for an action of another account.
-   */
-  ip: string;
-  /** The acting client's browser and system label; "" as `ip`. */
-  user_agent: string;
-  /**
-   * Non-secret facts (old and new role, the invited address…). A failed
-   * sign-in holds the attempted `email` only when it is an account's
-   * address or looks deliverable, else `email_invalid: "true"` (what was
-   * typed may be a password).
-   */
-  detail: Record<string, string>;
-}
+export type AuditEventJson = WireOf<"AuditEvent">;
 
 /**
  * A page of audit events on the wire.
@@ -478,9 +423,4 @@ export interface AuditEventJson {
  * const page: AuditEventPageJson = { events: [], next_cursor: null };
  * ```
  */
-export interface AuditEventPageJson {
-  /** Newest first. */
-  events: AuditEventJson[];
-  /** Pass as `cursor` for the next (older) page; null on the last one. */
-  next_cursor: string | null;
-}
+export type AuditEventPageJson = WireOf<"AuditEventPage">;

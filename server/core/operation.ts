@@ -1,0 +1,179 @@
+/**
+ * An operation of the contract, defined once: its happy path, and the
+ * guard the contract records for it (`OPERATIONS[name].guard`) put in
+ * front of it here, never by the handler. The routes add what else the
+ * contract records (limiter, freshness, second factor, cross-origin); a
+ * factory hands out the guarded handler, so no handler can be mounted
+ * without its guard, and no handler checks its caller again.
+ *
+ * @module
+ */
+
+import {
+  type Guard,
+  type OperationName,
+  OPERATIONS,
+} from "@gatehouse/contract";
+import type { GatehouseContext } from "./context.ts";
+import { contextOf, type Identity, type SessionContext } from "./identity.ts";
+import type { Handler, Middleware } from "../http/respond.ts";
+
+/** Who calls a signed-in operation: admitted by its guard. */
+export interface Caller {
+  /** The signed-in account. */
+  readonly identity: Identity;
+  /** The session it was admitted with. */
+  readonly session: SessionContext;
+}
+
+/** The happy path of a public operation; errors are thrown. */
+export type PublicRun = Handler;
+
+/** The happy path of an operation of one's own session; errors are thrown. */
+export type SessionRun = (
+  req: Request,
+  caller: Caller,
+  params?: URLPatternResult,
+  info?: Deno.ServeHandlerInfo,
+) => Response | Promise<Response>;
+
+/** The happy path of an administrator's operation; errors are thrown. */
+export type PrivilegedRun = (
+  req: Request,
+  actor: Identity,
+  params?: URLPatternResult,
+  info?: Deno.ServeHandlerInfo,
+) => Response | Promise<Response>;
+
+/** The happy path an operation of each guard is written as. */
+export interface RunOf {
+  public: PublicRun;
+  session: SessionRun;
+  privileged: PrivilegedRun;
+}
+
+/** An operation, ready for a route or a factory. */
+export interface Operation {
+  /** The operation's name in the contract. */
+  readonly name: OperationName;
+  /** Its guard, as the contract records it. */
+  readonly guard: Guard;
+  /**
+   * The happy path, behind nothing: errors are thrown. Only the routes
+   * use it, behind the guard they put in front of it.
+   */
+  readonly run: Handler;
+  /**
+   * The happy path behind its guard, errors answered: what a factory
+   * hands out. A request already admitted (behind `requireSession`, or an
+   * identity the application attached with `withIdentity`) is not read
+   * again.
+   */
+  readonly handler: Handler;
+}
+
+/** The operations a feature defines, by name. */
+export type Operations<N extends OperationName = OperationName> = {
+  readonly [K in N]: Operation;
+};
+
+/**
+ * Defines the operation `name` of the contract from its happy path, written
+ * for the guard the contract gives it.
+ *
+ * @example A signed-in operation reads its caller, never checks it
+ * ```ts
+ * import { gatehouseContext } from "./context.ts";
+ * import { defineOperation } from "./operation.ts";
+ * import { KvStore } from "../stores/kv/kv_store.ts";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const context = gatehouseContext({ store: new KvStore(kv) });
+ * const op = defineOperation(context, "listSessions", (_req, caller) =>
+ *   Response.json({ id: caller.session.id }));
+ * const res = await op.handler(new Request("http://localhost/api/auth/sessions"));
+ * console.assert(res.status === 401);
+ * kv.close();
+ * ```
+ */
+export function defineOperation<N extends OperationName>(
+  context: GatehouseContext,
+  name: N,
+  happyPath: RunOf[(typeof OPERATIONS)[N]["guard"]],
+): Operation {
+  const guard: Guard = OPERATIONS[name].guard;
+  const run = adapt(guard, happyPath as RunOf[Guard]);
+  return Object.freeze({
+    name,
+    guard,
+    run,
+    handler: guarded(context, guard, run),
+  });
+}
+
+/** The guarded handlers of some operations, by name. */
+export function handlersOf<N extends OperationName>(
+  operations: Operations<N>,
+): { [K in N]: Handler } {
+  const handlers = {} as { [K in N]: Handler };
+  for (const name of Object.keys(operations) as N[]) {
+    handlers[name] = operations[name].handler;
+  }
+  return handlers;
+}
+
+/**
+ * The guard of `guard` as the routes put it in front of an operation's
+ * `run`: it reads the session (and checks the privilege) once.
+ */
+export function routeGuard(
+  context: GatehouseContext,
+  guard: Guard,
+): Middleware | undefined {
+  const { session, privilege } = context.guards;
+  if (guard === "session") return session;
+  if (guard === "privileged") return (next) => session(privilege(next));
+  return undefined;
+}
+
+// The happy path as a Handler: the caller the guard admitted, read once
+// from the request context (the guard in front of it vouches for it).
+function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
+  if (guard === "public") return happyPath as PublicRun;
+  if (guard === "session") {
+    const run = happyPath as SessionRun;
+    return (req, params, info) =>
+      run(req, contextOf(req) as Caller, params, info);
+  }
+  const run = happyPath as PrivilegedRun;
+  return (req, params, info) =>
+    run(req, contextOf(req)!.identity, params, info);
+}
+
+// For a factory's handler: the guard, unless the request was admitted
+// already (mounted behind `requireSession`, or an identity attached by the
+// application). An operation of one's own session needs the session
+// itself, which `withIdentity` alone does not attach.
+function guarded(
+  context: GatehouseContext,
+  guard: Guard,
+  run: Handler,
+): Handler {
+  const answered = context.answering(run);
+  const full = routeGuard(context, guard);
+  if (full === undefined) return answered;
+  const admitted = guard === "privileged"
+    ? context.answering(context.guards.privilege(run))
+    : answered;
+  const reading = full(run);
+  return function guardedOperation(req, params, info) {
+    const attached = contextOf(req);
+    if (
+      attached !== undefined &&
+      (guard === "privileged" || attached.session !== null)
+    ) {
+      return admitted(req, params, info);
+    }
+    return reading(req, params, info);
+  };
+}
