@@ -1,46 +1,18 @@
-// PostgresStore keeps each account's second factors on its row (migration
-// 6: `users.totp_enabled`, `users.passkey_count`, kept by triggers), so the
-// session check reads no factor table. The columns must be filled from the
-// factors of a schema migrated from version 5, stay exact under concurrent
-// enrolments and removals, and those concurrent changes must never
-// deadlock (every factor change locks the account's row first).
+// PostgresStore keeps each account's second factors on its row
+// (`users.totp_enabled`, `users.passkey_count`, kept by triggers), so the
+// session check reads no factor table. The columns must stay exact under
+// concurrent enrolments and removals, and those concurrent changes must
+// never deadlock (every factor change locks the account's row first).
 
 import assert from "node:assert/strict";
 import type postgres from "postgres";
 import { AuthError } from "../../mod.ts";
-import {
-  applyMigration,
-  MIGRATIONS,
-} from "../../server/stores/postgres/_migrations.ts";
-import { PostgresStore } from "../../server/stores/postgres/mod.ts";
+import type { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { nextId } from "../../server/stores/conformance/_helpers.ts";
 import { addUser } from "../fixtures/kv.ts";
-import {
-  ignorePostgres,
-  pool,
-  schemaStore,
-  uniqueSchema,
-} from "../fixtures/postgres.ts";
+import { ignorePostgres, schemaStore } from "../fixtures/postgres.ts";
 
 const HOUR = 3_600_000;
-
-// A schema at `version`, built by the migrations of that time.
-async function schemaAt(
-  sql: postgres.Sql,
-  schema: string,
-  version: number,
-): Promise<void> {
-  const quoted = `"${schema}"`;
-  await sql.begin(async (tx) => {
-    await tx.unsafe(`CREATE SCHEMA ${quoted}`);
-    await tx.unsafe(`CREATE TABLE ${quoted}.schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now())`);
-    for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
-      await applyMigration(tx, quoted, migration);
-    }
-  });
-}
 
 function passkey(userId: string, name = "Laptop") {
   return {
@@ -85,50 +57,6 @@ async function counted(sql: postgres.Sql, schema: string, userId: string) {
   );
   return row!;
 }
-
-Deno.test({
-  name:
-    "PostgresStore migration 6 fills each account's factor columns from a schema of version 5",
-  ignore: ignorePostgres,
-  async fn() {
-    const sql = pool();
-    const schema = uniqueSchema();
-    try {
-      await schemaAt(sql, schema, 5);
-      // Written by this version's store on the old tables, before migrating.
-      const store = new PostgresStore(sql, { schema });
-      const ada = await addUser(store, { email: "ada@example.com" });
-      const bob = await addUser(store, { email: "bob@example.com" });
-      const eve = await addUser(store, { email: "eve@example.com" });
-      assert.equal(await enableTotp(store, ada.id), true);
-      await store.addPasskey(passkey(ada.id), 20);
-      await store.addPasskey(passkey(bob.id), 20);
-      await store.addPasskey(passkey(bob.id, "Phone"), 20);
-      await store.migrate();
-      const factors = await Promise.all(
-        [ada, bob, eve].map(async (u) => {
-          const f = await store.accountFactors(u.id);
-          return [f?.totpEnabled, f?.passkeyCount];
-        }),
-      );
-      assert.deepEqual(factors, [[true, 1], [false, 2], [false, 0]]);
-      // The session check reads them from the row.
-      const now = Date.now();
-      await store.createSession({
-        tokenHash: "t".repeat(43),
-        userId: bob.id,
-        createdAt: now,
-        expiresAt: now + HOUR,
-      });
-      const found = await store.findSession("t".repeat(43), now, bob.id);
-      assert.equal(found?.factors.passkeyCount, 2);
-      assert.equal(found?.factors.totpEnabled, false);
-    } finally {
-      await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await sql.end();
-    }
-  },
-});
 
 Deno.test({
   name:

@@ -1,131 +1,62 @@
-// KvStore's schema versions and the steps between them. Each step is
-// idempotent and commits record by record with checks, so instances that
-// start together may run it at once; the version is recorded last.
+// KvStore's schema version, recorded under `schema`, and what migrate()
+// writes on an empty database. Version 4 is the first: before the first
+// release the data moved through versions 1 to 4 in place, and that
+// unreleased history is gone, so a database of version 4 (written by the
+// first release or by that history's end) is up to date as it stands, and
+// any other recorded version is refused. A later version adds its step here,
+// idempotent and committed record by record with checks, so instances that
+// start together may run it at once, and records the version last.
 //
-// Version 2 (issue 12):
-// - accounts carry `emailKey`, the folded email (NFC, then lower case), and
-//   `user_email` is keyed by it. Two old accounts whose addresses fold alike
-//   (the old key only lower-cased) cannot share it: the older keeps it, the
-//   other gets a key no sign-in can type ("\u0001" + its id), so it signs in
-//   by nothing until an administrator sorts it out;
-// - the `accounts` marker is set when any account exists;
-// - invitations get an id, their folded email, no inviter (so, like a
-//   first-run link, they work only on a store without accounts: re-invite)
-//   and their entry in the pending-invitation index;
-// - reset links issued before die: they recorded no generation.
-//
-// Version 3 (issues 14, 17):
-// - sessions carry a public id, the client address and browser label they
-//   started from (unknown, "", for old ones), `lastSeenAt` and
-//   `authenticatedAt` (their creation time for old ones);
-// - the audit keys (`audit`, `audit_user`, `audit_type`, `audit_user_type`)
-//   start empty.
-//
-// Version 4 (issue 19): `decoy_email` holds the decoy account's id, so that
-// reading an unknown address finds as many records as reading a known one
-// (no data moves).
+// `decoy_email` holds the decoy account's id, so that reading an unknown
+// address finds as many records as reading a known one (see
+// KvStore.credentialsByEmail).
 
-import { uuidv7 } from "../../core/_crypto.ts";
-import { fold, UNREACHABLE_KEY } from "../../core/_fold.ts";
-import type { LinkRecord } from "../../core/store.ts";
-import { commit, retry } from "./_atomic.ts";
-import type { KvKeys, SessionValue, UserValue } from "./_keys.ts";
+import { commit } from "./_atomic.ts";
+import type { KvKeys, UserValue } from "./_keys.ts";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 4;
 
-/** Brings a version-1 database to version 2. */
-export async function migrateToV2(kv: Deno.Kv, k: KvKeys): Promise<void> {
-  await migrateAccounts(kv, k);
-  await migrateLinks(kv, k);
+/**
+ * Brings the database to {@linkcode SCHEMA_VERSION}: an empty one gets its
+ * version and decoy account; one of another version is refused.
+ */
+export async function migrate(kv: Deno.Kv, k: KvKeys): Promise<void> {
+  const current = await kv.get<number>(k.schema());
+  if (current.value === SCHEMA_VERSION) return;
+  if (current.value !== null) {
+    throw new Error(
+      current.value > SCHEMA_VERSION
+        ? `Cannot use store: schema version ${current.value} is newer than this Gatehouse (${SCHEMA_VERSION})`
+        : `Cannot use store: schema version ${current.value} predates the first release of Gatehouse (${SCHEMA_VERSION}); start from an empty database`,
+    );
+  }
+  // Checked against the absent version: of instances starting together, one
+  // writes, and the others' commits fail on a database already written.
+  const decoy = decoyAccount();
+  await commit(
+    kv.atomic().check(current).set(k.schema(), SCHEMA_VERSION)
+      .set(k.decoyAccount(), decoy)
+      .set(k.decoyEmail(), decoy.id),
+  );
 }
 
-async function migrateAccounts(kv: Deno.Kv, k: KvKeys): Promise<void> {
-  const users: UserValue[] = [];
-  for await (const entry of kv.list<UserValue>({ prefix: k.users() })) {
-    users.push(entry.value);
-  }
-  users.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-  const owner = new Map<string, string>();
-  const keyOf = new Map<string, string>();
-  for (const user of users) {
-    let key = fold(user.email);
-    if (owner.has(key)) key = UNREACHABLE_KEY + user.id;
-    owner.set(key, user.id);
-    keyOf.set(user.id, key);
-  }
-  for await (const entry of kv.list<string>({ prefix: k.userEmails() })) {
-    const key = entry.key[entry.key.length - 1] as string;
-    if (owner.get(key) !== entry.value) {
-      await commit(kv.atomic().check(entry).delete(entry.key));
-    }
-  }
-  for (const user of users) {
-    const emailKey = keyOf.get(user.id)!;
-    await retry(async () => {
-      const entry = await kv.get<UserValue>(k.user(user.id));
-      if (entry.value === null || entry.value.emailKey === emailKey) {
-        return { op: null, result: undefined };
-      }
-      const op = kv.atomic().check(entry)
-        .set(k.user(user.id), { ...entry.value, emailKey })
-        .set(k.userEmail(emailKey), user.id);
-      return { op, result: undefined };
+// The record an unknown address reads: shaped like an account, of no one,
+// disabled, with a password hash that matches no password.
+function decoyAccount(): UserValue {
+  const random = (bytes: number) =>
+    crypto.getRandomValues(new Uint8Array(bytes)).toBase64({
+      omitPadding: true,
     });
-  }
-  if (users.length > 0) await commit(kv.atomic().set(k.accounts(), true));
-}
-
-async function migrateLinks(kv: Deno.Kv, k: KvKeys): Promise<void> {
-  for await (const listed of kv.list<LinkRecord>({ prefix: k.links() })) {
-    await retry(async () => {
-      const entry = await kv.get<Partial<LinkRecord>>(listed.key);
-      const link = entry.value;
-      if (link === null || link.id !== undefined) {
-        return { op: null, result: undefined };
-      }
-      const hash = listed.key[listed.key.length - 1] as string;
-      const op = kv.atomic().check(entry);
-      if (link.kind !== "invitation") {
-        op.delete(listed.key).delete(k.linkExpiry(link.expiresAt!, hash));
-        return { op, result: undefined };
-      }
-      const upgraded = {
-        ...link,
-        id: uuidv7(link.createdAt),
-        emailKey: fold(link.email!),
-        invitedBy: "",
-        generation: 0,
-      } as LinkRecord;
-      op.set(listed.key, upgraded)
-        .set(k.linkExpiry(upgraded.expiresAt, hash), upgraded.id)
-        .set(k.invitation(upgraded.id), hash);
-      return { op, result: undefined };
-    });
-  }
-}
-
-/** Brings a version-2 database to version 3: sessions gain their new fields. */
-export async function migrateToV3(kv: Deno.Kv, k: KvKeys): Promise<void> {
-  const prefix = k.session("").slice(0, -1);
-  for await (const listed of kv.list<Partial<SessionValue>>({ prefix })) {
-    await retry(async () => {
-      const entry = await kv.get<Partial<SessionValue>>(listed.key);
-      const old = entry.value;
-      if (old === null || old.id !== undefined) {
-        return { op: null, result: undefined };
-      }
-      const createdAt = old.createdAt ?? 0;
-      const value = {
-        ...old,
-        id: uuidv7(createdAt),
-        lastSeenAt: createdAt,
-        authenticatedAt: createdAt,
-        ip: "",
-        userAgent: "",
-      };
-      const op = kv.atomic().check(entry).set(listed.key, value);
-      return { op, result: undefined };
-    });
-  }
+  return {
+    id: "00000000-0000-0000-0000-000000000000",
+    email: "decoy.account@example.invalid",
+    emailKey: "decoy.account@example.invalid",
+    name: "Decoy Account",
+    role: "",
+    disabled: true,
+    createdAt: 0,
+    passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${random(16)}$${random(32)}`,
+    generation: 0,
+  };
 }

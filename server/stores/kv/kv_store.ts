@@ -31,14 +31,14 @@ import type {
   WithEvents,
 } from "../../core/store.ts";
 import { countEnabled, moveCounts, toRecord } from "./_accounts.ts";
-import { commit, retry } from "./_atomic.ts";
+import { retry } from "./_atomic.ts";
 import * as security from "./_account_security.ts";
 import * as audit from "./_audit.ts";
 import * as counters from "./_counters.ts";
 import * as invitations from "./_invitations.ts";
 import { countOf, type KvKeys, kvKeys, type UserValue } from "./_keys.ts";
 import * as links from "./_links.ts";
-import { migrateToV2, migrateToV3, SCHEMA_VERSION } from "./_migrate.ts";
+import { migrate } from "./_migrate.ts";
 import * as sessions from "./_sessions.ts";
 import { createSession, EarlyReads } from "./_session_creation.ts";
 import { pageOf } from "../_user_listing.ts";
@@ -127,29 +127,11 @@ export class KvStore implements Store {
   }
 
   /**
-   * Brings the database to this version's schema (recorded under
-   * `schema`); refuses a database from a newer version. Older data is
-   * upgraded in place (see `_migrate.ts`).
+   * Brings an empty database to this version's schema (recorded under
+   * `schema`); refuses a database of another version (see `_migrate.ts`).
    */
-  async migrate(): Promise<void> {
-    const key = this.#keys.schema();
-    const current = await this.#kv.get<number>(key);
-    if (current.value !== null && current.value > SCHEMA_VERSION) {
-      throw new Error(
-        `Cannot use store: schema version ${current.value} is newer than this Gatehouse (${SCHEMA_VERSION})`,
-      );
-    }
-    if (current.value === SCHEMA_VERSION) return;
-    if (current.value === 1) await migrateToV2(this.#kv, this.#keys);
-    if (current.value !== null && current.value < 3) {
-      await migrateToV3(this.#kv, this.#keys);
-    }
-    const decoy = decoyAccount();
-    await commit(
-      this.#kv.atomic().check(current).set(key, SCHEMA_VERSION)
-        .set(this.#keys.decoyAccount(), decoy)
-        .set(this.#keys.decoyEmail(), decoy.id),
-    );
+  migrate(): Promise<void> {
+    return migrate(this.#kv, this.#keys);
   }
 
   /** Creates an account; `email_taken` when the address is in use. */
@@ -728,24 +710,4 @@ export class KvStore implements Store {
   deleteExpiredFactorRecords(now: number, limit: number): Promise<number> {
     return challenges.deleteExpiredFactorRecords(this.#kv, this.#f, now, limit);
   }
-}
-
-// The record an unknown address reads: shaped like an account, of no one,
-// disabled, with a password hash that matches no password.
-function decoyAccount(): UserValue {
-  const random = (bytes: number) =>
-    crypto.getRandomValues(new Uint8Array(bytes)).toBase64({
-      omitPadding: true,
-    });
-  return {
-    id: "00000000-0000-0000-0000-000000000000",
-    email: "decoy.account@example.invalid",
-    emailKey: "decoy.account@example.invalid",
-    name: "Decoy Account",
-    role: "",
-    disabled: true,
-    createdAt: 0,
-    passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${random(16)}$${random(32)}`,
-    generation: 0,
-  };
 }

@@ -1,5 +1,5 @@
 // The second-factor tables and functions of PostgresStore's schema
-// (migration 4), bound to one client, and their row readers.
+// (_migrations.ts), bound to one client, and their row readers.
 
 import type postgres from "postgres";
 import type {
@@ -19,11 +19,11 @@ export interface FactorTables {
   pendingSignIns: Table;
   challenges: Table;
   passkeys: Table;
-  /** The `add_passkey` function (migration 4). */
+  /** The `add_passkey` function. */
   addPasskey: Table;
-  /** The `remove_second_factors` function (migration 4). */
+  /** The `remove_second_factors` function. */
   removeSecondFactors: Table;
-  /** The `insert_events` function (migration 3). */
+  /** The `insert_events` function. */
   insertEvents: Table;
 }
 
@@ -46,7 +46,7 @@ export function factorTables(sql: Sql, schema: string): FactorTables {
 /**
  * The columns `totp_enabled`, `passkey_count` and `factor_version` of the
  * account aliased `u`, for a query that reads the account anyway: kept on
- * the account's row (migration 6), so no other table is read.
+ * the account's row (by triggers), so no other table is read.
  */
 export function factorColumns(
   t: Pick<FactorTables, "sql">,

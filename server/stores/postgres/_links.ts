@@ -24,10 +24,10 @@ import { type PgTables, toUser } from "./_tables.ts";
 
 /**
  * Stores a single-use link. An invitation replaces the row of the
- * address's previous invitation (unique per `email_key` among invitations,
- * migration 8) in the same statement: every column changes, the token
- * first, so the old link finds nothing; a spend of the old link that locked
- * the row first wins and the new invitation is inserted after it.
+ * address's previous invitation (unique per `email_key` among invitations)
+ * in the same statement: every column changes, the token first, so the old
+ * link finds nothing; a spend of the old link that locked the row first wins
+ * and the new invitation is inserted after it.
  */
 export async function createLink(
   t: PgTables,
@@ -70,7 +70,7 @@ export async function findLink(
 
 /**
  * Spends an invitation and creates its account and first session: one call
- * of the schema's `accept_invitation` function (migration 7), which reads
+ * of the schema's `accept_invitation` function (_migrations.ts), which reads
  * the link's authority under locks held until it commits. A
  * link without inviter locks the accounts table against writers (`SHARE
  * ROW EXCLUSIVE`: an account being created elsewhere is waited for, then
@@ -169,7 +169,7 @@ export async function revokeInvitation(
  * Spends a reset link and, if its account is enabled and still at the
  * generation the link was issued for, sets the password, moves the
  * generation (every other reset link dies) and deletes every session: one
- * call of the schema's `confirm_reset` function (migration 7), which locks
+ * call of the schema's `confirm_reset` function (_migrations.ts), which locks
  * the account's row before the link.
  */
 export async function confirmReset(

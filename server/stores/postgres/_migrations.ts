@@ -8,85 +8,44 @@
 // Times are bigint milliseconds since the epoch: the Store interface speaks
 // milliseconds, and comparing integers needs no conversion on the hot path.
 // Never edit a released migration; add the next version.
+//
+// The first version is 8, not 1: before the first release the schema grew
+// through versions 1 to 8, and that unreleased history was collapsed into
+// this one version, which builds the same tables, columns, constraints,
+// indexes, functions and triggers directly. A database built by that history
+// records version 8 too, so it is up to date as it stands (it also keeps two
+// functions nothing calls any more, create_session and create_session_v3).
+// The function names keep their history (create_session_v5) for the same
+// reason. tests/server/migration_test.ts compares the catalog this builds
+// with tests/fixtures/postgres_schema.txt.
 
 import type postgres from "postgres";
-import { fold, UNREACHABLE_KEY } from "../../core/_fold.ts";
-
-/**
- * A step computed in JavaScript (e.g. folding emails by the rule every store
- * shares, never by the database's locale), inside the migration's
- * transaction. `schema` is the quoted schema name.
- */
-export type MigrationStep = (
-  tx: postgres.TransactionSql,
-  schema: string,
-) => Promise<void>;
 
 /**
  * One step of the schema: SQL statements, where `{schema}` stands for the
- * quoted schema name, and JavaScript steps, run in order.
+ * quoted schema name, run in order in the migration's transaction.
  */
 export interface Migration {
   version: number;
   name: string;
-  statements: readonly (string | MigrationStep)[];
+  statements: readonly string[];
 }
-
-const FILL_BATCH = 1000;
-
-// Fills `email_key` and `name_key` of every account with the shared folding
-// rule. Two accounts whose addresses fold alike (the old index only applied
-// lower()) cannot share a key: the older keeps it, the other gets one no
-// sign-in can type ("\u0001" + its id) until an administrator sorts it out.
-const foldAccounts: MigrationStep = async (tx, schema) => {
-  const rows = await tx.unsafe(
-    `SELECT id, email, name FROM ${schema}.users ORDER BY created_at, id`,
-  );
-  const taken = new Set<string>();
-  const ids: string[] = [];
-  const emailKeys: string[] = [];
-  const nameKeys: string[] = [];
-  for (const row of rows) {
-    let key = fold(row.email);
-    if (taken.has(key)) key = UNREACHABLE_KEY + row.id;
-    taken.add(key);
-    ids.push(row.id);
-    emailKeys.push(key);
-    nameKeys.push(fold(row.name));
-  }
-  for (let i = 0; i < ids.length; i += FILL_BATCH) {
-    const slice = (list: string[]) => list.slice(i, i + FILL_BATCH);
-    await tx.unsafe(
-      `UPDATE ${schema}.users u SET email_key = d.email_key, name_key = d.name_key
-       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS d(id, email_key, name_key)
-       WHERE u.id = d.id`,
-      [slice(ids), slice(emailKeys), slice(nameKeys)],
-    );
-  }
-};
-
-// Fills the folded email of every invitation.
-const foldInvitations: MigrationStep = async (tx, schema) => {
-  const rows = await tx.unsafe(
-    `SELECT token_hash, email FROM ${schema}.links`,
-  );
-  for (let i = 0; i < rows.length; i += FILL_BATCH) {
-    const batch = rows.slice(i, i + FILL_BATCH);
-    await tx.unsafe(
-      `UPDATE ${schema}.links l SET email_key = d.email_key
-       FROM unnest($1::text[], $2::text[]) AS d(token_hash, email_key)
-       WHERE l.token_hash = d.token_hash`,
-      [batch.map((row) => row.token_hash), batch.map((row) => fold(row.email))],
-    );
-  }
-};
 
 /** Every migration, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
   {
-    version: 1,
-    name: "accounts, sessions, links and counters",
+    version: 8,
+    name: "accounts, sessions, links, counters, audit trail, second factors",
     statements: [
+      // email_key and name_key are the folded email and name (NFC, then
+      // lower case), computed in JavaScript like on every store, never by
+      // the database's locale. factor_version moves with every factor
+      // removal: pending sign-ins bound to an older one are dead.
+      // totp_enabled and passkey_count are the account's second factors,
+      // kept by the triggers below, so the session check, which reads the
+      // account's row anyway, needs no lookup in `totp` and `passkeys` (two
+      // index probes per check, about as much database work as the check
+      // itself).
       `CREATE TABLE {schema}.users (
         id uuid PRIMARY KEY,
         email text NOT NULL,
@@ -95,10 +54,15 @@ export const MIGRATIONS: readonly Migration[] = [
         disabled boolean NOT NULL DEFAULT false,
         password_hash text NOT NULL,
         generation integer NOT NULL DEFAULT 0,
-        created_at bigint NOT NULL
+        created_at bigint NOT NULL,
+        email_key text NOT NULL,
+        name_key text NOT NULL,
+        factor_version integer NOT NULL DEFAULT 0,
+        totp_enabled boolean NOT NULL DEFAULT false,
+        passkey_count integer NOT NULL DEFAULT 0
       )`,
-      // The email_taken rule: one account per address, whatever its case.
-      `CREATE UNIQUE INDEX users_email_key ON {schema}.users (lower(email))`,
+      // The email_taken rule: one account per folded address.
+      `CREATE UNIQUE INDEX users_email_key ON {schema}.users (email_key)`,
       // Counting enabled accounts per role (the last-privileged rule).
       `CREATE INDEX users_enabled_role ON {schema}.users (role)
         WHERE NOT disabled`,
@@ -107,12 +71,22 @@ export const MIGRATIONS: readonly Migration[] = [
         user_id uuid NOT NULL REFERENCES {schema}.users (id) ON DELETE CASCADE,
         generation integer NOT NULL,
         created_at bigint NOT NULL,
-        expires_at bigint NOT NULL
+        expires_at bigint NOT NULL,
+        id uuid NOT NULL,
+        ip text NOT NULL DEFAULT '',
+        user_agent text NOT NULL DEFAULT '',
+        last_seen_at bigint NOT NULL,
+        authenticated_at bigint NOT NULL
       )`,
-      `CREATE INDEX sessions_user_id ON {schema}.sessions (user_id)`,
       `CREATE INDEX sessions_expires_at ON {schema}.sessions (expires_at)`,
+      `CREATE UNIQUE INDEX sessions_id ON {schema}.sessions (id)`,
+      // The list of an account's sessions, newest first.
+      `CREATE INDEX sessions_user_created
+        ON {schema}.sessions (user_id, created_at DESC)`,
       // user_id has no foreign key: a reset link outlives nothing, and
       // confirming one whose account is gone simply finds no account.
+      // invited_by is NULL for the first-run link, which works only while
+      // the store has no account.
       `CREATE TABLE {schema}.links (
         token_hash text PRIMARY KEY,
         kind text NOT NULL CHECK (kind IN ('invitation', 'reset')),
@@ -121,96 +95,24 @@ export const MIGRATIONS: readonly Migration[] = [
         role text NOT NULL,
         user_id uuid,
         created_at bigint NOT NULL,
-        expires_at bigint NOT NULL
+        expires_at bigint NOT NULL,
+        id uuid NOT NULL,
+        email_key text NOT NULL,
+        invited_by uuid,
+        generation integer NOT NULL DEFAULT 0
       )`,
       `CREATE INDEX links_expires_at ON {schema}.links (expires_at)`,
+      `CREATE UNIQUE INDEX links_id ON {schema}.links (id)`,
+      // One invitation per address: what createLink's INSERT ... ON
+      // CONFLICT replaces an address's invitation on, in one statement.
+      `CREATE UNIQUE INDEX links_invitation_email
+        ON {schema}.links (email_key) WHERE kind = 'invitation'`,
       `CREATE TABLE {schema}.counters (
         key text PRIMARY KEY,
         count integer NOT NULL,
         reset_at bigint NOT NULL
       )`,
       `CREATE INDEX counters_reset_at ON {schema}.counters (reset_at)`,
-    ],
-  },
-  {
-    version: 2,
-    name: "folded emails and names, link authority, invitation ids",
-    statements: [
-      // Emails are unique by their folded form (NFC, then lower case),
-      // computed in JavaScript like on every store; lower() followed the
-      // database's locale.
-      `ALTER TABLE {schema}.users ADD COLUMN email_key text,
-        ADD COLUMN name_key text`,
-      foldAccounts,
-      `ALTER TABLE {schema}.users ALTER COLUMN email_key SET NOT NULL,
-        ALTER COLUMN name_key SET NOT NULL`,
-      `DROP INDEX {schema}.users_email_key`,
-      `CREATE UNIQUE INDEX users_email_key ON {schema}.users (email_key)`,
-      // Reset links issued before recorded no generation: they die.
-      `DELETE FROM {schema}.links WHERE kind = 'reset'`,
-      // Invitations issued before recorded no inviter: like the first-run
-      // link, they now work only while the store has no account.
-      `ALTER TABLE {schema}.links ADD COLUMN id uuid,
-        ADD COLUMN email_key text,
-        ADD COLUMN invited_by uuid,
-        ADD COLUMN generation integer NOT NULL DEFAULT 0`,
-      `UPDATE {schema}.links SET id = gen_random_uuid()`,
-      foldInvitations,
-      `ALTER TABLE {schema}.links ALTER COLUMN id SET NOT NULL,
-        ALTER COLUMN email_key SET NOT NULL`,
-      `CREATE UNIQUE INDEX links_id ON {schema}.links (id)`,
-      // Recording a session, bound to the credential it was verified against
-      // and within the account's cap (server/stores/postgres/_sessions.ts). A
-      // function, so the sign-in path is one statement, not a client-side
-      // transaction; VOLATILE, so each statement in it reads afresh, after
-      // the row lock was granted.
-      `CREATE FUNCTION {schema}.create_session(p_token text, p_user uuid,
-        p_created bigint, p_expires bigint, p_expected integer,
-        p_max integer) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        g integer;
-      BEGIN
-        SELECT generation INTO g FROM {schema}.users
-        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
-        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected) THEN
-          RETURN false;
-        END IF;
-        IF p_max IS NOT NULL THEN
-          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
-            SELECT token_hash FROM {schema}.sessions
-            WHERE user_id = p_user AND expires_at > p_created
-              AND generation = g
-            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
-            OFFSET p_max - 1));
-        END IF;
-        INSERT INTO {schema}.sessions
-          (token_hash, user_id, generation, created_at, expires_at)
-        VALUES (p_token, p_user, g, p_created, p_expires);
-        RETURN true;
-      END $$`,
-    ],
-  },
-  {
-    version: 3,
-    name: "session ids, client and use times; the audit trail",
-    statements: [
-      // Old sessions: a fresh public id, no known client, last seen and
-      // authenticated when they started.
-      `ALTER TABLE {schema}.sessions ADD COLUMN id uuid,
-        ADD COLUMN ip text NOT NULL DEFAULT '',
-        ADD COLUMN user_agent text NOT NULL DEFAULT '',
-        ADD COLUMN last_seen_at bigint,
-        ADD COLUMN authenticated_at bigint`,
-      `UPDATE {schema}.sessions SET id = gen_random_uuid(),
-        last_seen_at = created_at, authenticated_at = created_at`,
-      `ALTER TABLE {schema}.sessions ALTER COLUMN id SET NOT NULL,
-        ALTER COLUMN last_seen_at SET NOT NULL,
-        ALTER COLUMN authenticated_at SET NOT NULL`,
-      `CREATE UNIQUE INDEX sessions_id ON {schema}.sessions (id)`,
-      // The list of an account's sessions, newest first.
-      `CREATE INDEX sessions_user_created
-        ON {schema}.sessions (user_id, created_at DESC)`,
-      `DROP INDEX {schema}.sessions_user_id`,
       // Ids are UUIDv7, so id order is time order: every page is an index
       // range read, newest first, under any of the three filters.
       `CREATE TABLE {schema}.audit_events (
@@ -231,87 +133,6 @@ export const MIGRATIONS: readonly Migration[] = [
         ON {schema}.audit_events (target_id, id) WHERE target_id IS NOT NULL`,
       `CREATE INDEX audit_events_type ON {schema}.audit_events (type, id)`,
       `CREATE INDEX audit_events_at ON {schema}.audit_events (at)`,
-      // Events arrive as one JSON array, written by the statement or
-      // function of the change they record.
-      `CREATE FUNCTION {schema}.insert_events(p_events jsonb) RETURNS void
-      LANGUAGE sql VOLATILE AS $$
-        INSERT INTO {schema}.audit_events (id, type, at, actor_id, actor_email,
-          target_id, target_email, ip, user_agent, detail)
-        SELECT e.id, e.type, e.at, e.actor_id, e.actor_email, e.target_id,
-          e.target_email, e.ip, e.user_agent, e.detail
-        FROM jsonb_to_recordset(coalesce(p_events, '[]'::jsonb)) AS e(
-          id uuid, type text, at bigint, actor_id uuid, actor_email text,
-          target_id uuid, target_email text, ip text, user_agent text,
-          detail jsonb)
-      $$`,
-      // create_session of migration 2, with the session's id, client and
-      // events (server/stores/postgres/_sessions.ts).
-      `CREATE FUNCTION {schema}.create_session_v3(p_token text, p_id uuid,
-        p_user uuid, p_created bigint, p_expires bigint, p_expected integer,
-        p_max integer, p_ip text, p_user_agent text, p_events jsonb)
-      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        g integer;
-      BEGIN
-        SELECT generation INTO g FROM {schema}.users
-        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
-        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected) THEN
-          RETURN false;
-        END IF;
-        IF p_max IS NOT NULL THEN
-          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
-            SELECT token_hash FROM {schema}.sessions
-            WHERE user_id = p_user AND expires_at > p_created
-              AND generation = g
-            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
-            OFFSET p_max - 1));
-        END IF;
-        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
-          created_at, expires_at, last_seen_at, authenticated_at, ip,
-          user_agent)
-        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
-          p_created, p_ip, p_user_agent);
-        PERFORM {schema}.insert_events(p_events);
-        RETURN true;
-      END $$`,
-      // A password change: the new hash and generation (every session and
-      // reset link dies), the fresh session and the events, in one call,
-      // only while the account is enabled and at the expected generation.
-      `CREATE FUNCTION {schema}.change_password(p_user uuid,
-        p_expected integer, p_hash text, p_token text, p_id uuid,
-        p_created bigint, p_expires bigint, p_ip text, p_user_agent text,
-        p_events jsonb)
-      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        g integer;
-      BEGIN
-        UPDATE {schema}.users SET password_hash = p_hash,
-          generation = generation + 1
-        WHERE id = p_user AND NOT disabled AND generation = p_expected
-        RETURNING generation INTO g;
-        IF NOT FOUND THEN
-          RETURN false;
-        END IF;
-        DELETE FROM {schema}.sessions WHERE user_id = p_user;
-        DELETE FROM {schema}.links WHERE kind = 'reset' AND user_id = p_user;
-        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
-          created_at, expires_at, last_seen_at, authenticated_at, ip,
-          user_agent)
-        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
-          p_created, p_ip, p_user_agent);
-        PERFORM {schema}.insert_events(p_events);
-        RETURN true;
-      END $$`,
-    ],
-  },
-  {
-    version: 4,
-    name: "second factors: TOTP, recovery codes, pending sign-ins, passkeys",
-    statements: [
-      // Moved by every factor removal: pending sign-ins bound to an older
-      // one are dead.
-      `ALTER TABLE {schema}.users
-        ADD COLUMN factor_version integer NOT NULL DEFAULT 0`,
       // A row exists while TOTP is enabled; recovery codes are SHA-256
       // digests, spent by removing them from the array (the row lock makes
       // concurrent spends queue, each seeing the array the one before left).
@@ -369,11 +190,92 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE UNIQUE INDEX passkeys_credential_id
         ON {schema}.passkeys (credential_id)`,
       `CREATE INDEX passkeys_user_id ON {schema}.passkeys (user_id)`,
+      // The functions below are how every change that must hold a rule is
+      // one statement, not a client-side transaction (see _tables.ts); they
+      // are VOLATILE, so each statement in them reads afresh, after the
+      // locks taken before it were granted.
+      //
+      // Events arrive as one JSON array, written by the statement or
+      // function of the change they record.
+      `CREATE FUNCTION {schema}.insert_events(p_events jsonb) RETURNS void
+      LANGUAGE sql VOLATILE AS $$
+        INSERT INTO {schema}.audit_events (id, type, at, actor_id, actor_email,
+          target_id, target_email, ip, user_agent, detail)
+        SELECT e.id, e.type, e.at, e.actor_id, e.actor_email, e.target_id,
+          e.target_email, e.ip, e.user_agent, e.detail
+        FROM jsonb_to_recordset(coalesce(p_events, '[]'::jsonb)) AS e(
+          id uuid, type text, at bigint, actor_id uuid, actor_email text,
+          target_id uuid, target_email text, ip text, user_agent text,
+          detail jsonb)
+      $$`,
+      // Recording a session, bound to the credential it was verified against
+      // (the account's generation and, after a second factor, the factor
+      // version it was verified under: a factor removed while the sign-in
+      // was in flight yields no session) and within the account's cap
+      // (server/stores/postgres/_sessions.ts).
+      `CREATE FUNCTION {schema}.create_session_v5(p_token text, p_id uuid,
+        p_user uuid, p_created bigint, p_expires bigint, p_expected integer,
+        p_max integer, p_ip text, p_user_agent text, p_events jsonb,
+        p_factor_version integer)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+        f integer;
+      BEGIN
+        SELECT generation, factor_version INTO g, f FROM {schema}.users
+        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
+        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected)
+          OR (p_factor_version IS NOT NULL AND f <> p_factor_version) THEN
+          RETURN false;
+        END IF;
+        IF p_max IS NOT NULL THEN
+          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
+            SELECT token_hash FROM {schema}.sessions
+            WHERE user_id = p_user AND expires_at > p_created
+              AND generation = g
+            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
+            OFFSET p_max - 1));
+        END IF;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
+          p_created, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
+      // A password change: the new hash and generation (every session and
+      // reset link dies), the fresh session and the events, in one call,
+      // only while the account is enabled and at the expected generation.
+      `CREATE FUNCTION {schema}.change_password(p_user uuid,
+        p_expected integer, p_hash text, p_token text, p_id uuid,
+        p_created bigint, p_expires bigint, p_ip text, p_user_agent text,
+        p_events jsonb)
+      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        g integer;
+      BEGIN
+        UPDATE {schema}.users SET password_hash = p_hash,
+          generation = generation + 1
+        WHERE id = p_user AND NOT disabled AND generation = p_expected
+        RETURNING generation INTO g;
+        IF NOT FOUND THEN
+          RETURN false;
+        END IF;
+        DELETE FROM {schema}.sessions WHERE user_id = p_user;
+        DELETE FROM {schema}.links WHERE kind = 'reset' AND user_id = p_user;
+        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
+          created_at, expires_at, last_seen_at, authenticated_at, ip,
+          user_agent)
+        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
+          p_created, p_ip, p_user_agent);
+        PERFORM {schema}.insert_events(p_events);
+        RETURN true;
+      END $$`,
       // Registering a passkey within the account's cap (see _passkeys.ts):
       // the account's row is locked first, so registrations of one account
-      // run one after another, each counting (a VOLATILE function reads
-      // afresh at each statement) the ones before it. Answers 'added',
-      // 'full' or 'no_user'; a reused credential id raises 23505.
+      // run one after another, each counting the ones before it. Answers
+      // 'added', 'full' or 'no_user'; a reused credential id raises 23505.
       `CREATE FUNCTION {schema}.add_passkey(p_id uuid, p_user uuid,
         p_credential text, p_key text, p_counter bigint, p_transports text[],
         p_name text, p_created bigint, p_max integer)
@@ -418,68 +320,11 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE id = p_user;
         RETURN r;
       END $$`,
-    ],
-  },
-  {
-    version: 5,
-    name: "sessions bound to the factor version of their second factor",
-    statements: [
-      // create_session_v3 with the factor version the second factor was
-      // verified under: a factor removed while the sign-in was in flight
-      // yields no session (server/stores/postgres/_sessions.ts).
-      `CREATE FUNCTION {schema}.create_session_v5(p_token text, p_id uuid,
-        p_user uuid, p_created bigint, p_expires bigint, p_expected integer,
-        p_max integer, p_ip text, p_user_agent text, p_events jsonb,
-        p_factor_version integer)
-      RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        g integer;
-        f integer;
-      BEGIN
-        SELECT generation, factor_version INTO g, f FROM {schema}.users
-        WHERE id = p_user AND NOT disabled FOR NO KEY UPDATE;
-        IF NOT FOUND OR (p_expected IS NOT NULL AND g <> p_expected)
-          OR (p_factor_version IS NOT NULL AND f <> p_factor_version) THEN
-          RETURN false;
-        END IF;
-        IF p_max IS NOT NULL THEN
-          DELETE FROM {schema}.sessions WHERE token_hash = ANY(ARRAY(
-            SELECT token_hash FROM {schema}.sessions
-            WHERE user_id = p_user AND expires_at > p_created
-              AND generation = g
-            ORDER BY expires_at DESC, token_hash COLLATE "C" DESC
-            OFFSET p_max - 1));
-        END IF;
-        INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
-          created_at, expires_at, last_seen_at, authenticated_at, ip,
-          user_agent)
-        VALUES (p_token, p_id, p_user, g, p_created, p_expires, p_created,
-          p_created, p_ip, p_user_agent);
-        PERFORM {schema}.insert_events(p_events);
-        RETURN true;
-      END $$`,
-    ],
-  },
-  {
-    version: 6,
-    name: "the account's second factors on its row, for the session check",
-    statements: [
-      // The session check reads the account's row anyway; with these two
-      // columns it needs no lookup in `totp` and `passkeys` (two index
-      // probes per check, about as much database work as the check
-      // itself). Triggers keep them exact whatever statement changes a
-      // factor. Every statement that changes a factor locks the account's
-      // row first (as add_passkey and remove_second_factors do), so the
-      // triggers' update of that row never waits on a lock taken in the
-      // other order.
-      `ALTER TABLE {schema}.users
-        ADD COLUMN totp_enabled boolean NOT NULL DEFAULT false,
-        ADD COLUMN passkey_count integer NOT NULL DEFAULT 0`,
-      `UPDATE {schema}.users u SET
-        totp_enabled = EXISTS (
-          SELECT 1 FROM {schema}.totp f WHERE f.user_id = u.id),
-        passkey_count = (
-          SELECT count(*) FROM {schema}.passkeys p WHERE p.user_id = u.id)`,
+      // The triggers that keep users.totp_enabled and users.passkey_count
+      // exact whatever statement changes a factor. Every statement that
+      // changes a factor locks the account's row first (as add_passkey and
+      // remove_second_factors do), so the triggers' update of that row never
+      // waits on a lock taken in the other order.
       `CREATE FUNCTION {schema}.count_totp() RETURNS trigger
         LANGUAGE plpgsql AS $$
       BEGIN
@@ -508,12 +353,6 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TRIGGER passkeys_counted AFTER INSERT OR DELETE
         ON {schema}.passkeys
         FOR EACH ROW EXECUTE FUNCTION {schema}.count_passkeys()`,
-    ],
-  },
-  {
-    version: 7,
-    name: "account changes and link spends in one function call each",
-    statements: [
       // The enabled accounts whose role is in p_keep (an empty list counts
       // every enabled account): the count the last-privileged rule asks for.
       // NULL without a list, without reading the table (STRICT).
@@ -526,12 +365,9 @@ export const MIGRATIONS: readonly Migration[] = [
       // the caller read: the account's role and disabled state and, with
       // p_keep, count_privileged) and applied only if all of it still reads
       // the same; false otherwise, and the caller reads and decides again
-      // (server/stores/postgres/_user_update.ts). The advisory lock of
-      // account changes comes before the row lock, the order of the
-      // transaction this replaces, so instances of both versions side by
-      // side queue rather than deadlock; under it, changes to accounts count
-      // one after another (a VOLATILE function reads afresh at each
-      // statement).
+      // (server/stores/postgres/_user_update.ts). Under the advisory lock of
+      // account changes, taken before the row lock, changes to accounts
+      // count one after another.
       `CREATE FUNCTION {schema}.update_user(p_user uuid, p_lock text,
         p_role_before text, p_disabled_before boolean, p_keep text[],
         p_privileged_before bigint, p_role text, p_disabled boolean,
@@ -568,11 +404,11 @@ export const MIGRATIONS: readonly Migration[] = [
       // writers and found empty), then the account, its first session and
       // the events. A link spent without authority, or for an address that
       // has an account (or got one since: how decoy invitations die), stays
-      // spent. The name's folded key comes from the
-      // caller (folding is JavaScript's, never the database's locale), for
-      // the name it read: a link is never updated, and the condition on the
-      // name makes the key provably the fold of the name stored. Answers the
-      // new account, or NULL.
+      // spent. The name's folded key comes from the caller (folding is
+      // JavaScript's, never the database's locale), for the name it read: a
+      // link is never updated, and the condition on the name makes the key
+      // provably the fold of the name stored. Answers the new account, or
+      // NULL.
       `CREATE FUNCTION {schema}.accept_invitation(p_token text, p_now bigint,
         p_name text, p_name_key text, p_granters text[], p_user uuid,
         p_hash text, p_session text, p_session_id uuid, p_expires bigint,
@@ -660,25 +496,10 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$`,
     ],
   },
-  {
-    version: 8,
-    name: "one invitation per address",
-    statements: [
-      // Of the invitations of one address, the newest stays (the one an
-      // administrator sent last); the older links die, as a new invitation
-      // now kills the previous one.
-      `DELETE FROM {schema}.links l
-      WHERE kind = 'invitation' AND EXISTS (
-        SELECT 1 FROM {schema}.links n
-        WHERE n.kind = 'invitation' AND n.email_key = l.email_key
-          AND (n.created_at, n.id) > (l.created_at, l.id))`,
-      // What createLink's INSERT ... ON CONFLICT replaces an address's
-      // invitation on, in one statement.
-      `CREATE UNIQUE INDEX links_invitation_email
-        ON {schema}.links (email_key) WHERE kind = 'invitation'`,
-    ],
-  },
 ];
+
+/** The first schema version this code knows: older ones were never released. */
+const FIRST_VERSION: number = MIGRATIONS[0]!.version;
 
 /** The newest schema version this code knows. */
 export const LATEST_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]!
@@ -719,32 +540,22 @@ export async function runMigrations(
         `Cannot use store: schema version ${newest} is newer than this Gatehouse (${LATEST_VERSION})`,
       );
     }
+    // A schema part-way through the unreleased history: the first version
+    // would collide with its tables, so say what it is instead.
+    if (newest > 0 && newest < FIRST_VERSION) {
+      throw new Error(
+        `Cannot use store: schema version ${newest} predates the first release of Gatehouse (${FIRST_VERSION}); create the schema afresh`,
+      );
+    }
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
-      await applyMigration(tx, quoted, migration);
+      for (const statement of migration.statements) {
+        await tx.unsafe(statement.replaceAll("{schema}", quoted));
+      }
+      await tx.unsafe(
+        `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,
+        [migration.version, migration.name],
+      );
     }
   });
-}
-
-/**
- * Runs `migration`'s statements in `tx` on the schema `quoted` and records
- * it in `schema_migrations` (which must exist). `runMigrations` calls it
- * for each missing version; tests build older schemas with it.
- */
-export async function applyMigration(
-  tx: postgres.TransactionSql,
-  quoted: string,
-  migration: Migration,
-): Promise<void> {
-  for (const statement of migration.statements) {
-    if (typeof statement === "string") {
-      await tx.unsafe(statement.replaceAll("{schema}", quoted));
-    } else {
-      await statement(tx, quoted);
-    }
-  }
-  await tx.unsafe(
-    `INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`,
-    [migration.version, migration.name],
-  );
 }

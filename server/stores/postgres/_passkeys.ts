@@ -1,6 +1,6 @@
 // Passkeys in PostgresStore: registration within the cap and the
 // administrator's removal of every factor are functions of the schema
-// (migration 4) that lock the account's row first; the rest are single
+// (_migrations.ts) that lock the account's row first; the rest are single
 // statements.
 
 import { isUuid } from "../../core/_crypto.ts";
@@ -90,7 +90,7 @@ export async function removePasskey(
 ): Promise<boolean> {
   if (!isUuid(userId) || !isUuid(id)) return false;
   // The account's row first, then the passkey: the lock order of every
-  // factor change (migration 6's trigger updates the row).
+  // factor change (a trigger of _migrations.ts updates the row).
   const [row] = await t.sql`
     WITH locked AS (
       SELECT id FROM ${t.users} WHERE id = ${userId} FOR NO KEY UPDATE),

@@ -24,7 +24,7 @@ import { type PgTables, toUser } from "./_tables.ts";
  * Records a session if the account is enabled and has the expected
  * generation, ending its sessions that would end first beyond
  * `maxSessions`: one call of the schema's `create_session_v5` function
- * (migration 5), which also writes the events and checks the factor
+ * (_migrations.ts), which also writes the events and checks the factor
  * version a second factor was verified under.
  *
  * The function locks the account's row first (`FOR NO KEY UPDATE`): a
@@ -54,7 +54,7 @@ export async function createSession(
 
 /**
  * The hot path: one prepared query joining the session to its account,
- * whose row carries its second factors (migration 6): two primary-key
+ * whose row carries its second factors (kept by triggers): two primary-key
  * probes, no other table, and one query for all the checks waiting at the
  * same moment. A session of another account than the one the token names
  * is refused.

@@ -23,19 +23,19 @@ export interface PgTables {
   links: Table;
   counters: Table;
   auditEvents: Table;
-  /** The `create_session_v5` function of the schema (migration 5). */
+  /** The `create_session_v5` function of the schema. */
   createSession: Table;
-  /** The `change_password` function of the schema (migration 3). */
+  /** The `change_password` function of the schema. */
   changePassword: Table;
-  /** The `insert_events` function of the schema (migration 3). */
+  /** The `insert_events` function of the schema. */
   insertEvents: Table;
-  /** The `count_privileged` function of the schema (migration 7). */
+  /** The `count_privileged` function of the schema. */
   countPrivileged: Table;
-  /** The `update_user` function of the schema (migration 7). */
+  /** The `update_user` function of the schema. */
   updateUser: Table;
-  /** The `accept_invitation` function of the schema (migration 7). */
+  /** The `accept_invitation` function of the schema. */
   acceptInvitation: Table;
-  /** The `confirm_reset` function of the schema (migration 7). */
+  /** The `confirm_reset` function of the schema. */
   confirmReset: Table;
   /**
    * The row of the live session behind a token hash with its account
@@ -101,7 +101,7 @@ export function pgTables(
 
 // The session check of one token hash (`= $1`) or several (`= ANY($1)`):
 // each session by its primary key, joined to its account by the account's
-// primary key; the account's row carries its second factors (migration 6).
+// primary key; the account's row carries its second factors (kept by triggers).
 // Expiry is compared by the caller.
 function findSessionsText(schema: string, match: string): string {
   return `SELECT s.token_hash, u.id, u.email, u.name, u.role, u.created_at, s.id AS session_id, s.created_at AS session_created_at, s.expires_at, s.last_seen_at, s.authenticated_at, u.totp_enabled, u.passkey_count, u.factor_version FROM "${schema}".sessions s JOIN "${schema}".users u ON u.id = s.user_id WHERE s.token_hash ${match} AND NOT u.disabled AND u.generation = s.generation`;

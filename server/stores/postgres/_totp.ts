@@ -85,7 +85,7 @@ export async function confirmTotp(
   if (!isUuid(userId)) return false;
   const { secret, step, recoveryCodeHashes, now } = confirmation;
   // The account's row is locked first, like every factor change (the
-  // trigger of migration 6 updates it; one lock order, no deadlock).
+  // trigger on `totp` updates it; one lock order, no deadlock).
   const [row] = await t.sql`
     WITH locked AS (
       SELECT id FROM ${t.users} WHERE id = ${userId} FOR NO KEY UPDATE),

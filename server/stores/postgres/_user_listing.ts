@@ -55,7 +55,7 @@ export async function listUsersPage(
       ORDER BY ${order} LIMIT ${query.limit + 1}`,
     sql`SELECT count(*) AS n FROM ${users} WHERE ${search}`,
   ]);
-  // The row carries its factors (migration 6), so the list tells them.
+  // The row carries its factors (kept by triggers), so the list tells them.
   const page = rows.slice(0, query.limit).map((row) => ({
     ...toUser(row),
     secondFactor: {

@@ -2,7 +2,7 @@
 // _user_rules.ts, without a client-side transaction (see _tables.ts): one
 // statement reads the account and the count of privileged accounts, the
 // rules decide on that read in JavaScript (they and the caller's events live
-// there), and one call of the schema's `update_user` function (migration 7)
+// there), and one call of the schema's `update_user` function
 // applies the decision only if what it was made on still reads the same.
 //
 // When it does not, the read and the decision start again, like KvStore's
