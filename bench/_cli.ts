@@ -11,6 +11,10 @@ export interface BenchArgs {
   sessions: number;
   expired: number;
   json: string;
+  /** The commit the `reshape` scenario compares the code under test with. */
+  baseline: string;
+  /** The commit under test in `reshape`; undefined: the working tree. */
+  ours: string | undefined;
 }
 
 const DEFAULTS = {
@@ -19,6 +23,9 @@ const DEFAULTS = {
   connections: 50,
   sessions: 100_000,
   expired: 100_000,
+  // Issue 26's defect fixes, the last commit before the reshaping proper.
+  baseline: "c25f636",
+  ours: undefined,
   json: new URL("./results/latest.json", import.meta.url).pathname,
 };
 
@@ -41,6 +48,8 @@ Options:
   --connections N    concurrent connections for throughput (default ${DEFAULTS.connections})
   --sessions N       live sessions in the large store of "scale" (default ${DEFAULTS.sessions})
   --expired N        expired sessions the reaper sweeps (default ${DEFAULTS.expired})
+  --baseline COMMIT  what "reshape" compares against (default ${DEFAULTS.baseline})
+  --ours COMMIT      what "reshape" measures (default: the working tree)
   --json PATH        where to write results (default bench/results/latest.json)
   --help             this text
 
@@ -93,6 +102,12 @@ export function parseArgs(
         out[key] = name === "--duration" ? n : Math.floor(n);
         break;
       }
+      case "--baseline":
+        out.baseline = value;
+        break;
+      case "--ours":
+        out.ours = value;
+        break;
       case "--json":
         out.json = value.startsWith("/") ? value : `${Deno.cwd()}/${value}`;
         break;

@@ -24,6 +24,10 @@ export interface BenchContext {
   scaleSessions: number;
   /** Expired sessions the reaper sweeps. */
   expiredSessions: number;
+  /** The commit `reshape` compares with (anything `git rev-parse` takes). */
+  baseline: string;
+  /** The commit `reshape` measures; undefined: the working tree. */
+  ours: string | undefined;
   /** `DATABASE_URL`, when Postgres scenarios can run. */
   databaseUrl: string | undefined;
   /** A scratch directory removed after the run. */

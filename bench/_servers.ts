@@ -21,13 +21,29 @@ const ROOT = new URL("../", import.meta.url);
  * Runs `bench/servers/{name}.ts` with `config` as its JSON argument and
  * waits for its `{"port": N}` line (up to `timeoutMs`).
  */
-export async function startServer(
+export function startServer(
   name: string,
   config: Record<string, unknown> = {},
   env: Record<string, string> = {},
   timeoutMs = 120_000,
 ): Promise<ServerProcess> {
-  const script = new URL(`servers/${name}.ts`, import.meta.url).pathname;
+  return startServerIn(ROOT.pathname, name, config, env, timeoutMs);
+}
+
+/**
+ * {@linkcode startServer} from the source tree at `root` (a directory
+ * holding a checkout of Gatehouse, e.g. an older commit's, see
+ * ./_trees.ts): that tree's `bench/servers/{name}.ts`, its own code, lock
+ * file and node_modules.
+ */
+export async function startServerIn(
+  root: string,
+  name: string,
+  config: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<ServerProcess> {
+  const script = `${root.replace(/\/$/, "")}/bench/servers/${name}.ts`;
   // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server process
   // there when it stops (see bench/README.md, "Profiling").
   const profileDir = Deno.env.get("BENCH_CPU_PROF");
@@ -47,7 +63,7 @@ export async function startServer(
       script,
       JSON.stringify(config),
     ],
-    cwd: ROOT.pathname,
+    cwd: root,
     env,
     stdin: "null",
     stdout: "piped",

@@ -32,6 +32,8 @@ const ctx: BenchContext = {
   connections: args.connections,
   scaleSessions: args.sessions,
   expiredSessions: args.expired,
+  baseline: args.baseline,
+  ours: args.ours,
   databaseUrl: Deno.env.get("DATABASE_URL")?.trim() || undefined,
   tmpDir,
   progress: (message) => console.log(`[${elapsed()}s] ${message}`),

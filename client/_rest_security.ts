@@ -1,7 +1,5 @@
 // The REST side of the operations of DESIGN.md §8–§10 (account security,
-// second factors, passkeys, the audit trail), beside rest.ts's. All of them
-// came in one server version: a 404 without a code from an older server is
-// ServerTooOldError("accountSecurity").
+// second factors, passkeys, the audit trail), beside rest.ts's.
 
 import type { Ask } from "./_call.ts";
 import type {
@@ -52,15 +50,8 @@ export function proofBody(proof: Proof): Record<string, unknown> {
 
 /** Builds the operations over `ask` (rest.ts's generic call). */
 export function securityOperations(ask: Ask): SecurityOperations {
-  const feature = "accountSecurity" as const;
-  const none = (
-    operation: Parameters<Ask>[0],
-    input: Parameters<Ask>[1] = {},
-  ): Promise<void> => ask(operation, { feature, ...input });
-  const json = <T>(
-    operation: Parameters<Ask>[0],
-    input: Parameters<Ask>[1] = {},
-  ): Promise<T> => ask<T>(operation, { feature, ...input });
+  const none: (...call: Parameters<Ask>) => Promise<void> = ask;
+  const json = ask;
 
   return {
     changePassword: ({ currentPassword, newPassword }) =>

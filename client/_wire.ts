@@ -59,3 +59,8 @@ function write(schema: JsonSchema, value: unknown): unknown {
 export function toWire(name: SchemaName, value: unknown): Json {
   return write(SCHEMAS[name], value) as Json;
 }
+
+/** The JSON `schema` describes, from the client's camelCase value. */
+export function toWireBy(schema: JsonSchema, value: unknown): unknown {
+  return write(schema, value);
+}

@@ -189,7 +189,6 @@ export async function invite(
  * @returns The invitations.
  * @throws {UnauthorizedError} The session is gone.
  * @throws {ForbiddenError} The signed-in account may not administer users.
- * @throws {ServerTooOldError} The server is too old for invitation administration.
  *
  * @example Who has not answered yet
  * ```ts
@@ -213,7 +212,6 @@ export function listInvitations(): Promise<PendingInvitation[]> {
  * @throws {UnauthorizedError} The session is gone.
  * @throws {InvitationNotFoundError} It is no longer pending.
  * @throws {RoleBeyondReachError} The signed-in account could not have sent it.
- * @throws {ServerTooOldError} The server is too old for invitation administration.
  *
  * @example Revoking, and not minding one already gone
  * ```ts

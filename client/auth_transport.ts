@@ -1,13 +1,16 @@
 /**
  * The transport's interface: what any transport (the REST one, a test's, an
- * application's) answers, one operation per operation of the contract.
- * Apart from `transport.ts`, which holds the configured one, so that the
- * REST transport can name the interface without importing its holder.
+ * application's) answers, one operation per operation of the contract: the
+ * names come from the contract's `OPERATIONS`, the answers are the client's
+ * camelCase types. Apart from `transport.ts`, which holds the configured
+ * one, so that the REST transport can name the interface without importing
+ * its holder.
  *
  * @module
  */
 
 import type { LinkState } from "@gatehouse/contract";
+import type { OperationName } from "@gatehouse/contract/operations";
 import type {
   FetchSessionOptions,
   InviteResult,
@@ -47,8 +50,29 @@ import type {
 export type LinkKind = "invitation" | "reset";
 
 /**
+ * The operations of the contract a transport carries: every one but
+ * `describeApi` (the OpenAPI document, which no call of the client reads).
+ *
+ * @internal
+ */
+export type TransportOperation = Exclude<OperationName, "describeApi">;
+
+/**
+ * One asynchronous call per operation of the contract: what
+ * {@linkcode AuthTransport} extends, so that an operation the contract adds
+ * is a member every transport must have (the REST one fails to compile
+ * until it answers it).
+ *
+ * @internal
+ */
+export type TransportTable = {
+  [Name in TransportOperation]: (...args: never[]) => Promise<unknown>;
+};
+
+/**
  * The operations: one per operation of the HTTP contract (SPEC.md's twelve
- * and those added since), plus `isSessionRevoked`. A replacement must keep
+ * and those added since; their names are the contract's, see
+ * {@linkcode TransportTable}), plus `isSessionRevoked`. A replacement must keep
  * the rules of each one (SPEC.md's "Must do" column), written below, and
  * throw the client's error classes.
  *
@@ -62,7 +86,7 @@ export type LinkKind = "invitation" | "reset";
  * configureAuthTransport(fromMemory);
  * ```
  */
-export interface AuthTransport {
+export interface AuthTransport extends TransportTable {
   /** The signed-in account, or null when signed out. Never throws: other failures go to `onFailure`. */
   fetchSession(options?: FetchSessionOptions): Promise<SessionUser | null>;
   /**
@@ -154,3 +178,9 @@ export interface AuthTransport {
   /** A page of the caller's own events, newest first. */
   listActivity(query?: ActivityQuery): Promise<AuditEventPage>;
 }
+
+// Every member is an operation of the contract or `isSessionRevoked`: a
+// member the contract does not name fails to compile here.
+const _onlyContractOperations: [
+  Exclude<keyof AuthTransport, TransportOperation | "isSessionRevoked">,
+] extends [never] ? true : false = true;

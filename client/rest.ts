@@ -155,15 +155,10 @@ export function restTransport(
       })).body,
 
     listInvitations: async () =>
-      (await ask<{ invitations: PendingInvitation[] }>("listInvitations", {
-        feature: "invitationAdministration",
-      })).invitations,
+      (await ask<{ invitations: PendingInvitation[] }>("listInvitations"))
+        .invitations,
 
-    revokeInvitation: (id) =>
-      ask("revokeInvitation", {
-        params: { id },
-        feature: "invitationAdministration",
-      }),
+    revokeInvitation: (id) => ask("revokeInvitation", { params: { id } }),
 
     acceptInvite: (token, password) =>
       ask<SessionUser>("acceptInvite", {

@@ -91,13 +91,9 @@ export class UnexpectedResponseError extends AuthClientError {
 }
 
 /**
- * A feature that needs a newer server: `invitations` and `passwordResets`
- * came with `@gatehouse/server` 0.12.0; `roleChanges` (`PUT
- * /api/users/{id}/role`) with the first release after 0.8.0;
- * `invitationAdministration` (listing and revoking pending invitations)
- * and `accountSecurity` (sessions, password change, re-authentication,
- * second factors, passkeys, the audit trail) with the first release after
- * 0.12.0.
+ * A feature an older server lacks, as SPEC.md names them: `invitations`
+ * and `passwordResets` came with `@gatehouse/server` 0.12.0; `roleChanges`
+ * (`PUT /api/users/{id}/role`) with the first release after 0.8.0.
  *
  * @example Hiding a feature
  * ```ts
@@ -106,25 +102,12 @@ export class UnexpectedResponseError extends AuthClientError {
  * const hidden = new Set<ServerFeature>(["invitations"]);
  * ```
  */
-export type ServerFeature =
-  | "invitations"
-  | "passwordResets"
-  | "roleChanges"
-  | "invitationAdministration"
-  | "accountSecurity";
+export type ServerFeature = "invitations" | "passwordResets" | "roleChanges";
 
 const FEATURES: Record<ServerFeature, { words: string; server: string }> = {
   invitations: { words: "invitations", server: ">=0.12.0" },
   passwordResets: { words: "password resets", server: ">=0.12.0" },
   roleChanges: { words: "role changes", server: ">0.8.0" },
-  invitationAdministration: {
-    words: "invitation administration",
-    server: ">0.12.0",
-  },
-  accountSecurity: {
-    words: "account security, second factors, passkeys and the audit trail",
-    server: ">0.12.0",
-  },
 };
 
 /**

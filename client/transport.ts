@@ -11,7 +11,12 @@
  * @module
  */
 
-import type { AuthTransport, LinkKind } from "./auth_transport.ts";
+import { OPERATION_NAMES } from "@gatehouse/contract/operations";
+import type {
+  AuthTransport,
+  LinkKind,
+  TransportOperation,
+} from "./auth_transport.ts";
 import { restTransport } from "./rest.ts";
 
 export type { AuthTransport, LinkKind };
@@ -41,9 +46,14 @@ const ALIASES: Readonly<Record<string, keyof AuthTransport>> = {
 };
 
 const REST: AuthTransport = restTransport();
-// The operations are the REST transport's: one per operation of the
-// contract, plus isSessionRevoked.
-const OPERATIONS: ReadonlySet<string> = new Set(Object.keys(REST));
+// The replaceable names: the contract's operations (as `TransportOperation`
+// has them), plus isSessionRevoked.
+const OPERATIONS: ReadonlySet<keyof AuthTransport> = new Set([
+  ...OPERATION_NAMES.filter((name): name is TransportOperation =>
+    name !== "describeApi"
+  ),
+  "isSessionRevoked",
+]);
 
 let current: AuthTransport = REST;
 
@@ -71,7 +81,7 @@ export function configureAuthTransport(
   const next: Record<string, unknown> = { ...current };
   for (const [given, value] of Object.entries(operations)) {
     const name = ALIASES[given] ?? given;
-    if (!OPERATIONS.has(name)) {
+    if (!OPERATIONS.has(name as keyof AuthTransport)) {
       throw new TypeError(`Unknown transport operation: "${name}"`);
     }
     if (value === undefined) continue;

@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 const MAIN = new URL("../bench/main.ts", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
 
-async function bench(args: string[]) {
+async function bench(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--lock=dev.lock", "--allow-all", MAIN, ...args],
     cwd: ROOT,
+    env,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -40,6 +41,7 @@ Deno.test("deno task bench --help lists every scenario", async () => {
       "reaper",
       "client-size",
       "loadgen",
+      "reshape",
     ]
   ) {
     assert.match(stdout, new RegExp(`\\b${name}\\b`));
@@ -88,6 +90,50 @@ Deno.test("deno task bench runs session-kv and client-size and writes JSON", asy
     assert.equal(session.targets.length, 3);
     assert.equal(client.scenario, "client-size");
     assert.ok(client.metrics["@gatehouse/client gzip bytes"] > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task bench runs reshape against a commit on KV", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const json = `${dir}/results.json`;
+    // HEAD as the baseline: the scenario unpacks it with git archive and
+    // runs its bench server beside the working tree's. KV only: an empty
+    // DATABASE_URL counts as unset. Its packages come from Deno's cache
+    // alone (the working tree's test run has them): tests stay offline.
+    const { code, stdout, stderr } = await bench([
+      "--scenarios",
+      "reshape",
+      "--baseline",
+      "HEAD",
+      "--duration",
+      "0.2",
+      "--rounds",
+      "1",
+      "--json",
+      json,
+    ], { DATABASE_URL: "", BENCH_CACHED_ONLY: "1" });
+    assert.equal(code, 0, `bench failed:\n${stdout}\n${stderr}`);
+    const [result] = JSON.parse(await Deno.readTextFile(json)).results;
+    assert.equal(result.scenario, "reshape");
+    assert.equal(result.skipped, undefined);
+    for (const name of ["kv-baseline", "kv-ours"]) {
+      assert.equal(result.variants[name].errors, 0, name);
+      assert.ok(result.variants[name].rps[0] > 0, name);
+    }
+    assert.ok(result.ratios["kv-ours/kv-baseline"].median > 0);
+    assert.ok(
+      result.ratios["kv-ours/kv-baseline login p50, interleaved"].median > 0,
+    );
+    assert.deepEqual(
+      result.targets.map((t: { name: string }) => t.name),
+      [
+        "KV: session check, ours ÷ baseline, req/s",
+        "KV: login, ours ÷ baseline, p50 (interleaved)",
+      ],
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

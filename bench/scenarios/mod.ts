@@ -13,6 +13,7 @@ import { scale } from "./scale.ts";
 import { reaper } from "./reaper.ts";
 import { clientSize } from "./client_size.ts";
 import { loadgen } from "./loadgen.ts";
+import { reshape } from "./reshape.ts";
 
 /** The scenarios `deno task bench` knows. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -28,4 +29,5 @@ export const SCENARIOS: readonly Scenario[] = [
   reaper,
   clientSize,
   loadgen,
+  reshape,
 ];

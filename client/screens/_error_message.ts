@@ -164,16 +164,6 @@ function tooOldText(error: ServerTooOldError): string {
         "This server is too old to change roles. Ask its administrator to upgrade Gatehouse.",
         DOMAIN,
       );
-    case "invitationAdministration":
-      return __(
-        "This server is too old to list or revoke invitations. Ask its administrator to upgrade Gatehouse.",
-        DOMAIN,
-      );
-    case "accountSecurity":
-      return __(
-        "This server is too old for this. Ask its administrator to upgrade Gatehouse.",
-        DOMAIN,
-      );
   }
 }
 

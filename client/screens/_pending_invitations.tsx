@@ -1,7 +1,6 @@
 // The pending invitations below the users table: who was invited, with
 // which role, by whom and until when, each with "Revoke" (after a
-// confirmation; its link then answers 410). A server without the routes
-// (ServerTooOldError) shows nothing. After a revocation the row is gone,
+// confirmation; its link then answers 410). After a revocation the row is gone,
 // so focus moves to the section's heading and the outcome is shown (and
 // announced) in the section's status.
 
@@ -11,7 +10,6 @@ import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listInvitations, revokeInvitation } from "../admin_calls.ts";
 import type { PendingInvitation } from "../types.ts";
-import { ServerTooOldError } from "../service_errors.ts";
 import { Dialog } from "./_dialog.tsx";
 import { useReauthentication } from "./_reauth.tsx";
 import { failureText } from "./_error_message.ts";
@@ -41,7 +39,6 @@ export function PendingInvitations(
     queryFn: listInvitations,
     retry: false,
   });
-  if (list.error instanceof ServerTooOldError) return null;
   const invitations = list.data;
 
   return (

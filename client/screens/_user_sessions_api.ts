@@ -1,8 +1,8 @@
 // What the users table does to another account's security: end every
 // session (`revokeUserSessions`) and remove its second factor
 // (`removeUserSecondFactor`). One object, so a test (or an app that hides
-// these actions) can replace a member; an older server answers
-// ServerTooOldError("accountSecurity"), shown in the action's dialog.
+// these actions) can replace a member; a refusal is shown in the action's
+// dialog.
 
 import {
   removeUserSecondFactor,

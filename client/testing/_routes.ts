@@ -4,14 +4,13 @@
 // start with `*`, so they match whatever origin the transport talks to.
 
 import { ERROR_STATUS, isErrorCode } from "@gatehouse/contract/errors";
-import { OPERATIONS } from "@gatehouse/contract/operations";
-import { http, HttpResponse } from "msw";
+import { type OperationName, OPERATIONS } from "@gatehouse/contract/operations";
+import { http } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import type { AuthTransport } from "../transport.ts";
 
 /**
- * An operation that has an HTTP endpoint (every one but `isSessionRevoked`):
- * what `answerError`, `serverTooOld` and `networkFailure` answer for.
+ * An operation of the contract (`@gatehouse/contract`'s `OperationName`):
+ * what `answer`, `refuse`, `serverTooOld` and `networkFailure` answer for.
  *
  * @example Failing every call of one kind
  * ```ts
@@ -21,7 +20,7 @@ import type { AuthTransport } from "../transport.ts";
  * const handlers = offline(["fetchSession", "login"]);
  * ```
  */
-export type Endpoint = Exclude<keyof AuthTransport, "isSessionRevoked">;
+export type Endpoint = OperationName;
 
 type Method = "get" | "post" | "patch" | "put" | "delete";
 
@@ -56,9 +55,3 @@ export async function jsonBody(
 
 export const text = (value: unknown, fallback: string): string =>
   typeof value === "string" ? value : fallback;
-
-/** A success without a body, with the operation's status. */
-export function answerEmpty(endpoint: Endpoint): HttpHandler {
-  const status = OPERATIONS[endpoint].success;
-  return route(endpoint, () => new HttpResponse(null, { status }));
-}

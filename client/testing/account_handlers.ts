@@ -3,17 +3,14 @@
  * §10): password change, re-authentication, sessions, one's own activity,
  * an administrator ending sessions or removing a second factor, and the
  * audit log. Factories named `<operation><Outcome>()`, as every canned
- * handler is; `answerError` answers any other code.
+ * handler is; `refuse` answers any other code.
  *
  * @module
  */
 
-import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWire } from "../_wire.ts";
 import type { AccountSession, AuditEvent } from "../security_types.ts";
-import { answerEmpty, route } from "./_routes.ts";
-import { answerError } from "./answers.ts";
+import { answer, refuse } from "./answers.ts";
 import { auditEventOf, currentSession, otherSession } from "./security_data.ts";
 
 /**
@@ -29,7 +26,7 @@ import { auditEventOf, currentSession, otherSession } from "./security_data.ts";
  * ```
  */
 export function changePasswordOk(): HttpHandler {
-  return answerEmpty("changePassword");
+  return answer("changePassword");
 }
 
 /**
@@ -46,7 +43,7 @@ export function changePasswordOk(): HttpHandler {
  * ```
  */
 export function changePasswordIncorrect(): HttpHandler {
-  return answerError("changePassword", "password_incorrect", {
+  return refuse("changePassword", "password_incorrect", {
     meta: { field: "current_password" },
   });
 }
@@ -71,7 +68,7 @@ export function changePasswordRefused(
     | "password_too_long"
     | "password_too_common" = "password_too_common",
 ): HttpHandler {
-  return answerError("changePassword", code, {
+  return refuse("changePassword", code, {
     meta: { field: "new_password" },
   });
 }
@@ -90,7 +87,7 @@ export function changePasswordRefused(
  * ```
  */
 export function changePasswordRateLimited(retryAfter = 60): HttpHandler {
-  return answerError("changePassword", "login_rate_limited", { retryAfter });
+  return refuse("changePassword", "login_rate_limited", { retryAfter });
 }
 
 /**
@@ -106,7 +103,7 @@ export function changePasswordRateLimited(retryAfter = 60): HttpHandler {
  * ```
  */
 export function reauthenticateOk(): HttpHandler {
-  return answerEmpty("reauthenticate");
+  return answer("reauthenticate");
 }
 
 /**
@@ -139,7 +136,7 @@ export function reauthenticateRefused(
     : code === "passkey_invalid"
     ? "passkey"
     : field;
-  return answerError("reauthenticate", code, { meta: { field: named } });
+  return refuse("reauthenticate", code, { meta: { field: named } });
 }
 
 /**
@@ -156,7 +153,7 @@ export function reauthenticateRefused(
  * ```
  */
 export function reauthenticateRateLimited(retryAfter = 60): HttpHandler {
-  return answerError("reauthenticate", "login_rate_limited", { retryAfter });
+  return refuse("reauthenticate", "login_rate_limited", { retryAfter });
 }
 
 /**
@@ -175,8 +172,7 @@ export function reauthenticateRateLimited(retryAfter = 60): HttpHandler {
 export function listSessionsOk(
   sessions: readonly AccountSession[] = [currentSession, otherSession],
 ): HttpHandler {
-  const body = toWire("SessionList", { sessions });
-  return route("listSessions", () => HttpResponse.json(body));
+  return answer("listSessions", { sessions });
 }
 
 /**
@@ -192,7 +188,7 @@ export function listSessionsOk(
  * ```
  */
 export function revokeSessionOk(): HttpHandler {
-  return answerEmpty("revokeSession");
+  return answer("revokeSession");
 }
 
 /**
@@ -208,7 +204,7 @@ export function revokeSessionOk(): HttpHandler {
  * ```
  */
 export function revokeSessionNotFound(): HttpHandler {
-  return answerError("revokeSession", "session_not_found");
+  return refuse("revokeSession", "session_not_found");
 }
 
 /**
@@ -224,7 +220,7 @@ export function revokeSessionNotFound(): HttpHandler {
  * ```
  */
 export function revokeOtherSessionsOk(): HttpHandler {
-  return answerEmpty("revokeOtherSessions");
+  return answer("revokeOtherSessions");
 }
 
 /**
@@ -240,7 +236,7 @@ export function revokeOtherSessionsOk(): HttpHandler {
  * ```
  */
 export function revokeUserSessionsOk(): HttpHandler {
-  return answerEmpty("revokeUserSessions");
+  return answer("revokeUserSessions");
 }
 
 /**
@@ -262,7 +258,7 @@ export function revokeUserSessionsRefused(
   code: "user_not_found" | "role_beyond_reach" | "reauthentication_required",
   once = false,
 ): HttpHandler {
-  return answerError("revokeUserSessions", code, { once });
+  return refuse("revokeUserSessions", code, { once });
 }
 
 /**
@@ -278,7 +274,7 @@ export function revokeUserSessionsRefused(
  * ```
  */
 export function removeUserSecondFactorOk(): HttpHandler {
-  return answerEmpty("removeUserSecondFactor");
+  return answer("removeUserSecondFactor");
 }
 
 /**
@@ -301,7 +297,7 @@ export function removeUserSecondFactorRefused(
   code: "user_not_found" | "role_beyond_reach" | "reauthentication_required",
   once = false,
 ): HttpHandler {
-  return answerError("removeUserSecondFactor", code, { once });
+  return refuse("removeUserSecondFactor", code, { once });
 }
 
 // A page of `events` as the server filters it: by `user_id` or `email`
@@ -324,7 +320,7 @@ function pageOf(
       named(event.target)) &&
     (type === null || event.type === type)
   );
-  return toWire("AuditEventPage", { events: matching, nextCursor });
+  return { events: matching, nextCursor };
 }
 
 const SOME_EVENTS = (): AuditEvent[] => [
@@ -351,10 +347,9 @@ export function listAuditEventsOk(
   events: readonly AuditEvent[] = SOME_EVENTS(),
   nextCursor: string | null = null,
 ): HttpHandler {
-  return route(
+  return answer(
     "listAuditEvents",
-    ({ request }) =>
-      HttpResponse.json(pageOf(events, nextCursor, new URL(request.url))),
+    (request) => pageOf(events, nextCursor, new URL(request.url)),
   );
 }
 
@@ -376,9 +371,8 @@ export function listActivityOk(
   events: readonly AuditEvent[] = SOME_EVENTS(),
   nextCursor: string | null = null,
 ): HttpHandler {
-  return route(
+  return answer(
     "listActivity",
-    ({ request }) =>
-      HttpResponse.json(pageOf(events, nextCursor, new URL(request.url))),
+    (request) => pageOf(events, nextCursor, new URL(request.url)),
   );
 }

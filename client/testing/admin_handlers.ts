@@ -5,12 +5,10 @@
  * @module
  */
 
-import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWire } from "../_wire.ts";
 import type { PendingInvitation, User } from "../types.ts";
-import { jsonBody, route, text } from "./_routes.ts";
-import { answerError } from "./answers.ts";
+import { jsonBody, text } from "./_routes.ts";
+import { answer, refuse } from "./answers.ts";
 import { accountOf, userWithRole } from "./users.ts";
 
 /**
@@ -43,12 +41,7 @@ export function listUsersOk(
   nextCursor: string | null = null,
   total?: number,
 ): HttpHandler {
-  const body = toWire("UserPage", {
-    users,
-    nextCursor,
-    ...(total === undefined ? {} : { total }),
-  });
-  return route("listUsers", () => HttpResponse.json(body));
+  return answer("listUsers", { users, nextCursor, total });
 }
 
 /**
@@ -71,16 +64,14 @@ export function listUsersOk(
  * ```
  */
 export function createUserOk(): HttpHandler {
-  return route("createUser", async ({ request }) => {
+  return answer("createUser", async (request) => {
     const body = await jsonBody(request);
     const email = text(body.email, "new@example.com");
-    const base = userWithRole(`created:${email}`);
-    const user = accountOf(base, {
+    return accountOf(userWithRole(`created:${email}`), {
       email,
       name: text(body.name, "New user"),
       role: text(body.role, ""),
     });
-    return HttpResponse.json(toWire("User", user), { status: 201 });
   });
 }
 
@@ -110,12 +101,10 @@ function accountWithId(id: string, user: User | undefined): User {
  * ```
  */
 export function setUserDisabledOk(user?: User): HttpHandler {
-  return route("setUserDisabled", async ({ request, params }) => {
-    const body = await jsonBody(request);
-    const before = accountWithId(String(params.id), user);
-    const after = { ...before, disabled: body.disabled === true };
-    return HttpResponse.json(toWire("User", after));
-  });
+  return answer("setUserDisabled", async (request, { id }) => ({
+    ...accountWithId(String(id), user),
+    disabled: (await jsonBody(request)).disabled === true,
+  }));
 }
 
 /**
@@ -139,11 +128,12 @@ export function setUserDisabledOk(user?: User): HttpHandler {
  * ```
  */
 export function setUserRoleOk(user?: User): HttpHandler {
-  return route("setUserRole", async ({ request, params }) => {
-    const body = await jsonBody(request);
-    const before = accountWithId(String(params.id), user);
-    const after = { ...before, role: text(body.role, before.role) };
-    return HttpResponse.json(toWire("User", after));
+  return answer("setUserRole", async (request, { id }) => {
+    const before = accountWithId(String(id), user);
+    return {
+      ...before,
+      role: text((await jsonBody(request)).role, before.role),
+    };
   });
 }
 
@@ -186,8 +176,7 @@ export function listInvitationsOk(
     invitationOf("grace@example.com", ""),
   ],
 ): HttpHandler {
-  const body = toWire("InvitationList", { invitations });
-  return route("listInvitations", () => HttpResponse.json(body));
+  return answer("listInvitations", { invitations });
 }
 
 /**
@@ -208,10 +197,7 @@ export function listInvitationsOk(
  * ```
  */
 export function revokeInvitationOk(): HttpHandler {
-  return route(
-    "revokeInvitation",
-    () => new HttpResponse(null, { status: 204 }),
-  );
+  return answer("revokeInvitation");
 }
 
 /**
@@ -233,7 +219,7 @@ export function revokeInvitationOk(): HttpHandler {
  * ```
  */
 export function revokeInvitationNotFound(): HttpHandler {
-  return answerError("revokeInvitation", "invitation_not_found");
+  return refuse("revokeInvitation", "invitation_not_found");
 }
 
 /**
@@ -256,5 +242,5 @@ export function revokeInvitationNotFound(): HttpHandler {
  * ```
  */
 export function revokeInvitationBeyondReach(): HttpHandler {
-  return answerError("revokeInvitation", "role_beyond_reach");
+  return refuse("revokeInvitation", "role_beyond_reach");
 }

@@ -1,26 +1,109 @@
 /**
- * Answers for any outcome of any endpoint: an error code, a 404 from a
- * server too old for the route, or no answer at all.
+ * Answers for any outcome of any operation: its success with a body
+ * ({@linkcode answer}), a refusal with an error code ({@linkcode refuse}),
+ * a 404 from a server too old for the route, or no answer at all. The
+ * canned handlers are one-liners over these.
  *
  * @module
  */
 
+import { OPERATIONS } from "@gatehouse/contract/operations";
 import { HttpResponse } from "msw";
+import { answerSchema } from "../_call.ts";
 import type { HttpHandler } from "../_peer_types.ts";
+import { toWireBy } from "../_wire.ts";
 import { type Endpoint, route, statusOf } from "./_routes.ts";
 
 /**
- * Options of {@linkcode answerError}.
+ * Options of {@linkcode answer}.
+ *
+ * @example The 202 of a sign-in that waits for its second factor
+ * ```ts
+ * import { answer, type AnswerOptions } from "@gatehouse/client/testing";
+ *
+ * const options: AnswerOptions = { status: 202 };
+ * const handler = answer("login", { secondFactor: ["totp"] }, options);
+ * ```
+ */
+export interface AnswerOptions {
+  /**
+   * The status; the operation's success by default. The other success an
+   * operation may have (the 202 of `login`) answers its own shape.
+   */
+  readonly status?: number;
+  /** Answer only the first request, then step aside for the handlers behind. */
+  readonly once?: boolean;
+}
+
+/**
+ * Answers an operation with its success: `body`, in the client's camelCase
+ * shapes, is written as the server's JSON by the contract's answer schema
+ * (snake_case keys, only the fields the schema names); an operation whose
+ * success has no body answers none. `body` may be a function of the
+ * request and its path values, for answers that echo the request.
+ *
+ * @param endpoint The operation that answers.
+ * @param body The answer, or a function that makes it from the request.
+ * @param options Status and `once`.
+ * @returns The handler.
+ *
+ * @example The recovery codes left, and an account echoed from its path
+ * ```ts
+ * import { countRecoveryCodes } from "../second_factor_calls.ts";
+ * import { setUserRole } from "@gatehouse/client/admin";
+ * import { accountOf, answer, installTestEnvironment, userWithRole } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment();
+ * Deno.test("answer() answers any operation", async () => {
+ *   env.use(
+ *     answer("countRecoveryCodes", { recoveryCodesLeft: 3 }),
+ *     answer("setUserRole", (_request, { id }) =>
+ *       accountOf(userWithRole("admin"), { id })),
+ *   );
+ *   if ((await countRecoveryCodes()) !== 3) throw new Error("expected 3");
+ *   const user = await setUserRole("0190f0a0-0000-7000-8000-000000000009", "admin");
+ *   if (user.id !== "0190f0a0-0000-7000-8000-000000000009") throw new Error("expected the id");
+ * });
+ * ```
+ */
+export function answer(
+  endpoint: Endpoint,
+  body?:
+    | ((
+      request: Request,
+      params: Readonly<Record<string, string>>,
+    ) => unknown)
+    | object
+    | string
+    | number
+    | boolean
+    | null,
+  options: AnswerOptions = {},
+): HttpHandler {
+  const status = options.status ?? OPERATIONS[endpoint].success;
+  const schema = answerSchema(endpoint, status);
+  return route(endpoint, async ({ request, params }) => {
+    const value = typeof body === "function"
+      ? await body(request, params as Record<string, string>)
+      : body;
+    return schema === undefined || value === undefined
+      ? new HttpResponse(null, { status })
+      : HttpResponse.json(toWireBy(schema, value) as object, { status });
+  }, { once: options.once ?? false });
+}
+
+/**
+ * Options of {@linkcode refuse}.
  *
  * @example A missing field, named
  * ```ts
- * import { answerError, type AnswerErrorOptions } from "@gatehouse/client/testing";
+ * import { refuse, type RefuseOptions } from "@gatehouse/client/testing";
  *
- * const options: AnswerErrorOptions = { meta: { field: "name" } };
- * const handler = answerError("createUser", "body_field_required", options);
+ * const options: RefuseOptions = { meta: { field: "name" } };
+ * const handler = refuse("createUser", "body_field_required", options);
  * ```
  */
-export interface AnswerErrorOptions {
+export interface RefuseOptions {
   /** The status; the code's status from DESIGN.md §4 by default (400 for an unknown code). */
   readonly status?: number;
   /** `meta` of the error body, e.g. `{field: "email"}`. */
@@ -37,8 +120,8 @@ export interface AnswerErrorOptions {
 }
 
 /**
- * Answers an endpoint with an error body `{error, code, meta?}`, for any
- * outcome that has no named handler.
+ * Refuses an operation with an error body `{error, code, meta?}` and the
+ * code's status from the contract, for any refusal.
  *
  * @param endpoint The operation whose endpoint answers.
  * @param code The error code.
@@ -48,21 +131,21 @@ export interface AnswerErrorOptions {
  * @example A duplicate email on account creation
  * ```ts
  * import { createUser, EmailTakenError } from "@gatehouse/client/admin";
- * import { answerError, installTestEnvironment } from "@gatehouse/client/testing";
+ * import { installTestEnvironment, refuse } from "@gatehouse/client/testing";
  *
  * const env = installTestEnvironment();
  * Deno.test("createUser() throws EmailTakenError for a taken address", async () => {
- *   env.use(answerError("createUser", "email_taken"));
+ *   env.use(refuse("createUser", "email_taken"));
  *   const error = await createUser({ email: "a@example.com", name: "A", password: "long enough password" })
  *     .catch((e) => e);
  *   if (!(error instanceof EmailTakenError)) throw error;
  * });
  * ```
  */
-export function answerError(
+export function refuse(
   endpoint: Endpoint,
   code: string,
-  options: AnswerErrorOptions = {},
+  options: RefuseOptions = {},
 ): HttpHandler {
   const status = options.status ?? statusOf(code) ?? 400;
   const retryAfter = options.retryAfter ??

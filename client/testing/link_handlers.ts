@@ -4,12 +4,9 @@
  * @module
  */
 
-import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWire } from "../_wire.ts";
 import type { SessionUser } from "../types.ts";
-import { route } from "./_routes.ts";
-import { answerError } from "./answers.ts";
+import { answer, refuse } from "./answers.ts";
 import { defaultUser } from "./users.ts";
 
 /**
@@ -31,8 +28,7 @@ import { defaultUser } from "./users.ts";
  * ```
  */
 export function inviteDelivered(): HttpHandler {
-  const body = toWire("InviteAnswer", { delivered: true });
-  return route("invite", () => HttpResponse.json(body));
+  return answer("invite", { delivered: true });
 }
 
 /**
@@ -60,11 +56,7 @@ export function inviteDelivered(): HttpHandler {
 export function inviteUndelivered(
   link = "http://localhost/invite#token=test-invitation-token",
 ): HttpHandler {
-  const body = toWire("InviteAnswer", {
-    delivered: false,
-    activationLink: link,
-  });
-  return route("invite", () => HttpResponse.json(body));
+  return answer("invite", { delivered: false, activationLink: link });
 }
 
 /**
@@ -87,10 +79,7 @@ export function inviteUndelivered(
  * ```
  */
 export function acceptInviteOk(user: SessionUser = defaultUser): HttpHandler {
-  return route(
-    "acceptInvite",
-    () => HttpResponse.json(toWire("Identity", user)),
-  );
+  return answer("acceptInvite", user);
 }
 
 /**
@@ -112,7 +101,7 @@ export function acceptInviteOk(user: SessionUser = defaultUser): HttpHandler {
  * ```
  */
 export function acceptInviteInvalidToken(): HttpHandler {
-  return answerError("acceptInvite", "token_invalid");
+  return refuse("acceptInvite", "token_invalid");
 }
 
 /**
@@ -133,10 +122,7 @@ export function acceptInviteInvalidToken(): HttpHandler {
  * ```
  */
 export function requestPasswordResetOk(): HttpHandler {
-  return route(
-    "requestPasswordReset",
-    () => new HttpResponse(null, { status: 202 }),
-  );
+  return answer("requestPasswordReset");
 }
 
 /**
@@ -157,10 +143,7 @@ export function requestPasswordResetOk(): HttpHandler {
  * ```
  */
 export function resetPasswordOk(): HttpHandler {
-  return route(
-    "resetPassword",
-    () => new HttpResponse(null, { status: 204 }),
-  );
+  return answer("resetPassword");
 }
 
 /**
@@ -182,7 +165,7 @@ export function resetPasswordOk(): HttpHandler {
  * ```
  */
 export function resetPasswordInvalidToken(): HttpHandler {
-  return answerError("resetPassword", "token_invalid");
+  return refuse("resetPassword", "token_invalid");
 }
 
 /**
@@ -204,7 +187,7 @@ export function resetPasswordInvalidToken(): HttpHandler {
  * ```
  */
 export function checkLinkReady(): HttpHandler {
-  return route("checkLink", () => HttpResponse.json({ status: "ready" }));
+  return answer("checkLink", { status: "ready" });
 }
 
 /**
@@ -226,10 +209,7 @@ export function checkLinkReady(): HttpHandler {
  * ```
  */
 export function checkLinkAccountExists(): HttpHandler {
-  return route(
-    "checkLink",
-    () => HttpResponse.json({ status: "account_exists" }),
-  );
+  return answer("checkLink", { status: "account_exists" });
 }
 
 /**
@@ -252,5 +232,5 @@ export function checkLinkAccountExists(): HttpHandler {
  * ```
  */
 export function checkLinkInvalidToken(): HttpHandler {
-  return answerError("checkLink", "token_invalid");
+  return refuse("checkLink", "token_invalid");
 }

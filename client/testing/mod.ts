@@ -6,7 +6,12 @@
  * - Accounts: {@linkcode defaultUser} (no role), {@linkcode userWithRole}
  *   (a stable id per role), {@linkcode userWithCapabilities},
  *   {@linkcode accountOf}; {@linkcode seedSession} puts one in the cache.
- * - Canned handlers for each outcome of each endpoint, all factories named
+ * - Any outcome of any operation of the contract: {@linkcode answer}`(operation,
+ *   body)` answers its success (the body in the client's camelCase shapes,
+ *   written as the wire's JSON by the contract's schema), {@linkcode refuse}`(operation,
+ *   code)` its refusal with the code's status; {@linkcode serverTooOld} and
+ *   {@linkcode networkFailure} answer a missing route and no answer.
+ * - Canned handlers, one-liners over those, named
  *   `<operation><Outcome>()` after the contract's operation (the client
  *   call's name): {@linkcode loginOk}, {@linkcode loginInvalid},
  *   {@linkcode loginRateLimited}, {@linkcode logoutOk},
@@ -20,11 +25,8 @@
  *   ({@linkcode changePasswordOk}, {@linkcode reauthenticateOk},
  *   {@linkcode listSessionsOk}, {@linkcode loginSecondFactor},
  *   {@linkcode setupTotpOk}, {@linkcode listAuditEventsOk}, …, with
- *   `<operation>Refused(code)` for their refusals) and more, with sample
- *   data ({@linkcode currentSession}, {@linkcode auditEventOf}, …);
- *   {@linkcode answerError} for any
- *   other error code, {@linkcode serverTooOld} and {@linkcode networkFailure}.
- *   The paths and statuses come from `@gatehouse/contract`. SPEC.md's
+ *   `<operation>Refused(code)` for their refusals), with sample data
+ *   ({@linkcode currentSession}, {@linkcode auditEventOf}, …). SPEC.md's
  *   earlier names (`sessionAnonymous`, `activateOk()`, `resetRequestOk()`,
  *   `resetOk()`, `roleOk()`, …) remain, deprecated.
  *
@@ -68,25 +70,20 @@ export {
   setUserRoleOk,
 } from "./admin_handlers.ts";
 export {
-  answerError,
-  type AnswerErrorOptions,
+  answer,
+  type AnswerOptions,
   networkFailure,
+  refuse,
+  type RefuseOptions,
   serverTooOld,
 } from "./answers.ts";
 export {
   activateInvalidToken,
   activateOk,
-  loginAs,
-  resetInvalidToken,
   resetOk,
   resetRequestOk,
   roleOk,
   sessionAnonymous,
-  sessionAs,
-  sessionOk,
-  sessionUnavailable,
-  setDisabledOk,
-  usersOk,
 } from "./deprecated.ts";
 export {
   acceptInviteInvalidToken,

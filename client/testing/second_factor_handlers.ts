@@ -7,17 +7,15 @@
  * @module
  */
 
-import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWire } from "../_wire.ts";
 import type {
   Passkey,
   SecondFactorMethod,
   TotpSetup,
 } from "../security_types.ts";
 import type { SessionUser } from "../types.ts";
-import { answerEmpty, jsonBody, route, text } from "./_routes.ts";
-import { answerError } from "./answers.ts";
+import { jsonBody, text } from "./_routes.ts";
+import { answer, refuse } from "./answers.ts";
 import {
   samplePasskey,
   sampleRecoveryCodes,
@@ -42,10 +40,7 @@ import { defaultUser } from "./users.ts";
 export function loginSecondFactor(
   methods: readonly SecondFactorMethod[] = ["totp", "recovery_code"],
 ): HttpHandler {
-  return route(
-    "login",
-    () => HttpResponse.json({ second_factor: [...methods] }, { status: 202 }),
-  );
+  return answer("login", { secondFactor: [...methods] }, { status: 202 });
 }
 
 /**
@@ -64,10 +59,7 @@ export function loginSecondFactor(
 export function verifySecondFactorOk(
   user: SessionUser = defaultUser,
 ): HttpHandler {
-  return route(
-    "verifySecondFactor",
-    () => HttpResponse.json(toWire("Identity", user)),
-  );
+  return answer("verifySecondFactor", user);
 }
 
 /**
@@ -83,7 +75,7 @@ export function verifySecondFactorOk(
  * ```
  */
 export function verifySecondFactorInvalid(): HttpHandler {
-  return answerError("verifySecondFactor", "credentials_invalid");
+  return refuse("verifySecondFactor", "credentials_invalid");
 }
 
 /**
@@ -100,7 +92,7 @@ export function verifySecondFactorInvalid(): HttpHandler {
  * ```
  */
 export function verifySecondFactorExpired(): HttpHandler {
-  return answerError("verifySecondFactor", "token_invalid");
+  return refuse("verifySecondFactor", "token_invalid");
 }
 
 /**
@@ -117,7 +109,7 @@ export function verifySecondFactorExpired(): HttpHandler {
  * ```
  */
 export function verifySecondFactorRateLimited(retryAfter = 60): HttpHandler {
-  return answerError("verifySecondFactor", "login_rate_limited", {
+  return refuse("verifySecondFactor", "login_rate_limited", {
     retryAfter,
   });
 }
@@ -136,8 +128,7 @@ export function verifySecondFactorRateLimited(retryAfter = 60): HttpHandler {
  * ```
  */
 export function setupTotpOk(setup: TotpSetup = sampleTotpSetup): HttpHandler {
-  const body = toWire("TotpSetup", setup);
-  return route("setupTotp", () => HttpResponse.json(body));
+  return answer("setupTotp", setup);
 }
 
 /**
@@ -159,7 +150,7 @@ export function setupTotpRefused(
   code: "second_factor_enabled" | "reauthentication_required",
   once = false,
 ): HttpHandler {
-  return answerError("setupTotp", code, { once });
+  return refuse("setupTotp", code, { once });
 }
 
 /**
@@ -178,10 +169,7 @@ export function setupTotpRefused(
 export function confirmTotpOk(
   codes: readonly string[] = sampleRecoveryCodes,
 ): HttpHandler {
-  return route(
-    "confirmTotp",
-    () => HttpResponse.json({ recovery_codes: [...codes] }),
-  );
+  return answer("confirmTotp", { recoveryCodes: [...codes] });
 }
 
 /**
@@ -201,7 +189,7 @@ export function confirmTotpOk(
 export function confirmTotpRefused(
   code: "code_invalid" | "second_factor_enabled" = "code_invalid",
 ): HttpHandler {
-  return answerError("confirmTotp", code, {
+  return refuse("confirmTotp", code, {
     ...(code === "code_invalid" ? { meta: { field: "code" } } : {}),
   });
 }
@@ -219,7 +207,7 @@ export function confirmTotpRefused(
  * ```
  */
 export function disableTotpOk(): HttpHandler {
-  return answerEmpty("disableTotp");
+  return answer("disableTotp");
 }
 
 /**
@@ -238,7 +226,7 @@ export function disableTotpOk(): HttpHandler {
 export function disableTotpReauthenticationRequired(
   once = false,
 ): HttpHandler {
-  return answerError("disableTotp", "reauthentication_required", { once });
+  return refuse("disableTotp", "reauthentication_required", { once });
 }
 
 /**
@@ -257,10 +245,7 @@ export function disableTotpReauthenticationRequired(
 export function regenerateRecoveryCodesOk(
   codes: readonly string[] = sampleRecoveryCodes,
 ): HttpHandler {
-  return route(
-    "regenerateRecoveryCodes",
-    () => HttpResponse.json({ recovery_codes: [...codes] }),
-  );
+  return answer("regenerateRecoveryCodes", { recoveryCodes: [...codes] });
 }
 
 /**
@@ -282,7 +267,7 @@ export function regenerateRecoveryCodesRefused(
   code: "totp_not_enabled" | "reauthentication_required",
   once = false,
 ): HttpHandler {
-  return answerError("regenerateRecoveryCodes", code, { once });
+  return refuse("regenerateRecoveryCodes", code, { once });
 }
 
 /**
@@ -299,10 +284,7 @@ export function regenerateRecoveryCodesRefused(
  * ```
  */
 export function countRecoveryCodesOk(left = 10): HttpHandler {
-  return route(
-    "countRecoveryCodes",
-    () => HttpResponse.json({ recovery_codes_left: left }),
-  );
+  return answer("countRecoveryCodes", { recoveryCodesLeft: left });
 }
 
 /**
@@ -318,7 +300,7 @@ export function countRecoveryCodesOk(left = 10): HttpHandler {
  * ```
  */
 export function countRecoveryCodesUnauthorized(): HttpHandler {
-  return answerError("countRecoveryCodes", "session_absent");
+  return refuse("countRecoveryCodes", "session_absent");
 }
 
 const CREATION_OPTIONS = {
@@ -343,10 +325,7 @@ const CREATION_OPTIONS = {
  * ```
  */
 export function passkeyRegistrationOptionsOk(): HttpHandler {
-  return route(
-    "passkeyRegistrationOptions",
-    () => HttpResponse.json(CREATION_OPTIONS),
-  );
+  return answer("passkeyRegistrationOptions", CREATION_OPTIONS);
 }
 
 /**
@@ -365,7 +344,7 @@ export function passkeyRegistrationOptionsOk(): HttpHandler {
 export function passkeyRegistrationOptionsReauthenticationRequired(
   once = false,
 ): HttpHandler {
-  return answerError(
+  return refuse(
     "passkeyRegistrationOptions",
     "reauthentication_required",
     {
@@ -390,14 +369,11 @@ export function passkeyRegistrationOptionsReauthenticationRequired(
 export function registerPasskeyOk(
   passkey: Passkey = samplePasskey,
 ): HttpHandler {
-  return route("registerPasskey", async ({ request }) => {
-    const body = await jsonBody(request);
-    const name = text(body.name, passkey.name);
-    return HttpResponse.json(
-      toWire("Passkey", { ...passkey, name, lastUsedAt: null }),
-      { status: 201 },
-    );
-  });
+  return answer("registerPasskey", async (request) => ({
+    ...passkey,
+    name: text((await jsonBody(request)).name, passkey.name),
+    lastUsedAt: null,
+  }));
 }
 
 /**
@@ -416,7 +392,7 @@ export function registerPasskeyOk(
 export function registerPasskeyRefused(
   code: "passkey_invalid" | "name_too_long" = "passkey_invalid",
 ): HttpHandler {
-  return answerError("registerPasskey", code, {
+  return refuse("registerPasskey", code, {
     ...(code === "name_too_long" ? { meta: { field: "name" } } : {}),
   });
 }
@@ -437,8 +413,7 @@ export function registerPasskeyRefused(
 export function listPasskeysOk(
   passkeys: readonly Passkey[] = [samplePasskey],
 ): HttpHandler {
-  const body = { passkeys: passkeys.map((p) => toWire("Passkey", p)) };
-  return route("listPasskeys", () => HttpResponse.json(body));
+  return answer("listPasskeys", { passkeys });
 }
 
 /**
@@ -455,12 +430,10 @@ export function listPasskeysOk(
  * ```
  */
 export function renamePasskeyOk(passkey: Passkey = samplePasskey): HttpHandler {
-  return route("renamePasskey", async ({ request }) => {
-    const body = await jsonBody(request);
-    return HttpResponse.json(
-      toWire("Passkey", { ...passkey, name: text(body.name, passkey.name) }),
-    );
-  });
+  return answer("renamePasskey", async (request) => ({
+    ...passkey,
+    name: text((await jsonBody(request)).name, passkey.name),
+  }));
 }
 
 /**
@@ -480,7 +453,7 @@ export function renamePasskeyOk(passkey: Passkey = samplePasskey): HttpHandler {
 export function renamePasskeyRefused(
   code: "passkey_not_found" | "name_required" | "name_too_long",
 ): HttpHandler {
-  return answerError("renamePasskey", code, {
+  return refuse("renamePasskey", code, {
     ...(code === "passkey_not_found" ? {} : { meta: { field: "name" } }),
   });
 }
@@ -498,7 +471,7 @@ export function renamePasskeyRefused(
  * ```
  */
 export function removePasskeyOk(): HttpHandler {
-  return answerEmpty("removePasskey");
+  return answer("removePasskey");
 }
 
 /**
@@ -520,7 +493,7 @@ export function removePasskeyRefused(
   code: "passkey_not_found" | "reauthentication_required",
   once = false,
 ): HttpHandler {
-  return answerError("removePasskey", code, { once });
+  return refuse("removePasskey", code, { once });
 }
 
 /**
@@ -536,16 +509,12 @@ export function removePasskeyRefused(
  * ```
  */
 export function passkeyLoginOptionsOk(): HttpHandler {
-  return route(
-    "passkeyLoginOptions",
-    () =>
-      HttpResponse.json({
-        challenge: "cmVxdWVzdC1jaGFsbGVuZ2U",
-        rpId: "localhost",
-        userVerification: "required",
-        allowCredentials: [],
-      }),
-  );
+  return answer("passkeyLoginOptions", {
+    challenge: "cmVxdWVzdC1jaGFsbGVuZ2U",
+    rpId: "localhost",
+    userVerification: "required",
+    allowCredentials: [],
+  });
 }
 
 /**
@@ -563,7 +532,7 @@ export function passkeyLoginOptionsOk(): HttpHandler {
  * ```
  */
 export function passkeyLoginOptionsRateLimited(retryAfter = 60): HttpHandler {
-  return answerError("passkeyLoginOptions", "login_rate_limited", {
+  return refuse("passkeyLoginOptions", "login_rate_limited", {
     retryAfter,
   });
 }
@@ -584,10 +553,7 @@ export function passkeyLoginOptionsRateLimited(retryAfter = 60): HttpHandler {
 export function loginWithPasskeyOk(
   user: SessionUser = defaultUser,
 ): HttpHandler {
-  return route(
-    "loginWithPasskey",
-    () => HttpResponse.json(toWire("Identity", user)),
-  );
+  return answer("loginWithPasskey", user);
 }
 
 /**
@@ -607,5 +573,5 @@ export function loginWithPasskeyOk(
 export function loginWithPasskeyRefused(
   code: "credentials_invalid" | "token_invalid" = "credentials_invalid",
 ): HttpHandler {
-  return answerError("loginWithPasskey", code);
+  return refuse("loginWithPasskey", code);
 }

@@ -5,12 +5,9 @@
  * @module
  */
 
-import { HttpResponse } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWire } from "../_wire.ts";
 import type { SessionUser } from "../types.ts";
-import { route } from "./_routes.ts";
-import { answerError } from "./answers.ts";
+import { answer, refuse } from "./answers.ts";
 import { defaultUser } from "./users.ts";
 
 /**
@@ -33,7 +30,7 @@ import { defaultUser } from "./users.ts";
  * ```
  */
 export function loginOk(user: SessionUser = defaultUser): HttpHandler {
-  return route("login", () => HttpResponse.json(toWire("Identity", user)));
+  return answer("login", user);
 }
 
 /**
@@ -54,7 +51,7 @@ export function loginOk(user: SessionUser = defaultUser): HttpHandler {
  * ```
  */
 export function loginInvalid(): HttpHandler {
-  return answerError("login", "credentials_invalid");
+  return refuse("login", "credentials_invalid");
 }
 
 /**
@@ -76,7 +73,7 @@ export function loginInvalid(): HttpHandler {
  * ```
  */
 export function loginRateLimited(retryAfter = 60): HttpHandler {
-  return answerError("login", "login_rate_limited", { retryAfter });
+  return refuse("login", "login_rate_limited", { retryAfter });
 }
 
 /**
@@ -96,7 +93,7 @@ export function loginRateLimited(retryAfter = 60): HttpHandler {
  * ```
  */
 export function logoutOk(): HttpHandler {
-  return route("logout", () => new HttpResponse(null, { status: 204 }));
+  return answer("logout");
 }
 
 /**
@@ -118,10 +115,7 @@ export function logoutOk(): HttpHandler {
  * ```
  */
 export function fetchSessionOk(user: SessionUser = defaultUser): HttpHandler {
-  return route(
-    "fetchSession",
-    () => HttpResponse.json(toWire("Identity", user)),
-  );
+  return answer("fetchSession", user);
 }
 
 /**
@@ -141,7 +135,7 @@ export function fetchSessionOk(user: SessionUser = defaultUser): HttpHandler {
  * ```
  */
 export function fetchSessionAnonymous(): HttpHandler {
-  return answerError("fetchSession", "session_absent");
+  return refuse("fetchSession", "session_absent");
 }
 
 /**
@@ -163,5 +157,5 @@ export function fetchSessionAnonymous(): HttpHandler {
  * ```
  */
 export function fetchSessionUnavailable(): HttpHandler {
-  return answerError("fetchSession", "internal");
+  return refuse("fetchSession", "internal");
 }

@@ -13,13 +13,13 @@ import {
 } from "@gatehouse/client";
 import { createUser, listUsers } from "@gatehouse/client/admin";
 import {
-  answerError,
   defaultUser,
   fetchSessionAnonymous,
   fetchSessionOk,
   fetchSessionUnavailable,
   installTestEnvironment,
   listUsersOk,
+  refuse,
   seedSession,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -200,7 +200,7 @@ Deno.test("a 401 from any query drops the session and shows the login screen wit
   const view = renderWithCounter(client, <UsersList />);
   await view.findByText("2 users");
   fireEvent.click(view.getByRole("button", { name: "Clicked 0" }));
-  env.use(answerError("listUsers", "session_absent"));
+  env.use(refuse("listUsers", "session_absent"));
   await client.invalidateQueries({ queryKey: ["users"] });
   await view.findByText("Please sign in");
   recorder.stop();
@@ -217,7 +217,7 @@ Deno.test("a 401 from any query drops the session and shows the login screen wit
 Deno.test("a 401 from any mutation drops the session and shows the login screen without a reload", async () => {
   const client = quickClient();
   seedSession(client, defaultUser);
-  env.use(answerError("createUser", "session_absent"));
+  env.use(refuse("createUser", "session_absent"));
   const view = renderWithCounter(client, <CreateButton />);
   fireEvent.click(view.getByRole("button", { name: "Clicked 0" }));
   fireEvent.click(view.getByRole("button", { name: "Create" }));
@@ -229,7 +229,7 @@ Deno.test("a 401 from any mutation drops the session and shows the login screen 
 Deno.test("a refusal other than 401 leaves the session in place", async () => {
   const client = quickClient();
   seedSession(client, defaultUser);
-  env.use(answerError("listUsers", "role_insufficient"));
+  env.use(refuse("listUsers", "role_insufficient"));
   const view = renderWithCounter(client, <UsersList />);
   await client.refetchQueries({ queryKey: ["users"] });
   await view.findByText("…");
@@ -240,7 +240,7 @@ Deno.test("a refusal other than 401 leaves the session in place", async () => {
 Deno.test("after the drop, signing in again brings the app back", async () => {
   const client = quickClient();
   seedSession(client, defaultUser);
-  env.use(answerError("createUser", "session_absent"));
+  env.use(refuse("createUser", "session_absent"));
   const view = renderWithCounter(client, <CreateButton />);
   fireEvent.click(view.getByRole("button", { name: "Create" }));
   fireEvent.click(await view.findByRole("button", { name: "Sign in" }));

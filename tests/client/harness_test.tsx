@@ -12,6 +12,7 @@ import { listUsers } from "@gatehouse/client/admin";
 import {
   acceptInviteOk,
   accountOf,
+  answer,
   defaultUser,
   fetchSessionOk,
   installTestEnvironment,
@@ -19,10 +20,12 @@ import {
   inviteUndelivered,
   listUsersOk,
   loginRateLimited,
+  refuse,
   seedSession,
   userWithCapabilities,
   userWithRole,
 } from "@gatehouse/client/testing";
+import { type OperationName, OPERATIONS, pathOf } from "@gatehouse/contract";
 import { render } from "@testing-library/preact";
 
 const env = installTestEnvironment({ url: "http://app.localhost/start" });
@@ -140,6 +143,68 @@ Deno.test("the canned handlers answer in the wire format", async (t) => {
       if (name === "loginRateLimited()") {
         assert.equal(response.headers.get("retry-after"), "60");
       }
+    });
+  }
+});
+
+Deno.test("answer() and refuse() answer any operation in the wire format", async (t) => {
+  const id = userWithRole("member").id;
+  const rows: Array<
+    [OperationName, Parameters<typeof env.use>[0], number, unknown]
+  > = [
+    [
+      "countRecoveryCodes",
+      answer("countRecoveryCodes", { recoveryCodesLeft: 3 }),
+      200,
+      { recovery_codes_left: 3 },
+    ],
+    // The other success of an operation answers its own shape.
+    [
+      "login",
+      answer("login", { secondFactor: ["totp"] }, { status: 202 }),
+      202,
+      { second_factor: ["totp"] },
+    ],
+    // The operation's own success status; the body from the request.
+    [
+      "setUserRole",
+      answer("setUserRole", (_request, params) => ({
+        ...accountOf(userWithRole("member")),
+        id: params.id,
+        createdAt: "2026-01-01T00:00:00.000Z",
+      })),
+      200,
+      {
+        id,
+        email: userWithRole("member").email,
+        name: userWithRole("member").name,
+        role: "member",
+        disabled: false,
+        created_at: "2026-01-01T00:00:00.000Z",
+      },
+    ],
+    ["logout", answer("logout"), 204, null],
+    ["requestPasswordReset", answer("requestPasswordReset"), 202, null],
+    [
+      "setUserRole",
+      refuse("setUserRole", "role_beyond_reach"),
+      403,
+      { error: "Refused: role_beyond_reach", code: "role_beyond_reach" },
+    ],
+  ];
+  for (const [operation, handler, status, body] of rows) {
+    await t.step(`${operation} answers ${status}`, async () => {
+      env.use(handler);
+      const { method } = OPERATIONS[operation];
+      const response = await fetch(
+        new URL(pathOf(operation, { id }), location.href),
+        method === "GET" ? { method } : { method, body: "{}" },
+      );
+      assert.equal(response.status, status);
+      assert.deepEqual(
+        body === null ? await response.text() : await response.json(),
+        body ?? "",
+      );
     });
   }
 });

@@ -23,10 +23,10 @@ import {
 } from "@gatehouse/client/admin";
 import {
   accountOf,
-  answerError,
   createUserOk,
   installTestEnvironment,
   listUsersOk,
+  refuse,
   setUserDisabledOk,
   setUserRoleOk,
   userWithRole,
@@ -110,7 +110,7 @@ Deno.test("listUsers() reads created_at given as epoch milliseconds", async () =
 });
 
 Deno.test("listUsers() throws UnauthorizedError when the session is gone", async () => {
-  env.use(answerError("listUsers", "session_absent"));
+  env.use(refuse("listUsers", "session_absent"));
   const error = await rejection(listUsers());
   assert.ok(error instanceof UnauthorizedError);
   assert.equal(isSessionRevoked(error), true);
@@ -165,12 +165,12 @@ Deno.test("createUser() throws UnauthorizedError, EmailTakenError and Validation
     name: "G",
     password: "long enough password",
   };
-  env.use(answerError("createUser", "session_absent"));
+  env.use(refuse("createUser", "session_absent"));
   assert.ok(await rejection(createUser(input)) instanceof UnauthorizedError);
-  env.use(answerError("createUser", "email_taken"));
+  env.use(refuse("createUser", "email_taken"));
   assert.ok(await rejection(createUser(input)) instanceof EmailTakenError);
   env.use(
-    answerError("createUser", "email_invalid", { meta: { field: "email" } }),
+    refuse("createUser", "email_invalid", { meta: { field: "email" } }),
   );
   const invalid = await rejection(createUser(input));
   assert.ok(invalid instanceof ValidationError);
@@ -197,14 +197,14 @@ Deno.test("setUserDisabled() patches {disabled, role} with the role the actor sa
 });
 
 Deno.test("setUserDisabled() throws UnauthorizedError when the session is gone", async () => {
-  env.use(answerError("setUserDisabled", "session_absent"));
+  env.use(refuse("setUserDisabled", "session_absent"));
   assert.ok(
     await rejection(setUserDisabled(ID, true)) instanceof UnauthorizedError,
   );
 });
 
 Deno.test("setUserDisabled() throws RoleChangedError when the role changed meanwhile", async () => {
-  env.use(answerError("setUserDisabled", "role_changed"));
+  env.use(refuse("setUserDisabled", "role_changed"));
   const error = await rejection(
     setUserDisabled(ID, true, { seenRole: "member" }),
   );
@@ -231,7 +231,7 @@ Deno.test("the role-checked calls throw RoleUnknownError and RoleBeyondReachErro
   for (const [endpoint, call] of Object.entries(calls)) {
     await t.step(endpoint, async () => {
       env.use(
-        answerError(endpoint as keyof typeof calls, "role_unknown", {
+        refuse(endpoint as keyof typeof calls, "role_unknown", {
           meta: { field: "role" },
         }),
       );
@@ -242,7 +242,7 @@ Deno.test("the role-checked calls throw RoleUnknownError and RoleBeyondReachErro
         "RoleUnknownError is a ValidationError",
       );
       assert.equal(unknown.field, "role");
-      env.use(answerError(endpoint as keyof typeof calls, "role_beyond_reach"));
+      env.use(refuse(endpoint as keyof typeof calls, "role_beyond_reach"));
       assert.ok(
         await rejection(call()) instanceof RoleBeyondReachError,
         endpoint,

@@ -21,10 +21,10 @@ import {
 import {
   acceptInviteInvalidToken,
   acceptInviteOk,
-  answerError,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  refuse,
   requestPasswordResetOk,
   resetPasswordInvalidToken,
   resetPasswordOk,
@@ -88,11 +88,11 @@ Deno.test("invite() treats {delivered: false} without a link as a failed invitat
 });
 
 Deno.test("invite() throws ValidationError for bad input and never EmailTakenError", async () => {
-  env.use(answerError("invite", "email_invalid", { meta: { field: "email" } }));
+  env.use(refuse("invite", "email_invalid", { meta: { field: "email" } }));
   const invalid = await rejection(invite({ email: "nope", name: "A" }));
   assert.ok(invalid instanceof ValidationError);
   assert.equal(invalid.field, "email");
-  env.use(answerError("invite", "email_taken"));
+  env.use(refuse("invite", "email_taken"));
   const taken = await rejection(invite({ email: "a@example.com", name: "A" }));
   assert.ok(
     !(taken instanceof EmailTakenError),
@@ -102,7 +102,7 @@ Deno.test("invite() throws ValidationError for bad input and never EmailTakenErr
 });
 
 Deno.test("restTransport().invite() itself never throws EmailTakenError", async () => {
-  env.use(answerError("invite", "email_taken"));
+  env.use(refuse("invite", "email_taken"));
   const taken = await rejection(
     restTransport().invite({ email: "a@example.com", name: "A" }),
   );
@@ -148,7 +148,7 @@ Deno.test("requestPasswordReset() posts {email} and answers nothing", async () =
 
 Deno.test("requestPasswordReset() throws RateLimitedError when the limiter refuses", async () => {
   env.use(
-    answerError("requestPasswordReset", "login_rate_limited", {
+    refuse("requestPasswordReset", "login_rate_limited", {
       retryAfter: 30,
     }),
   );
@@ -179,7 +179,7 @@ Deno.test("resetPassword() throws InvalidTokenError for a dead link and Validati
     await rejection(resetPassword("dead", "a long new password")) instanceof
       InvalidTokenError,
   );
-  env.use(answerError("resetPassword", "password_too_short"));
+  env.use(refuse("resetPassword", "password_too_short"));
   const refused = await rejection(resetPassword("tok", "short"));
   assert.ok(refused instanceof ValidationError);
   assert.equal(refused.code, "password_too_short");

@@ -27,7 +27,6 @@ import {
 } from "@gatehouse/client/admin";
 import {
   acceptInviteOk,
-  answerError,
   createUserOk,
   defaultUser,
   fetchSessionAnonymous,
@@ -41,6 +40,7 @@ import {
   loginRateLimited,
   logoutOk,
   networkFailure,
+  refuse,
   requestPasswordResetOk,
   resetPasswordOk,
   setUserDisabledOk,
@@ -161,7 +161,7 @@ Deno.test("login() throws RateLimitedError with the Retry-After seconds", async 
   const error = await rejection(login("user@example.com", "guess"));
   assert.ok(error instanceof RateLimitedError);
   assert.equal(error.retryAfter, 60);
-  env.use(answerError("login", "login_rate_limited", { retryAfter: 7 }));
+  env.use(refuse("login", "login_rate_limited", { retryAfter: 7 }));
   const again = await rejection(login("user@example.com", "guess"));
   assert.ok(again instanceof RateLimitedError);
   assert.equal(again.retryAfter, 7);

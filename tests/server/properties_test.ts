@@ -64,8 +64,15 @@ interface Model {
   accounts: Account[];
   sessions: Array<{ cookie: string; id: string; generation: number }>;
   resets: Array<{ token: string; id: string; generation: number }>;
+  // `replaced`: a later invitation to the same address killed its link.
   invitations: Array<
-    { token: string; email: string; name: string; role: string }
+    {
+      token: string;
+      email: string;
+      name: string;
+      role: string;
+      replaced?: boolean;
+    }
   >;
 }
 
@@ -398,6 +405,11 @@ const invite = fc.tuple(emails, names, roles).map(([email, rawName, role]) =>
       const { address, name, refusal } = predictNewAccount(m, body);
       assertEquals(code, refusal);
       if (link !== null) {
+        // One pending invitation per address: the new one replaces any
+        // earlier one, whose link then answers 410.
+        for (const earlier of m.invitations) {
+          if (fold(earlier.email) === fold(address)) earlier.replaced = true;
+        }
         m.invitations.push({
           token: tokenOf(link),
           email: address,
@@ -425,7 +437,8 @@ const acceptInvite = fc.tuple(picks, passwords, garbage).map((
       const [status, code] = await answer(res);
       const refusal = passwordRefusal(password);
       if (refusal !== null) return assertEquals(code, refusal);
-      const ok = link !== undefined && byKey(m, link.email) === undefined;
+      const ok = link !== undefined && link.replaced !== true &&
+        byKey(m, link.email) === undefined;
       assertEquals([status, code], ok ? [200, null] : [410, "token_invalid"]);
       if (link !== undefined) m.invitations.splice(index, 1); // spent, either way
       if (ok) {

@@ -200,10 +200,6 @@ export const es: Catalog = {
     [
       "Este servidor es demasiado antiguo para cambiar roles. Pide a su administrador que actualice Gatehouse.",
     ],
-  "This server is too old to list or revoke invitations. Ask its administrator to upgrade Gatehouse.":
-    [
-      "Este servidor es demasiado antiguo para ver o revocar invitaciones. Pide a su administrador que actualice Gatehouse.",
-    ],
   "The invitation could not be delivered. Try again later.": [
     "No se pudo entregar la invitación. Vuelve a intentarlo más tarde.",
   ],
@@ -300,8 +296,6 @@ export const es: Catalog = {
   ],
 
   // Account security, second factors, passkeys, audit log
-  "This server is too old for this. Ask its administrator to upgrade Gatehouse.":
-    ["Este servidor es demasiado antiguo para esto. Pide a su administrador que actualice Gatehouse."],
   "This code is not valid. Check it and try again.": [
     "Este código no es válido. Revísalo y vuelve a intentarlo.",
   ],

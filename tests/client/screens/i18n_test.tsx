@@ -23,7 +23,6 @@ import {
 import {
   acceptInviteOk,
   accountOf,
-  answerError,
   checkLinkAccountExists,
   createUserOk,
   installTestEnvironment,
@@ -34,10 +33,10 @@ import {
   loginInvalid,
   loginRateLimited,
   networkFailure,
+  refuse,
   requestPasswordResetOk,
   resetPasswordInvalidToken,
   resetPasswordOk,
-  serverTooOld,
   setUserDisabledOk,
   userWithRole,
 } from "@gatehouse/client/testing";
@@ -53,7 +52,7 @@ import { type SourceString, sourceStrings } from "./_strings.ts";
 import { admin, inSpanish, member, renderWith, type } from "./_screens.tsx";
 
 const env = installTestEnvironment({
-  handlers: [serverTooOld("listInvitations")],
+  handlers: [listInvitationsOk([])],
 });
 
 const pendingOne: PendingInvitation = {
@@ -326,7 +325,7 @@ const scenarios: Scenario[] = [
     return settled(view, ".gh-users-table > .gh-status");
   }],
   ["UsersScreen after a refusal", async () => {
-    env.use(listUsersOk([ada]), answerError("setUserDisabled", "role_changed"));
+    env.use(listUsersOk([ada]), refuse("setUserDisabled", "role_changed"));
     const view = await settled(listOf(admin), ".gh-row");
     click(view, "Acciones de Ada");
     fireEvent.click(view.getByRole("menuitem", { name: "Desactivar…" }));
@@ -351,7 +350,7 @@ const scenarios: Scenario[] = [
     return settled(listOf(admin), ".gh-invitations .gh-empty");
   }],
   ["UsersScreen failing", () => {
-    env.use(answerError("listUsers", "internal"));
+    env.use(refuse("listUsers", "internal"));
     return settled(listOf(admin), ".gh-alert p");
   }],
   ["UsersScreen for a member", () => Promise.resolve(listOf(member))],
@@ -439,7 +438,7 @@ const scenarios: Scenario[] = [
     return settled(view, ".gh-field-error");
   }],
   ["SetPasswordScreen with a dead link", () => {
-    env.use(answerError("acceptInvite", "token_invalid"));
+    env.use(refuse("acceptInvite", "token_invalid"));
     const view = renderWith(
       <SetPasswordScreen brand="Acme" token="t" onAccepted={() => {}} />,
       null,
@@ -485,7 +484,7 @@ const scenarios: Scenario[] = [
   }],
   ["RequestResetScreen rate limited", () => {
     env.use(
-      answerError("requestPasswordReset", "login_rate_limited", {
+      refuse("requestPasswordReset", "login_rate_limited", {
         retryAfter: 30,
       }),
     );

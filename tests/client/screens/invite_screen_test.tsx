@@ -7,10 +7,10 @@ import type { SessionUser } from "@gatehouse/client";
 import type { InviteResult } from "../../../client/types.ts";
 import { InviteScreen } from "@gatehouse/client/screens";
 import {
-  answerError,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  refuse,
   serverTooOld,
 } from "@gatehouse/client/testing";
 import { fireEvent, type RenderResult, waitFor } from "@testing-library/preact";
@@ -167,7 +167,7 @@ Deno.test("InviteScreen says the same whether the address already had an account
 });
 
 Deno.test("InviteScreen never says an address is taken, even if a server answers email_taken", async () => {
-  env.use(answerError("invite", "email_taken"));
+  env.use(refuse("invite", "email_taken"));
   const { view } = renderInvite();
   send(view);
   await waitFor(() =>
@@ -202,25 +202,25 @@ Deno.test("InviteScreen shows refusals next to the field they concern", async (t
   const rows: Array<[string, Parameters<typeof env.use>[0], string, string]> = [
     [
       "email_invalid",
-      answerError("invite", "email_invalid", { meta: { field: "email" } }),
+      refuse("invite", "email_invalid", { meta: { field: "email" } }),
       "Email",
       "Enter an email address like name@example.com.",
     ],
     [
       "name_too_long",
-      answerError("invite", "name_too_long", { meta: { field: "name" } }),
+      refuse("invite", "name_too_long", { meta: { field: "name" } }),
       "Name",
       "Use at most 100 characters.",
     ],
     [
       "role_beyond_reach",
-      answerError("invite", "role_beyond_reach"),
+      refuse("invite", "role_beyond_reach"),
       "Role",
       "You may not give this role or change this account.",
     ],
     [
       "role_unknown",
-      answerError("invite", "role_unknown", { meta: { field: "role" } }),
+      refuse("invite", "role_unknown", { meta: { field: "role" } }),
       "Role",
       "The server does not know this role.",
     ],

@@ -11,7 +11,6 @@ import {
 } from "@gatehouse/client";
 import { LoginScreen } from "@gatehouse/client/screens";
 import {
-  answerError,
   defaultUser,
   fetchSessionAnonymous,
   installTestEnvironment,
@@ -22,6 +21,7 @@ import {
   networkFailure,
   passkeyLoginOptionsOk,
   passkeyLoginOptionsRateLimited,
+  refuse,
 } from "@gatehouse/client/testing";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
 import { http, HttpResponse } from "msw";
@@ -115,12 +115,12 @@ Deno.test("LoginScreen says when to try again after the limiter refuses", async 
     ],
     [
       "Retry-After: 150",
-      answerError("login", "login_rate_limited", { retryAfter: 150 }),
+      refuse("login", "login_rate_limited", { retryAfter: 150 }),
       "Too many attempts. Try again in 3 minutes.",
     ],
     [
       "Retry-After: 20",
-      answerError("login", "login_rate_limited", { retryAfter: 20 }),
+      refuse("login", "login_rate_limited", { retryAfter: 20 }),
       "Too many attempts. Try again in 20 seconds.",
     ],
     [

@@ -6,10 +6,10 @@ import type { SessionUser } from "@gatehouse/client";
 import type { User } from "../../../client/types.ts";
 import { NewUserScreen } from "@gatehouse/client/screens";
 import {
-  answerError,
   createUserOk,
   installTestEnvironment,
   networkFailure,
+  refuse,
   userWithRole,
 } from "@gatehouse/client/testing";
 import { fireEvent, type RenderResult, waitFor } from "@testing-library/preact";
@@ -120,31 +120,31 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
   const rows: Array<[string, Parameters<typeof env.use>[0], string, string]> = [
     [
       "email_taken",
-      answerError("createUser", "email_taken"),
+      refuse("createUser", "email_taken"),
       "Email",
       "An account with this email address already exists.",
     ],
     [
       "email_invalid",
-      answerError("createUser", "email_invalid", { meta: { field: "email" } }),
+      refuse("createUser", "email_invalid", { meta: { field: "email" } }),
       "Email",
       "Enter an email address like name@example.com.",
     ],
     [
       "name_required",
-      answerError("createUser", "name_required", { meta: { field: "name" } }),
+      refuse("createUser", "name_required", { meta: { field: "name" } }),
       "Name",
       "This field is required.",
     ],
     [
       "name_too_long",
-      answerError("createUser", "name_too_long", { meta: { field: "name" } }),
+      refuse("createUser", "name_too_long", { meta: { field: "name" } }),
       "Name",
       "Use at most 100 characters.",
     ],
     [
       "password_too_short",
-      answerError("createUser", "password_too_short", {
+      refuse("createUser", "password_too_short", {
         meta: { field: "password" },
       }),
       "Password",
@@ -152,7 +152,7 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
     ],
     [
       "password_too_long",
-      answerError("createUser", "password_too_long", {
+      refuse("createUser", "password_too_long", {
         meta: { field: "password" },
       }),
       "Password",
@@ -160,7 +160,7 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
     ],
     [
       "body_field_required",
-      answerError("createUser", "body_field_required", {
+      refuse("createUser", "body_field_required", {
         meta: { field: "name" },
       }),
       "Name",
@@ -168,19 +168,19 @@ Deno.test("NewUserScreen shows every refusal next to the field it concerns", asy
     ],
     [
       "role_unknown",
-      answerError("createUser", "role_unknown", { meta: { field: "role" } }),
+      refuse("createUser", "role_unknown", { meta: { field: "role" } }),
       "Role",
       "The server does not know this role.",
     ],
     [
       "role_beyond_reach",
-      answerError("createUser", "role_beyond_reach"),
+      refuse("createUser", "role_beyond_reach"),
       "Role",
       "You may not give this role or change this account.",
     ],
     [
       "role_insufficient (a role was handed out)",
-      answerError("createUser", "role_insufficient"),
+      refuse("createUser", "role_insufficient"),
       "Role",
       "Your account may not change roles.",
     ],
@@ -217,7 +217,7 @@ Deno.test("NewUserScreen shows a failure that concerns no field in the form's al
   const rows: Array<[string, Parameters<typeof env.use>[0], string]> = [
     [
       "internal",
-      answerError("createUser", "internal"),
+      refuse("createUser", "internal"),
       "Something went wrong on the server. Try again later.",
     ],
     [
@@ -227,12 +227,12 @@ Deno.test("NewUserScreen shows a failure that concerns no field in the form's al
     ],
     [
       "request_cross_origin",
-      answerError("createUser", "request_cross_origin"),
+      refuse("createUser", "request_cross_origin"),
       "The server refused a request from this page because it comes from another site.",
     ],
     [
       "body_malformed",
-      answerError("createUser", "body_malformed"),
+      refuse("createUser", "body_malformed"),
       "The server could not read the request. Reload the page and try again.",
     ],
   ];

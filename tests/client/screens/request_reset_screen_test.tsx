@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { RequestResetScreen } from "@gatehouse/client/screens";
 import {
-  answerError,
   installTestEnvironment,
   networkFailure,
+  refuse,
   requestPasswordResetOk,
   serverTooOld,
 } from "@gatehouse/client/testing";
@@ -74,7 +74,7 @@ Deno.test("RequestResetScreen shows the sentence in a status region and offers t
 
 Deno.test("RequestResetScreen says when to try again after the limiter refuses", async () => {
   env.use(
-    answerError("requestPasswordReset", "login_rate_limited", {
+    refuse("requestPasswordReset", "login_rate_limited", {
       retryAfter: 120,
     }),
   );
@@ -105,7 +105,7 @@ Deno.test("RequestResetScreen says so on a server too old for password resets", 
 
 Deno.test("RequestResetScreen shows a refused address next to the field", async () => {
   env.use(
-    answerError("requestPasswordReset", "email_invalid", {
+    refuse("requestPasswordReset", "email_invalid", {
       meta: { field: "email" },
     }),
   );

@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { ResetPasswordScreen } from "@gatehouse/client/screens";
 import {
-  answerError,
   checkLinkInvalidToken,
   installTestEnvironment,
   networkFailure,
+  refuse,
   resetPasswordInvalidToken,
   resetPasswordOk,
   serverTooOld,
@@ -101,7 +101,7 @@ Deno.test("ResetPasswordScreen without a token says the link is not valid, witho
 
 Deno.test("ResetPasswordScreen shows a refused password next to it and lets the person try again", async () => {
   env.use(
-    answerError("resetPassword", "password_too_long", {
+    refuse("resetPassword", "password_too_long", {
       meta: { field: "password" },
     }),
   );

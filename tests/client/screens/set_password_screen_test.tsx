@@ -8,11 +8,11 @@ import { SetPasswordScreen } from "@gatehouse/client/screens";
 import {
   acceptInviteInvalidToken,
   acceptInviteOk,
-  answerError,
   checkLinkAccountExists,
   checkLinkInvalidToken,
   installTestEnvironment,
   networkFailure,
+  refuse,
   serverTooOld,
 } from "@gatehouse/client/testing";
 import { fireEvent, type RenderResult, waitFor } from "@testing-library/preact";
@@ -140,7 +140,7 @@ Deno.test("SetPasswordScreen's retry after a failed acceptance sends the same to
     ],
     [
       "server error",
-      answerError("acceptInvite", "internal"),
+      refuse("acceptInvite", "internal"),
       "Something went wrong on the server. Try again later.",
     ],
   ];
@@ -177,7 +177,7 @@ Deno.test("SetPasswordScreen's retry after a failed acceptance sends the same to
 Deno.test("SetPasswordScreen shows a refused password next to it, and the retry reuses the token", async () => {
   env.use(
     // A server whose minimum is above the form's names it in meta.
-    answerError("acceptInvite", "password_too_short", {
+    refuse("acceptInvite", "password_too_short", {
       meta: { field: "password", min: "16" },
     }),
   );

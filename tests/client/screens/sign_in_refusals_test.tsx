@@ -168,8 +168,8 @@ for (const language of LANGUAGES) {
   });
 
   Deno.test(`every screen the login limiter refuses says how long to wait (${language.name})`, async (t) => {
-    const limited = (operation: Parameters<typeof testing.answerError>[0]) =>
-      testing.answerError(operation, "login_rate_limited", {
+    const limited = (operation: Parameters<typeof testing.refuse>[0]) =>
+      testing.refuse(operation, "login_rate_limited", {
         retryAfter: 12 * 60,
       });
     const cases: Array<

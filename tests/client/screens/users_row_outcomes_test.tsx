@@ -17,7 +17,7 @@ import {
 import { admin, renderWith } from "./_screens.tsx";
 
 const env = testing.installTestEnvironment({
-  handlers: [testing.serverTooOld("listInvitations")],
+  handlers: [testing.listInvitationsOk([])],
 });
 
 const withApp = testing.accountOf(testing.userWithRole("member"), {

@@ -11,11 +11,11 @@ import type { User } from "../../../client/types.ts";
 import { UsersScreen } from "@gatehouse/client/screens";
 import {
   accountOf,
-  answerError,
   fetchSessionOk,
   installTestEnvironment,
+  listInvitationsOk,
   listUsersOk,
-  serverTooOld,
+  refuse,
   setUserDisabledOk,
   setUserRoleOk,
   userWithRole,
@@ -37,7 +37,7 @@ import {
 } from "./_screens.tsx";
 
 const env = installTestEnvironment({
-  handlers: [serverTooOld("listInvitations")],
+  handlers: [listInvitationsOk([])],
 });
 
 const ada = accountOf(userWithRole("member"), {
@@ -389,17 +389,17 @@ Deno.test("UsersScreen shows a refusal in its dialog, which stays open", async (
   const cases: Array<[string, Parameters<typeof env.use>[0], string]> = [
     [
       "last administrator",
-      answerError("setUserDisabled", "last_privileged_refused"),
+      refuse("setUserDisabled", "last_privileged_refused"),
       "This is the last account that can manage users, so it must keep that right.",
     ],
     [
       "beyond reach",
-      answerError("setUserDisabled", "role_beyond_reach"),
+      refuse("setUserDisabled", "role_beyond_reach"),
       "You may not give this role or change this account.",
     ],
     [
       "changed meanwhile",
-      answerError("setUserDisabled", "role_changed"),
+      refuse("setUserDisabled", "role_changed"),
       "This account changed since the list was loaded. Reload the list and try again.",
     ],
   ];
@@ -425,7 +425,7 @@ Deno.test("UsersScreen shows a refusal in its dialog, which stays open", async (
 
 Deno.test("UsersScreen's Reload list after a change elsewhere shows the account as it is now", async () => {
   const view = await renderUsers();
-  env.use(answerError("setUserDisabled", "role_changed"));
+  env.use(refuse("setUserDisabled", "role_changed"));
   choose(view, ada, "Disable…");
   const box = dialog("disable");
   fireEvent.click(within(box).getByRole("button", { name: "Disable account" }));
@@ -474,7 +474,7 @@ Deno.test("UsersScreen's Actions menu: arrows move, Escape closes on the button"
 });
 
 Deno.test("UsersScreen reads the session again when the server refuses the actor's right", async () => {
-  env.use(answerError("listUsers", "role_insufficient"));
+  env.use(refuse("listUsers", "role_insufficient"));
   let sessionReads = 0;
   env.use(
     http.get("*/api/auth/session", () => {
@@ -488,7 +488,7 @@ Deno.test("UsersScreen reads the session again when the server refuses the actor
 });
 
 Deno.test("UsersScreen says when the list cannot be read, and Try again asks again", async () => {
-  env.use(answerError("listUsers", "internal"));
+  env.use(refuse("listUsers", "internal"));
   const view = renderWith(<UsersScreen />, admin);
   await view.findByText("Something went wrong on the server. Try again later.");
   env.use(listUsersOk([me, ada]));
@@ -503,7 +503,7 @@ Deno.test("UsersScreen says No accounts yet. for an empty list", async () => {
 });
 
 Deno.test("UsersScreen under the gate: a 401 while listing brings the login screen back", async () => {
-  env.use(answerError("listUsers", "session_absent"), fetchSessionOk(admin));
+  env.use(refuse("listUsers", "session_absent"), fetchSessionOk(admin));
   const client = quickClient();
   const view = renderWith(
     <AuthGate loginScreen={() => <p>Please sign in</p>}>
