@@ -30,7 +30,7 @@ import {
 } from "../http/limits.ts";
 import { defaultLogger, type Logger } from "../http/logger.ts";
 import type { Mailer } from "./mailer.ts";
-import type { MailOptions, RoleOptions, SharedOptions } from "./options.ts";
+import type { AuthOptions, MailOptions } from "./options.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import { answeringErrors, type Middleware } from "../http/respond.ts";
 import type { RoleRegistry } from "./roles.ts";
@@ -39,21 +39,7 @@ import type { Store } from "./store.ts";
 import type { TrustedProxy } from "../http/client_address.ts";
 
 /** Every setting a context is built from; each has its default here. */
-export interface ContextOptions
-  extends SharedOptions, RoleOptions, MailOptions {
-  /** Session cookie name; `__Host-session` by default. */
-  cookieName?: string;
-  /** Session lifetime in ms; 7 days by default. */
-  sessionTtl?: number;
-  /** A session unused this long (ms) is dead; 24 hours by default. */
-  idleTimeout?: number;
-  /** How long (ms) a proof of identity counts as recent; 30 minutes by default. */
-  reauthenticationWindow?: number;
-  /** Roles whose accounts must have a second factor. */
-  requireSecondFactor?: readonly string[];
-  /** Keys that seal TOTP secrets at rest (base64 of 32 bytes each). */
-  totpKeys?: readonly string[];
-}
+export interface ContextOptions extends AuthOptions, MailOptions {}
 
 /** The guards of a context, each built once. */
 export interface ContextGuards {
@@ -227,6 +213,23 @@ export function withMail(
     linkBase: linkBase(mail.publicUrl, mail.mailer),
     publicUrl: mail.publicUrl,
   });
+}
+
+/**
+ * The context a per-area factory composed by hand builds on: the one it is
+ * given, or the context of the `auth` in its options with the options' own
+ * public URL (a passkey's relying party, an account's links).
+ */
+export function contextOfOptions(
+  options:
+    | {
+      readonly auth: { readonly context: GatehouseContext };
+      readonly publicUrl?: string;
+    }
+    | GatehouseContext,
+): GatehouseContext {
+  if (isContext(options)) return options;
+  return { ...options.auth.context, publicUrl: options.publicUrl };
 }
 
 /** Whether `value` is a context built by {@linkcode gatehouseContext}. */

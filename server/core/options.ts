@@ -98,3 +98,36 @@ export interface MailOptions {
    */
   publicUrl?: string;
 }
+
+/** Options of `createAuth`. */
+export interface AuthOptions extends SharedOptions, RoleOptions {
+  /** Session cookie name; `__Host-session` by default. */
+  cookieName?: string;
+  /** Session lifetime in ms; bounds the session and the cookie's Max-Age. 7 days by default. */
+  sessionTtl?: number;
+  /**
+   * A session unused this long (ms) is dead; 24 hours by default. Use is
+   * recorded at most once per min(60 s, idleTimeout / 10) per session.
+   */
+  idleTimeout?: number;
+  /**
+   * How long (ms) a proof of identity counts as recent for the sensitive
+   * writes (`fresh` operations); 30 minutes by default.
+   */
+  reauthenticationWindow?: number;
+  /**
+   * Roles whose accounts must have a second factor (TOTP or a passkey).
+   * Such an account without one signs in, its Identity says
+   * `second_factor_required: true`, and every operation but enrolment
+   * answers 403 `second_factor_required` until it enrols.
+   */
+  requireSecondFactor?: readonly string[];
+  /**
+   * Keys that seal TOTP secrets at rest (AES-256-GCM), each the base64 of
+   * 32 random bytes: the first seals new enrolments, every one opens, so a
+   * key is rotated by putting the new one first. Without keys, secrets are
+   * stored as they are; secrets stored before keys were set keep working.
+   * A malformed key throws a `TypeError` here.
+   */
+  totpKeys?: readonly string[];
+}

@@ -22,7 +22,7 @@ import {
 import { readId, readNewPassword } from "../core/_input.ts";
 import type { Identity } from "../core/identity.ts";
 import type { Auth } from "../core/auth.ts";
-import { type GatehouseContext, isContext } from "../core/context.ts";
+import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
 import {
   defineOperation,
   handlersOf,
@@ -96,10 +96,7 @@ const SESSION_NOT_FOUND = new AuthError("session_not_found");
 export function createAccount(
   options: AccountOptions | GatehouseContext,
 ): Account {
-  const context = isContext(options)
-    ? options
-    : { ...options.auth.context, publicUrl: options.publicUrl };
-  return handlersOf(accountOperations(context));
+  return handlersOf(accountOperations(contextOfOptions(options)));
 }
 
 /** The operations of one's own account, on one context. */

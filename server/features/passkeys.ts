@@ -20,7 +20,11 @@ import {
 } from "../core/_factor_proofs.ts";
 import { readId, readName } from "../core/_input.ts";
 import type { Auth } from "../core/auth.ts";
-import { type GatehouseContext, isContext } from "../core/context.ts";
+import {
+  contextOfOptions,
+  type GatehouseContext,
+  isContext,
+} from "../core/context.ts";
 import {
   defineOperation,
   handlersOf,
@@ -120,8 +124,9 @@ export function createPasskeys(
   options: PasskeyOptions | GatehouseContext,
 ): Passkeys {
   if (isContext(options)) return handlersOf(passkeyOperations(options));
-  const context = { ...options.auth.context, publicUrl: options.publicUrl };
-  return handlersOf(passkeyOperations(context, options.rpName));
+  return handlersOf(
+    passkeyOperations(contextOfOptions(options), options.rpName),
+  );
 }
 
 /** The passkey operations, on one context (`rpName`: what authenticators show). */

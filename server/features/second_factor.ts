@@ -32,7 +32,7 @@ import {
   spendPasskey,
 } from "../core/_factor_proofs.ts";
 import type { Auth } from "../core/auth.ts";
-import { type GatehouseContext, isContext } from "../core/context.ts";
+import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
 import {
   defineOperation,
   handlersOf,
@@ -120,10 +120,7 @@ const CODE_INVALID = new AuthError("code_invalid", { meta: { field: "code" } });
 export function createSecondFactor(
   options: SecondFactorOptions | GatehouseContext,
 ): SecondFactor {
-  const context = isContext(options)
-    ? options
-    : { ...options.auth.context, publicUrl: options.publicUrl };
-  return handlersOf(secondFactorOperations(context));
+  return handlersOf(secondFactorOperations(contextOfOptions(options)));
 }
 
 /** The operations of one's second factor and of a sign-in's second step. */
