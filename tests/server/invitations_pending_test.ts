@@ -7,7 +7,8 @@
 // (`POST /api/auth/links/check`), or that the address has an account. On
 // both stores, through createGatehouse's routes.
 
-import { assertEquals } from "../fixtures/assert.ts";
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { HOSTILE } from "../fixtures/hostile.ts";
 import { apiOn, refusal } from "../fixtures/api.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
@@ -252,5 +253,61 @@ testEachStore(
       kind: "invitation",
     }, { address: "198.51.100.7" });
     assertEquals(await other.json(), { status: "ready" });
+  },
+);
+
+testEachStore(
+  "the link check under a burst and hostile input: 300 checks of a live link spend nothing; dead ones stop at the limiter; no string gets a 5xx",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 10 });
+    const { owner } = await actors(store);
+    const live = await t.invite(owner, "new@example.com", "member");
+    // 300 at once, from as many addresses: each says ready, none spends it.
+    const ready = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const res = await t.call("POST", "/api/auth/links/check", {
+          token: live,
+          kind: "invitation",
+        }, { address: `198.51.100.${i % 250}` });
+        return res.status === 200 ? (await res.json()).status : res.status;
+      }),
+    );
+    assertEquals(new Set(ready), new Set(["ready"]));
+    // 300 dead tokens at once from one address: at most the threshold are
+    // answered 410, the rest wait (429); nothing else.
+    const dead = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const res = await t.call("POST", "/api/auth/links/check", {
+          token: String(i).padStart(43, "x"),
+          kind: "reset",
+        }, { address: "203.0.113.9" });
+        return (await refusal(res)).join(" ");
+      }),
+    );
+    const counts: Record<string, number> = {};
+    for (const answer of dead) counts[answer] = (counts[answer] ?? 0) + 1;
+    assertEquals(counts, {
+      "410 token_invalid": 10,
+      "429 login_rate_limited": 290,
+    });
+    // Hostile tokens and kinds: a JSON 4xx with its code, never a 5xx.
+    for (const [i, hostile] of HOSTILE.entries()) {
+      for (
+        const body of [
+          { token: hostile, kind: "invitation" },
+          { token: live, kind: hostile },
+        ]
+      ) {
+        const res = await t.call("POST", "/api/auth/links/check", body, {
+          address: `192.0.2.${i + 1}`,
+        });
+        const [status, code] = await refusal(res);
+        assert(status >= 400 && status < 500, `${status} for ${hostile}`);
+        assert(typeof code === "string" && code !== "", `a code: ${code}`);
+      }
+    }
+    // Still ready, and accepted once.
+    assertEquals(await accept(t, live), 200);
+    assertEquals(await check(t, live), [410, "token_invalid"]);
   },
 );
