@@ -9,8 +9,7 @@
 // `login_rate_limited` with `Retry-After`. No person changes their second
 // factor twenty times in a quarter of an hour.
 
-import { AuthError, errorResponseForAuthError } from "../http/errors.ts";
-import { respondError } from "../http/respond.ts";
+import { retryLater } from "../http/respond.ts";
 import type { Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";
 
@@ -81,15 +80,4 @@ export async function withinBudget(
   } finally {
     if (!changed) await reserved.giveBack();
   }
-}
-
-/** 429 `login_rate_limited` with `Retry-After`: `msLeft` in whole seconds. */
-export function retryLater(msLeft: number): Response {
-  const [status, body] = errorResponseForAuthError(
-    new AuthError("login_rate_limited"),
-  );
-  const seconds = Math.max(1, Math.ceil(msLeft / 1000));
-  return respondError(status, body, {
-    headers: { "retry-after": String(seconds) },
-  });
 }

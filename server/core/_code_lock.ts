@@ -22,7 +22,7 @@
 import type { ClientMeta } from "../http/_client_meta.ts";
 import type { AuditTrail, EventAccount } from "./_audit.ts";
 import { inBackground } from "../http/_background.ts";
-import { retryLater } from "./_change_budget.ts";
+import { retryLater } from "../http/respond.ts";
 import type { Limits } from "../http/limits.ts";
 import type { Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";

@@ -25,12 +25,11 @@ import {
   resolveClient,
   type TrustedProxy,
 } from "../http/client_address.ts";
-import { AuthError, errorResponseForAuthError } from "../http/errors.ts";
 import {
   answerError,
   answeringErrors,
   type Middleware,
-  respondError,
+  retryLater,
 } from "../http/respond.ts";
 import { defaultLogger, type Logger } from "../http/logger.ts";
 import type { Store } from "./store.ts";
@@ -269,7 +268,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
       });
       if (!reservation.admitted) {
         report(key, reservation.resetAt, request, info);
-        return refusal(reservation.resetAt - now());
+        return retryLater(reservation.resetAt - now());
       }
       let counted = false;
       try {
@@ -314,14 +313,4 @@ function detached(
       ? undefined
       : { remoteAddr: info.remoteAddr, completed: info.completed },
   };
-}
-
-function refusal(msLeft: number): Response {
-  const [status, body] = errorResponseForAuthError(
-    new AuthError("login_rate_limited"),
-  );
-  const seconds = Math.max(1, Math.ceil(msLeft / 1000));
-  return respondError(status, body, {
-    headers: { "retry-after": String(seconds) },
-  });
 }

@@ -35,7 +35,7 @@ import { readCookie } from "../http/cookie.ts";
 import { decode, type JsonObject, optionalString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
-import type { PasskeyRecord, Store } from "../core/store.ts";
+import type { PasskeyRecord } from "../core/store.ts";
 import {
   hasUserHandle,
   passkeyAuthenticationOptions,
@@ -202,10 +202,8 @@ export function passkeyOperations(
           detail: { passkey_id: id },
         }),
       ];
-      const reserved = await budget.reserve(identity.id);
-      if (reserved instanceof Response) return reserved;
-      let added: Awaited<ReturnType<Store["addPasskey"]>> = null;
-      try {
+      let added: PasskeyRecord | null = null;
+      const admitted = await withinBudget(budget, identity.id, async () => {
         added = await store.addPasskey(
           {
             id,
@@ -217,9 +215,9 @@ export function passkeyOperations(
           MAX_PASSKEYS,
           { events },
         );
-      } finally {
-        if (added === null) await reserved.giveBack();
-      }
+        return added !== null;
+      });
+      if (admitted instanceof Response) return admitted;
       // At the cap. A code of its own (`passkey_limit_reached`) waits for the
       // client's error table; until then the refusal says why in words.
       if (added === null) {

@@ -7,7 +7,11 @@
  * @module
  */
 
-import { type ErrorBody, errorResponseForAuthError } from "./errors.ts";
+import {
+  AuthError,
+  type ErrorBody,
+  errorResponseForAuthError,
+} from "./errors.ts";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -131,4 +135,30 @@ export function answerError(err: unknown, logger: Logger): Response {
   const [status, body, ok] = errorResponseForAuthError(err);
   if (!ok) logger.error("request failed", { error: err });
   return respondError(status, body);
+}
+
+/**
+ * 429 `login_rate_limited` with `Retry-After` (`msLeft` in whole seconds, at
+ * least 1): the one answer of every limit (the limiters, the per-account
+ * code count, the change budget).
+ *
+ * @param msLeft Milliseconds until the window ends.
+ * @returns The answer.
+ *
+ * @example A window that ends in 90 seconds
+ * ```ts
+ * import { retryLater } from "./respond.ts";
+ *
+ * const res = retryLater(90_000);
+ * console.assert(res.status === 429 && res.headers.get("retry-after") === "90");
+ * ```
+ */
+export function retryLater(msLeft: number): Response {
+  const [status, body] = errorResponseForAuthError(
+    new AuthError("login_rate_limited"),
+  );
+  const seconds = Math.max(1, Math.ceil(msLeft / 1000));
+  return respondError(status, body, {
+    headers: { "retry-after": String(seconds) },
+  });
 }
