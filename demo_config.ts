@@ -4,7 +4,14 @@
 // and may grant `admin` and `member`; `member` carries nothing and grants
 // nothing. An account may also have no role.
 
-import { type RoleDefinition, USERS_MANAGE } from "@gatehouse/server";
+import {
+  type GatehouseSsoOptions,
+  type Logger,
+  type RoleDefinition,
+  type SsoProviderOptions,
+  type TrustedProxy,
+  USERS_MANAGE,
+} from "@gatehouse/server";
 
 /** The demo's roles, as `createGatehouse` and `runCreateAdmin` take them. */
 export const ROLES: Readonly<Record<string, RoleDefinition>> = {
@@ -18,6 +25,8 @@ export interface DemoSessionSettings {
   reauthenticationWindow?: number;
   requireSecondFactor?: readonly string[];
   totpKeys?: readonly string[];
+  deviceKeys?: readonly string[];
+  trustedProxy?: TrustedProxy;
 }
 
 const DURATION = /^(\d{1,9})\s*(s|m|h|d)?$/;
@@ -30,7 +39,11 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
  * roles (comma-separated) that must have a second factor.
  * `GATEHOUSE_TOTP_KEYS`: the keys that seal TOTP secrets (comma-separated
  * base64 of 32 random bytes each, the sealing one first; Gatehouse checks
- * them). Anything else throws at start.
+ * them). `GATEHOUSE_DEVICE_KEYS`: the keys that sign the trusted-device
+ * cookie, alike (the signing one first). `GATEHOUSE_TRUSTED_PROXY`: the
+ * reverse proxy whose client-address header the limiters, sessions and
+ * audit events believe (see {@linkcode trustedProxyFromEnv}). Anything else
+ * throws at start.
  */
 export function sessionSettingsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -66,5 +79,148 @@ export function sessionSettingsFromEnv(
   const keys = env.GATEHOUSE_TOTP_KEYS?.split(",")
     .map((key) => key.trim()).filter((key) => key !== "");
   if (keys !== undefined && keys.length > 0) settings.totpKeys = keys;
+  const devices = env.GATEHOUSE_DEVICE_KEYS?.split(",")
+    .map((key) => key.trim()).filter((key) => key !== "");
+  if (devices !== undefined && devices.length > 0) {
+    settings.deviceKeys = devices;
+  }
+  const proxy = trustedProxyFromEnv(env.GATEHOUSE_TRUSTED_PROXY);
+  if (proxy !== undefined) settings.trustedProxy = proxy;
   return settings;
+}
+
+// The peers a proxy named without addresses may be: this machine.
+const LOOPBACK = ["127.0.0.1", "::1"] as const;
+
+/**
+ * `GATEHOUSE_TRUSTED_PROXY`: `x-forwarded-for` trusts that header on
+ * requests whose peer is this machine (a proxy on loopback);
+ * `x-forwarded-for@10.0.0.1,10.0.0.2` names the proxies' addresses. Unset
+ * or empty: no proxy, the peer is the client. Gatehouse checks the header
+ * name and the addresses when it starts.
+ *
+ * @example A proxy on another machine
+ * ```ts
+ * import { trustedProxyFromEnv } from "./demo_config.ts";
+ *
+ * const proxy = trustedProxyFromEnv("x-forwarded-for@10.0.0.1");
+ * console.assert(proxy?.addresses[0] === "10.0.0.1");
+ * ```
+ */
+export function trustedProxyFromEnv(
+  raw: string | undefined,
+): TrustedProxy | undefined {
+  const text = raw?.trim();
+  if (text === undefined || text === "") return undefined;
+  const at = text.indexOf("@");
+  const header = (at === -1 ? text : text.slice(0, at)).trim();
+  const addresses = at === -1 ? [...LOOPBACK] : text.slice(at + 1).split(",")
+    .map((address) => address.trim()).filter((address) => address !== "");
+  if (header === "" || addresses.length === 0) {
+    throw new RangeError(
+      `Invalid GATEHOUSE_TRUSTED_PROXY: "${text}" (use a header, e.g. x-forwarded-for, optionally @ the proxies' addresses)`,
+    );
+  }
+  return { header, addresses };
+}
+
+/**
+ * A device key made for this process, with a warning, for a demo started
+ * without `GATEHOUSE_DEVICE_KEYS`: trusted browsers then lose their trust
+ * when the process restarts, and other instances do not share it.
+ */
+export function processDeviceKeys(logger: Logger): readonly string[] {
+  logger.warn("GATEHOUSE_DEVICE_KEYS is not set", {
+    hint:
+      "trusted-device cookies are signed with a key made for this process: browsers lose their trust on restart and on other instances; set GATEHOUSE_DEVICE_KEYS to the base64 of 32 random bytes (e.g. openssl rand -base64 32)",
+  });
+  return [crypto.getRandomValues(new Uint8Array(32)).toBase64()];
+}
+
+/**
+ * One single sign-on provider from the environment (DESIGN.md §13), or
+ * undefined when `GATEHOUSE_OIDC_ISSUER` is unset:
+ * `GATEHOUSE_OIDC_ISSUER`, `GATEHOUSE_OIDC_CLIENT_ID` and
+ * `GATEHOUSE_OIDC_CLIENT_SECRET` (required together),
+ * `GATEHOUSE_OIDC_NAME` (the button's, "SSO" by default),
+ * `GATEHOUSE_OIDC_ID` (`sso` by default: the redirect URI is
+ * `{PUBLIC_URL}/api/auth/sso/{id}/callback`), `GATEHOUSE_OIDC_DOMAINS`
+ * (comma-separated), `GATEHOUSE_OIDC_CREATE=1` (just-in-time accounts),
+ * `GATEHOUSE_OIDC_ROLE_MAP` (`group=role,group2=role2`, first match wins),
+ * `GATEHOUSE_OIDC_DEFAULT_ROLE`, `GATEHOUSE_OIDC_SYNC_ROLE=1` and
+ * `GATEHOUSE_OIDC_ENFORCE=1`. Roles must be the demo's; Gatehouse checks
+ * the rest when it starts.
+ *
+ * @example Acme's staff sign in with Acme's provider
+ * ```ts
+ * import { ssoFromEnv } from "./demo_config.ts";
+ *
+ * const sso = ssoFromEnv({
+ *   GATEHOUSE_OIDC_ISSUER: "https://login.acme.example",
+ *   GATEHOUSE_OIDC_CLIENT_ID: "gatehouse",
+ *   GATEHOUSE_OIDC_CLIENT_SECRET: "s3cret",
+ *   GATEHOUSE_OIDC_DOMAINS: "acme.example",
+ *   GATEHOUSE_OIDC_ROLE_MAP: "gatehouse-admins=admin,staff=member",
+ * });
+ * console.assert(sso?.providers[0]?.id === "sso");
+ * ```
+ */
+export function ssoFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): GatehouseSsoOptions | undefined {
+  const read = (name: string) => env[name]?.trim() || undefined;
+  const issuer = read("GATEHOUSE_OIDC_ISSUER");
+  if (issuer === undefined) return undefined;
+  const clientId = read("GATEHOUSE_OIDC_CLIENT_ID");
+  const clientSecret = read("GATEHOUSE_OIDC_CLIENT_SECRET");
+  if (clientId === undefined || clientSecret === undefined) {
+    throw new RangeError(
+      "Invalid GATEHOUSE_OIDC_*: GATEHOUSE_OIDC_ISSUER needs GATEHOUSE_OIDC_CLIENT_ID and GATEHOUSE_OIDC_CLIENT_SECRET",
+    );
+  }
+  const flag = (name: string): boolean => {
+    const value = read(name);
+    if (value === undefined || value === "0") return false;
+    if (value === "1") return true;
+    throw new RangeError(`Invalid ${name}: "${value}" (use 1 or 0)`);
+  };
+  const role = (name: string, value: string): string => {
+    if (!Object.hasOwn(ROLES, value)) {
+      throw new RangeError(`Invalid ${name}: unknown role "${value}"`);
+    }
+    return value;
+  };
+  const roleMap: [string, string][] = [];
+  for (const pair of (read("GATEHOUSE_OIDC_ROLE_MAP") ?? "").split(",")) {
+    if (pair.trim() === "") continue;
+    const at = pair.lastIndexOf("=");
+    const group = pair.slice(0, at).trim();
+    if (at === -1 || group === "") {
+      throw new RangeError(
+        `Invalid GATEHOUSE_OIDC_ROLE_MAP: "${pair.trim()}" (use group=role, comma-separated)`,
+      );
+    }
+    roleMap.push([
+      group,
+      role("GATEHOUSE_OIDC_ROLE_MAP", pair.slice(at + 1).trim()),
+    ]);
+  }
+  const defaultRole = read("GATEHOUSE_OIDC_DEFAULT_ROLE");
+  const provider: SsoProviderOptions = {
+    id: read("GATEHOUSE_OIDC_ID") ?? "sso",
+    name: read("GATEHOUSE_OIDC_NAME") ?? "SSO",
+    issuer,
+    clientId,
+    clientSecret,
+    domains: (read("GATEHOUSE_OIDC_DOMAINS") ?? "").split(",")
+      .map((domain) => domain.trim()).filter((domain) => domain !== ""),
+    createAccounts: flag("GATEHOUSE_OIDC_CREATE"),
+    roleMap,
+    ...(defaultRole === undefined
+      ? {}
+      : { defaultRole: role("GATEHOUSE_OIDC_DEFAULT_ROLE", defaultRole) }),
+    syncRole: flag("GATEHOUSE_OIDC_SYNC_ROLE"),
+    enforce: flag("GATEHOUSE_OIDC_ENFORCE"),
+  };
+  return { providers: [provider] };
 }

@@ -6,7 +6,18 @@
 // http://localhost:PORT by default), GATEHOUSE_ADMIN_EMAIL
 // (admin@example.com: who the first-run link is for), GATEHOUSE_ADMIN_NAME
 // (their name; the email's local part by default), GATEHOUSE_IDLE_TIMEOUT
-// (24h) and GATEHOUSE_REAUTH_WINDOW (30m): seconds, or with s, m, h or d.
+// (24h) and GATEHOUSE_REAUTH_WINDOW (30m): seconds, or with s, m, h or d;
+// GATEHOUSE_DEVICE_KEYS (the keys of the trusted-device cookie; a key of
+// this process, with a warning, when unset) and GATEHOUSE_TRUSTED_PROXY
+// (x-forwarded-for, or x-forwarded-for@<proxy addresses>).
+// GATEHOUSE_OIDC_ISSUER, GATEHOUSE_OIDC_CLIENT_ID and
+// GATEHOUSE_OIDC_CLIENT_SECRET add a single sign-on provider, with
+// GATEHOUSE_OIDC_NAME, _ID, _DOMAINS, _CREATE, _ROLE_MAP, _DEFAULT_ROLE,
+// _SYNC_ROLE and _ENFORCE (demo_config.ts, README "Single sign-on").
+// GATEHOUSE_SMTP_URL (smtp://user:pass@host:587 or smtps://…:465) and
+// GATEHOUSE_MAIL_FROM ("Name <address>") send mail over SMTP; without them
+// the development mailer prints reset links and notices, and on a loopback
+// address keeps them at /dev/mail (demo/mail.ts).
 //
 // On Deno Deploy (DENO_DEPLOY or DENO_DEPLOYMENT_ID is set) the store is the
 // app's Deno KV database unless DATABASE_URL is set, and the island bundle is
@@ -22,7 +33,13 @@ import { DEFAULT_LIMITS } from "./server/http/limits.ts";
 import { KvStore } from "@gatehouse/server/kv";
 import { type OpenedStore, openStoreFromEnv } from "@gatehouse/server/open";
 import { createDemoApp } from "./demo/app.ts";
-import { sessionSettingsFromEnv } from "./demo_config.ts";
+import { demoMailFromEnv } from "./demo/mail.ts";
+import { defaultLogger } from "./server/http/logger.ts";
+import {
+  processDeviceKeys,
+  sessionSettingsFromEnv,
+  ssoFromEnv,
+} from "./demo_config.ts";
 import { buildIslands, loadIslands } from "./demo/bundle.ts";
 
 // The reaper's hourly sweep of expired sessions, links and limiter counts,
@@ -60,11 +77,22 @@ const server = Deno.serve(
 );
 let publicUrl = env.PUBLIC_URL?.trim() || undefined;
 if (!onDeploy) publicUrl ??= `http://localhost:${server.addr.port}`;
+const mail = demoMailFromEnv(env, {
+  // On Deploy the demo faces the network: never the development mailbox.
+  listening: onDeploy ? "" : server.addr.hostname,
+  logger: defaultLogger,
+  ...(publicUrl === undefined ? {} : { publicUrl }),
+});
+const settings = sessionSettingsFromEnv(env);
+const sso = ssoFromEnv(env);
 const demo = await createDemoApp({
   store: opened.store,
   islands,
-  ...sessionSettingsFromEnv(env),
+  mail,
+  ...settings,
+  deviceKeys: settings.deviceKeys ?? processDeviceKeys(defaultLogger),
   ...(publicUrl === undefined ? {} : { publicUrl }),
+  ...(sso === undefined ? {} : { sso }),
 });
 app.resolve(demo.handler);
 reaper.resolve(demo.reaper);
@@ -72,7 +100,7 @@ reaper.resolve(demo.reaper);
 console.log(
   `Gatehouse demo on ${
     publicUrl ?? "your deployment's URL"
-  } (store: ${opened.kind} at ${opened.location})`,
+  } (store: ${opened.kind} at ${opened.location})\n${mail.summary}`,
 );
 await announceFirstRun(opened.store);
 
@@ -86,6 +114,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 async function stop(): Promise<void> {
   await server.shutdown();
+  (mail.mailer as { close?: () => void } | undefined)?.close?.();
   await (await reaper.promise).stop();
   await opened.close();
   Deno.exit(0);

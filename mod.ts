@@ -14,8 +14,11 @@
  *   {@linkcode createPasskeys}, {@linkcode loginRateLimiter},
  *   {@linkcode crossOriginGuard} and {@linkcode Reaper} are what
  *   `createGatehouse` is built from.
- * - {@linkcode developmentMailer}: prints invitation and reset mail, links
- *   included, in development; otherwise no link is ever logged.
+ * - {@linkcode smtpMailer}: sends invitations, reset links and security
+ *   notices over SMTP, each in the recipient's language with a text and an
+ *   HTML part ({@linkcode defaultMailTemplates}, replaceable per kind);
+ *   {@linkcode developmentMailer} prints them, links included, in
+ *   development; otherwise no link is ever logged.
  *
  * Other entries: `@gatehouse/server/kv` and `@gatehouse/server/postgres`
  * (the stores), `@gatehouse/server/store` (the `Store` interface and its
@@ -71,6 +74,13 @@ export {
 export type { Account } from "./server/features/account.ts";
 export type { SecondFactor } from "./server/features/second_factor.ts";
 export type { Passkeys } from "./server/features/passkeys.ts";
+export type { SingleSignOn } from "./server/features/sso.ts";
+export type { GatehouseSsoOptions } from "./server/core/sso_settings.ts";
+export type {
+  SsoOptions,
+  SsoProviderOptions,
+} from "./server/core/sso/provider_config.ts";
+export type { SsoFetch } from "./server/core/sso/no_redirect_fetch.ts";
 export type { AccountLinks } from "./server/features/account_links.ts";
 export type {
   MaybePromise,
@@ -119,6 +129,25 @@ export {
   type MailKind,
   type MailMessage,
 } from "./server/core/mailer.ts";
+export {
+  SmtpError,
+  type SmtpMailer,
+  smtpMailer,
+  type SmtpMailerOptions,
+} from "./server/core/mail/smtp.ts";
+export { NOTICE_KINDS, type NoticeKind } from "./server/core/mail/kinds.ts";
+export type {
+  InvitationData,
+  MailContent,
+  MailData,
+  MailDataOf,
+  MailTemplate,
+  MailTemplates,
+  NoticeData,
+  PasswordResetData,
+} from "./server/core/mail/data.ts";
+export { defaultMailTemplates } from "./server/core/mail/templates.ts";
+export type { MailCounts } from "./server/core/mail/outbox.ts";
 export {
   argon2Hasher,
   type Argon2Options,

@@ -46,6 +46,13 @@ import {
   TotpNotEnabledError,
 } from "./security_errors.ts";
 import {
+  IdentityNotFoundError,
+  LastSignInMethodError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  SsoRequiredError,
+} from "./sso_errors.ts";
+import {
   InvitationFailedError,
   ServerError,
   type ServerFeature,
@@ -72,6 +79,8 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   user_id_malformed: ValidationError,
   body_too_large: ValidationError,
   role_unknown: RoleUnknownError,
+  // A language the server's mail is not written in (DESIGN.md §14).
+  locale_unknown: ValidationError,
   credentials_invalid: InvalidCredentialsError,
   session_absent: UnauthorizedError,
   role_insufficient: ForbiddenError,
@@ -88,6 +97,8 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   token_invalid: InvalidTokenError,
   login_rate_limited: RateLimitedError,
   internal: ServerError,
+  // The invitation's mail failed: nothing was made (DESIGN.md §14).
+  mail_failed: InvitationFailedError,
   session_id_malformed: ValidationError,
   passkey_id_malformed: ValidationError,
   code_invalid: CodeInvalidError,
@@ -99,6 +110,14 @@ export const CLASS_OF_CODE: Readonly<Record<ServerCode, ErrorClass>> = {
   passkey_not_found: PasskeyNotFoundError,
   second_factor_enabled: SecondFactorEnabledError,
   totp_not_enabled: TotpNotEnabledError,
+  // Single sign-on (DESIGN.md §13).
+  identity_id_malformed: ValidationError,
+  logout_token_invalid: ValidationError,
+  sso_required: SsoRequiredError,
+  provider_not_found: ProviderNotFoundError,
+  identity_not_found: IdentityNotFoundError,
+  last_sign_in_method: LastSignInMethodError,
+  provider_unavailable: ProviderUnavailableError,
 };
 
 // The operations whose 401 is a refused proof, not a session gone: the

@@ -18,6 +18,7 @@ export type SecurityOperations = Pick<
   AuthTransport,
   | "changePassword"
   | "reauthenticate"
+  | "updateAccount"
   | "listSessions"
   | "revokeSession"
   | "revokeOtherSessions"
@@ -29,6 +30,7 @@ export type SecurityOperations = Pick<
   | "countRecoveryCodes"
   | "verifySecondFactor"
   | "removeUserSecondFactor"
+  | "unlockUser"
   | "passkeyRegistrationOptions"
   | "registerPasskey"
   | "listPasskeys"
@@ -60,6 +62,13 @@ export function securityOperations(ask: Ask): SecurityOperations {
       }),
     reauthenticate: (proof) =>
       none("reauthenticate", { body: proofBody(proof) }),
+    updateAccount: ({ name, locale }) =>
+      json<SessionUser>("updateAccount", {
+        body: {
+          ...(name === undefined ? {} : { name }),
+          ...(locale === undefined ? {} : { locale }),
+        },
+      }),
     listSessions: async () =>
       (await json<{ sessions: AccountSession[] }>("listSessions")).sessions,
     revokeSession: (id) => none("revokeSession", { params: { id } }),
@@ -81,6 +90,7 @@ export function securityOperations(ask: Ask): SecurityOperations {
       json<SessionUser>("verifySecondFactor", { body: proofBody(proof) }),
     removeUserSecondFactor: (id) =>
       none("removeUserSecondFactor", { params: { id } }),
+    unlockUser: (id) => none("unlockUser", { params: { id } }),
     passkeyRegistrationOptions: () =>
       json<PasskeyOptions>("passkeyRegistrationOptions"),
     registerPasskey: (response, name) =>

@@ -8,8 +8,10 @@
 
 import { changingRecoveryCodes } from "./_recovery_code_changes.ts";
 import { activeTransport } from "./transport.ts";
+import type { SessionUser } from "./types.ts";
 import type {
   AccountSession,
+  AccountUpdate,
   ActivityQuery,
   AuditEventPage,
   PasswordChange,
@@ -68,6 +70,27 @@ export function changePassword(change: PasswordChange): Promise<void> {
 export function reauthenticate(proof: Proof): Promise<void> {
   const answer = activeTransport().reauthenticate(proof);
   return "recoveryCode" in proof ? changingRecoveryCodes(answer) : answer;
+}
+
+/**
+ * Changes one's own name or the language of one's mail (`PATCH
+ * /api/auth/account`): `en` or a language the server's mail is written in
+ * (`es`). A chosen language is kept; until one is chosen, each sign-in sets
+ * it from the browser. Put the answer in the cache with `adoptSession`.
+ *
+ * @param update The name, the language, or both.
+ * @returns The signed-in account as it is now.
+ * @throws {ValidationError} The name is refused (`name_required`, `name_too_long`) or the language is not one of the server's (`locale_unknown`).
+ *
+ * @example Mail in Spanish
+ * ```ts
+ * import { updateAccount } from "@gatehouse/client";
+ *
+ * const spanish = () => updateAccount({ locale: "es" });
+ * ```
+ */
+export function updateAccount(update: AccountUpdate): Promise<SessionUser> {
+  return activeTransport().updateAccount(update);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `@gatehouse/client/admin`: user administration (list, create, disable or
  * enable, change role, invite, list and revoke pending invitations, end an
- * account's sessions, remove its second factor, read the audit log), with
+ * account's sessions, remove its second factor, unlock it after failed
+ * sign-ins, read the audit log), with
  * the errors each call throws: {@linkcode EmailTakenError}, {@linkcode ValidationError}
  * and the role errors ({@linkcode RoleRefusedError},
  * {@linkcode SelfRoleError}, {@linkcode LastPrivilegedError},
@@ -44,6 +45,7 @@ export {
   listAuditEvents,
   removeUserSecondFactor,
   revokeUserSessions,
+  unlockUser,
 } from "./admin_security_calls.ts";
 export type {
   AuditEvent,

@@ -51,6 +51,30 @@ export function removeUserSecondFactor(id: string): Promise<void> {
 }
 
 /**
+ * Clears the account lock of another account (`DELETE
+ * /api/users/{id}/lock`): the failed sign-ins counted against its address,
+ * so browsers without a trusted-device cookie may sign in again at once
+ * (DESIGN.md §15).
+ *
+ * @param id The account id.
+ * @returns Once cleared.
+ * @throws {UserNotFoundError} No such account.
+ * @throws {RoleBeyondReachError} The account is beyond the caller's reach.
+ * @throws {ReauthenticationRequiredError} Prove who you are first.
+ *
+ * @example Unlocking the accounts the list shows locked
+ * ```ts
+ * import { type User, unlockUser } from "@gatehouse/client/admin";
+ *
+ * const unlockAll = (users: readonly User[]) =>
+ *   Promise.all(users.filter((u) => u.lockedUntil).map((u) => unlockUser(u.id)));
+ * ```
+ */
+export function unlockUser(id: string): Promise<void> {
+  return activeTransport().unlockUser(id);
+}
+
+/**
  * A page of the audit log, newest first (`GET /api/audit`), filtered by
  * account (as actor or target; by id or by address) and type. The server
  * answers only the events within the caller's reach (README, "Audit

@@ -25,6 +25,7 @@ import type {
 } from "./types.ts";
 import type {
   AccountSession,
+  AccountUpdate,
   ActivityQuery,
   AuditEventPage,
   AuditQuery,
@@ -36,6 +37,7 @@ import type {
   SecondFactorProof,
   TotpSetup,
 } from "./security_types.ts";
+import type { SsoIdentity, SsoProvider, SsoStartOptions } from "./sso_types.ts";
 
 /**
  * The two kinds of single-use link: an invitation's and a password reset's.
@@ -50,12 +52,36 @@ import type {
 export type LinkKind = "invitation" | "reset";
 
 /**
- * The operations of the contract a transport carries: every one but
- * `describeApi` (the OpenAPI document, which no call of the client reads).
+ * The operations of the contract that no call of the client makes: the
+ * OpenAPI document (`describeApi`), and the two single sign-on routes only
+ * a provider reaches (DESIGN.md §13): its redirect back to the site
+ * (`ssoCallback`, a navigation the provider sends the browser on) and its
+ * server's back-channel logout (`ssoBackchannelLogout`).
  *
  * @internal
  */
-export type TransportOperation = Exclude<OperationName, "describeApi">;
+export type NotClientOperation =
+  | "describeApi"
+  | "ssoCallback"
+  | "ssoBackchannelLogout";
+
+/**
+ * The names of {@linkcode NotClientOperation}, for code that lists the
+ * transport's operations.
+ *
+ * @internal
+ */
+export const NOT_CLIENT_OPERATIONS: ReadonlySet<string> = new Set<
+  NotClientOperation
+>(["describeApi", "ssoCallback", "ssoBackchannelLogout"]);
+
+/**
+ * The operations of the contract a transport carries: every one but those
+ * no call of the client makes ({@linkcode NotClientOperation}).
+ *
+ * @internal
+ */
+export type TransportOperation = Exclude<OperationName, NotClientOperation>;
 
 /**
  * One asynchronous call per operation of the contract: what
@@ -132,6 +158,8 @@ export interface AuthTransport extends TransportTable {
   changePassword(change: PasswordChange): Promise<void>;
   /** Renews the session's proof of identity. Throws PasswordIncorrectError, CodeInvalidError, PasskeyInvalidError, TotpNotEnabledError. */
   reauthenticate(proof: Proof): Promise<void>;
+  /** Changes one's own name or the language of one's mail; answers the account. Throws ValidationError (`name_required`, `locale_unknown`…). */
+  updateAccount(update: AccountUpdate): Promise<SessionUser>;
   /** The caller's live sessions, newest first. */
   listSessions(): Promise<AccountSession[]>;
   /** Ends one of the caller's sessions. Throws SessionNotFoundError. */
@@ -154,6 +182,8 @@ export interface AuthTransport extends TransportTable {
   verifySecondFactor(proof: SecondFactorProof): Promise<SessionUser>;
   /** Removes every second factor of another account. Throws UserNotFoundError, RoleBeyondReachError, ReauthenticationRequiredError. */
   removeUserSecondFactor(id: string): Promise<void>;
+  /** Clears the account lock of another account (failed sign-ins counted against its address). Throws UserNotFoundError, RoleBeyondReachError, ReauthenticationRequiredError. */
+  unlockUser(id: string): Promise<void>;
   /** WebAuthn creation options for a new passkey. Throws ReauthenticationRequiredError. */
   passkeyRegistrationOptions(): Promise<PasskeyOptions>;
   /** Registers a passkey from the authenticator's answer. Throws PasskeyInvalidError, ValidationError. */
@@ -173,6 +203,19 @@ export interface AuthTransport extends TransportTable {
   loginWithPasskey(
     response: Readonly<Record<string, unknown>>,
   ): Promise<SessionUser>;
+  /** The single sign-on providers, in the order the login screen shows them; none when the server has none. */
+  listSsoProviders(): Promise<SsoProvider[]>;
+  /**
+   * Leaves the page for the provider's sign-in: a browser navigation (not a
+   * fetch) to `GET /api/auth/sso/{id}/start`, which comes back to
+   * `returnTo` signed in (or re-authenticated), or to `/?sso_error=CODE`.
+   * Resolves once the navigation is asked for.
+   */
+  startSso(provider: string, options?: SsoStartOptions): Promise<void>;
+  /** The identities at providers linked to the signed-in account. */
+  listSsoIdentities(): Promise<SsoIdentity[]>;
+  /** Unlinks one of them. Throws IdentityNotFoundError, LastSignInMethodError, ReauthenticationRequiredError. */
+  unlinkSsoIdentity(id: string): Promise<void>;
   /** A page of the audit log, newest first. Throws ForbiddenError. */
   listAuditEvents(query?: AuditQuery): Promise<AuditEventPage>;
   /** A page of the caller's own events, newest first. */

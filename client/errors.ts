@@ -167,7 +167,10 @@ export interface RateLimitedErrorOptions extends AuthClientErrorOptions {
 /**
  * A limiter refused: too many failed sign-ins or password-reset requests,
  * or too many passkey options asked for, from this address. Code
- * `login_rate_limited`, status 429.
+ * `login_rate_limited`, status 429. When the account lock refused
+ * (DESIGN.md §15: too many failed sign-ins to the address, from anywhere),
+ * `meta.scope` is `"account"`, and `meta.until` is `"reset"` for the lock
+ * only a password reset or an administrator lifts.
  *
  * @example Saying how long to wait
  * ```ts
@@ -180,6 +183,12 @@ export interface RateLimitedErrorOptions extends AuthClientErrorOptions {
 export class RateLimitedError extends AuthClientError {
   /** Seconds to wait before trying again (`Retry-After`); null when the server did not say. */
   readonly retryAfter: number | null;
+  /**
+   * When trying again makes sense (ms since the epoch): `retryAfter` from
+   * the moment the error was made, so words shown later still name the
+   * same time; null when the server did not say.
+   */
+  readonly retryAt: number | null;
 
   /**
    * Builds the error.
@@ -194,6 +203,9 @@ export class RateLimitedError extends AuthClientError {
     super(message, { code: "login_rate_limited", status: 429, ...options });
     this.name = "RateLimitedError";
     this.retryAfter = options.retryAfter ?? null;
+    this.retryAt = this.retryAfter === null
+      ? null
+      : Date.now() + this.retryAfter * 1000;
   }
 }
 

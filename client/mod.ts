@@ -25,6 +25,9 @@
  *   {@linkcode verifySecondFactor}, {@linkcode registerPasskey},
  *   {@linkcode loginWithPasskey}, …). `login` answers a
  *   {@linkcode SecondFactorChallenge} when a second step is due.
+ * - Single sign-on (DESIGN.md §13): {@linkcode listSsoProviders},
+ *   {@linkcode startSso} (a navigation to the provider),
+ *   {@linkcode listSsoIdentities}, {@linkcode unlinkSsoIdentity}.
  * - Typed errors: {@linkcode InvalidCredentialsError},
  *   {@linkcode RateLimitedError}, {@linkcode UnauthorizedError},
  *   {@linkcode InvalidTokenError}, {@linkcode ValidationError} and more, all
@@ -93,6 +96,7 @@ export {
   reauthenticate,
   revokeOtherSessions,
   revokeSession,
+  updateAccount,
 } from "./account_calls.ts";
 export {
   confirmTotp,
@@ -119,6 +123,7 @@ export {
 } from "./security_errors.ts";
 export {
   type AccountSession,
+  type AccountUpdate,
   type ActivityQuery,
   type AuditAccount,
   type AuditEvent,
@@ -139,6 +144,25 @@ export {
   ServerError,
   UnexpectedResponseError,
 } from "./service_errors.ts";
+export {
+  listSsoIdentities,
+  listSsoProviders,
+  startSso,
+  unlinkSsoIdentity,
+} from "./sso_calls.ts";
+export {
+  IdentityNotFoundError,
+  LastSignInMethodError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  SsoRequiredError,
+} from "./sso_errors.ts";
+export type {
+  SsoErrorCode,
+  SsoIdentity,
+  SsoProvider,
+  SsoStartOptions,
+} from "./sso_types.ts";
 export {
   fetchSession,
   isSessionRevoked,

@@ -11,6 +11,7 @@
 import { type Ask, call } from "./_call.ts";
 import { reportFailure } from "./_report.ts";
 import { securityOperations } from "./_rest_security.ts";
+import { ssoOperations } from "./_rest_sso.ts";
 import { UnauthorizedError } from "./errors.ts";
 import { InvitationFailedError } from "./service_errors.ts";
 import type { AuthTransport } from "./auth_transport.ts";
@@ -53,6 +54,12 @@ export interface RestTransportOptions {
   readonly baseUrl?: string | URL;
   /** The fetch to use; `globalThis.fetch` at call time by default. */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * How an operation that is a navigation, not a fetch, leaves the page
+   * (`startSso`, to the single sign-on provider): `location.assign` by
+   * default.
+   */
+  readonly navigate?: (url: string) => void;
 }
 
 /**
@@ -185,6 +192,7 @@ export function restTransport(
       })).status,
 
     ...securityOperations(ask),
+    ...ssoOperations(ask, options),
   };
 }
 

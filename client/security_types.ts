@@ -65,6 +65,25 @@ export type Proof =
 export type SecondFactorProof = Exclude<Proof, { readonly password: string }>;
 
 /**
+ * A change of one's own account (`PATCH /api/auth/account`): the name, the
+ * language of one's mail (`en` or a language the server's mail is written
+ * in, such as `es`), or both; a field left out stays as it is.
+ *
+ * @example Mail in Spanish from now on
+ * ```ts
+ * import type { AccountUpdate } from "@gatehouse/client";
+ *
+ * const update: AccountUpdate = { locale: "es" };
+ * ```
+ */
+export interface AccountUpdate {
+  /** The display name (the name rules apply). */
+  readonly name?: string;
+  /** The language of one's mail: `en`, `es`… */
+  readonly locale?: string;
+}
+
+/**
  * A change of one's own password.
  *
  * @example The two passwords
@@ -117,6 +136,11 @@ export interface AccountSession {
   readonly userAgent: string;
   /** Whether it is the session of this browser. */
   readonly current: boolean;
+  /**
+   * The name of the single sign-on provider whose sign-in made it, or null
+   * for other sign-ins (DESIGN.md §13); absent from a server older than it.
+   */
+  readonly via?: string | null;
 }
 
 /**

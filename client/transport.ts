@@ -12,10 +12,11 @@
  */
 
 import { OPERATION_NAMES } from "@gatehouse/contract/operations";
-import type {
-  AuthTransport,
-  LinkKind,
-  TransportOperation,
+import {
+  type AuthTransport,
+  type LinkKind,
+  NOT_CLIENT_OPERATIONS,
+  type TransportOperation,
 } from "./auth_transport.ts";
 import { restTransport } from "./rest.ts";
 
@@ -50,7 +51,7 @@ const REST: AuthTransport = restTransport();
 // has them), plus isSessionRevoked.
 const OPERATIONS: ReadonlySet<keyof AuthTransport> = new Set([
   ...OPERATION_NAMES.filter((name): name is TransportOperation =>
-    name !== "describeApi"
+    !NOT_CLIENT_OPERATIONS.has(name)
   ),
   "isSessionRevoked",
 ]);

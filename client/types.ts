@@ -55,6 +55,11 @@ export interface SessionUser {
    * yet (wire: `second_factor_required`): until it does, only enrolment works.
    */
   readonly secondFactorRequired?: boolean;
+  /**
+   * The language of the account's mail (`en`, `es`…), "" while none is
+   * known; absent from a server older than it.
+   */
+  readonly locale?: string;
 }
 
 /**
@@ -109,6 +114,13 @@ export interface User {
    * accounts when the server tells them: what an administrator could remove.
    */
   readonly secondFactor?: SecondFactorState;
+  /**
+   * Until when sign-ins to the account from browsers without a
+   * trusted-device cookie are refused after failed attempts, as an ISO
+   * 8601 string (wire: `locked_until`); null when they are not, absent
+   * from servers that do not tell.
+   */
+  readonly lockedUntil?: string | null;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   SchemaName,
   SCHEMAS,
   SECOND_FACTOR_METHODS,
+  SSO_ERROR_CODES,
   USER_SORTS,
 } from "./shapes.ts";
 
@@ -424,3 +425,74 @@ export type AuditEventJson = WireOf<"AuditEvent">;
  * ```
  */
 export type AuditEventPageJson = WireOf<"AuditEventPage">;
+
+/**
+ * A single sign-on provider on the wire: the login screen's button.
+ *
+ * @example
+ * ```ts
+ * import type { SsoProviderJson } from "@gatehouse/contract";
+ *
+ * const acme: SsoProviderJson = {
+ *   id: "acme",
+ *   name: "Acme",
+ *   domains: ["acme.example"],
+ *   enforce: true,
+ * };
+ * ```
+ */
+export type SsoProviderJson = WireOf<"SsoProvider">;
+
+/**
+ * The single sign-on providers on the wire.
+ *
+ * @example
+ * ```ts
+ * import type { SsoProviderListJson } from "@gatehouse/contract";
+ *
+ * const none: SsoProviderListJson = { providers: [] };
+ * ```
+ */
+export type SsoProviderListJson = WireOf<"SsoProviderList">;
+
+/**
+ * An identity at a single sign-on provider linked to the caller.
+ *
+ * @example
+ * ```ts
+ * import type { SsoIdentityJson } from "@gatehouse/contract";
+ *
+ * const linked: SsoIdentityJson = {
+ *   id: "0190f0a0-0000-7000-8000-00000000000d",
+ *   provider: "acme",
+ *   name: "Ada Lovelace",
+ *   email: "ada@acme.example",
+ *   linked_at: "2026-01-02T03:04:05.000Z",
+ * };
+ * ```
+ */
+export type SsoIdentityJson = WireOf<"SsoIdentity">;
+
+/**
+ * The caller's linked identities on the wire.
+ *
+ * @example
+ * ```ts
+ * import type { SsoIdentityListJson } from "@gatehouse/contract";
+ *
+ * const list: SsoIdentityListJson = { identities: [] };
+ * ```
+ */
+export type SsoIdentityListJson = WireOf<"SsoIdentityList">;
+
+/**
+ * A `?sso_error=` code of the single sign-on callback.
+ *
+ * @example
+ * ```ts
+ * import type { SsoErrorCode } from "@gatehouse/contract";
+ *
+ * const code: SsoErrorCode = "sso_email_unverified";
+ * ```
+ */
+export type SsoErrorCode = (typeof SSO_ERROR_CODES)[number];

@@ -65,6 +65,7 @@ export {
   SCHEMAS,
   SECOND_FACTOR_METHODS,
   SHAPES,
+  SSO_ERROR_CODES,
   USER_SORTS,
 } from "./shapes.ts";
 export type {
@@ -89,6 +90,11 @@ export type {
   SecondFactorStateJson,
   SessionJson,
   SessionListJson,
+  SsoErrorCode,
+  SsoIdentityJson,
+  SsoIdentityListJson,
+  SsoProviderJson,
+  SsoProviderListJson,
   TotpSetupJson,
   UserJson,
   UserListJson,

@@ -68,6 +68,7 @@ export interface OpenApiDocument {
 }
 
 const JSON_TYPE = "application/json";
+const FORM_TYPE = "application/x-www-form-urlencoded";
 
 /**
  * Builds the OpenAPI 3.1 description of every operation, body, answer and
@@ -140,6 +141,12 @@ function operationObject(
       content: { [JSON_TYPE]: { schema: shape.body } },
     };
   }
+  if (shape.form !== undefined) {
+    operation.requestBody = {
+      required: true,
+      content: { [FORM_TYPE]: { schema: shape.form } },
+    };
+  }
   return operation;
 }
 
@@ -162,6 +169,9 @@ const COOKIE_DESCRIPTIONS: Readonly<Record<CookieEffect, string>> = {
   set: "The session cookie",
   cleared: "The session cookie, cleared",
   pending: "The pending sign-in cookie (`__Host-gatehouse-pending`, 5 minutes)",
+  sso: "The single sign-on cookie (`__Host-gatehouse-sso`, 10 minutes)",
+  sso_done:
+    "The single sign-on cookie, cleared; after a sign-in, the session cookie too",
 };
 
 function responseObject(
@@ -169,9 +179,11 @@ function responseObject(
     readonly summary: string;
     readonly answer?: string;
     readonly cookie?: CookieEffect;
+    readonly location?: string;
   },
 ): JsonSchema {
   const response: Record<string, unknown> = { description: success.summary };
+  const headers: Record<string, JsonSchema> = {};
   if (success.answer !== undefined) {
     response.content = {
       [JSON_TYPE]: {
@@ -180,13 +192,18 @@ function responseObject(
     };
   }
   if (success.cookie !== undefined) {
-    response.headers = {
-      "Set-Cookie": {
-        description: COOKIE_DESCRIPTIONS[success.cookie],
-        schema: { type: "string" },
-      },
+    headers["Set-Cookie"] = {
+      description: COOKIE_DESCRIPTIONS[success.cookie],
+      schema: { type: "string" },
     };
   }
+  if (success.location !== undefined) {
+    headers.Location = {
+      description: success.location,
+      schema: { type: "string" },
+    };
+  }
+  if (Object.keys(headers).length > 0) response.headers = headers;
   return response;
 }
 

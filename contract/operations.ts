@@ -170,6 +170,13 @@ export const OPERATIONS = {
     limiter: "login",
     success: 204,
   },
+  // One's own name and the language of one's mail (DESIGN.md §14).
+  updateAccount: {
+    method: "PATCH",
+    path: "/api/auth/account",
+    guard: "session",
+    success: 200,
+  },
   reauthenticate: {
     method: "POST",
     path: "/api/auth/reauthenticate",
@@ -257,6 +264,14 @@ export const OPERATIONS = {
     success: 204,
     fresh: true,
   },
+  // Clears the account lock of an account's address (DESIGN.md §15).
+  unlockUser: {
+    method: "DELETE",
+    path: "/api/users/:id/lock",
+    guard: "privileged",
+    success: 204,
+    fresh: true,
+  },
   // No limiter: it writes a challenge too, but only for a session that
   // proved its password (or a factor) within the re-authentication window
   // (`fresh`); the session guard refuses everyone else before the handler.
@@ -312,6 +327,55 @@ export const OPERATIONS = {
     guard: "public",
     limiter: "login",
     success: 200,
+  },
+  // Single sign-on with a company's OpenID Connect provider (DESIGN.md
+  // §13). The login screen's buttons:
+  listSsoProviders: {
+    method: "GET",
+    path: "/api/auth/sso",
+    guard: "public",
+    success: 200,
+  },
+  // A browser navigation, not a fetch: 302 to the provider. Public, and
+  // every call writes a flow: limited by requests, as the passkey options
+  // are. With `reauthenticate=1` it needs a session (checked by the
+  // handler: a sign-in needs none).
+  startSso: {
+    method: "GET",
+    path: "/api/auth/sso/:id/start",
+    guard: "public",
+    limiter: "challenge",
+    success: 302,
+  },
+  // Where the provider sends the browser back: 303 to the return path, or
+  // to `/?sso_error=CODE`. No limiter: without the flow its start wrote
+  // (and limited) it does nothing and records nothing.
+  ssoCallback: {
+    method: "GET",
+    path: "/api/auth/sso/:id/callback",
+    guard: "public",
+    success: 303,
+  },
+  // Called by the provider's server (OIDC Back-Channel Logout 1.0), with a
+  // form body: no browser, no Origin, no session.
+  ssoBackchannelLogout: {
+    method: "POST",
+    path: "/api/auth/sso/:id/backchannel-logout",
+    guard: "public",
+    success: 200,
+  },
+  listSsoIdentities: {
+    method: "GET",
+    path: "/api/auth/sso/identities",
+    guard: "session",
+    success: 200,
+  },
+  unlinkSsoIdentity: {
+    method: "DELETE",
+    path: "/api/auth/sso/identities/:id",
+    guard: "session",
+    success: 204,
+    fresh: true,
   },
   listAuditEvents: {
     method: "GET",

@@ -112,6 +112,7 @@ export const AUDIT_EVENT_TYPES = [
   "login.failed",
   "login.rate_limited",
   "login.locked",
+  "login.unlocked",
   "logout",
   "session.revoked",
   "password.changed",
@@ -132,6 +133,34 @@ export const AUDIT_EVENT_TYPES = [
   "recovery_code.used",
   "passkey.added",
   "passkey.removed",
+  "sso.linked",
+  "sso.unlinked",
+  "user.role_sync_skipped",
+  "account.updated",
+] as const;
+
+/**
+ * Why a single sign-on failed, as the callback tells the browser in
+ * `?sso_error=CODE` (DESIGN.md §13), and as `login.failed` records it in
+ * `detail.reason`.
+ *
+ * @example Reading the code back on the login screen
+ * ```ts
+ * import { SSO_ERROR_CODES } from "@gatehouse/contract";
+ *
+ * const code = new URL("https://app.example/?sso_error=sso_denied")
+ *   .searchParams.get("sso_error");
+ * console.assert((SSO_ERROR_CODES as readonly (string | null)[]).includes(code));
+ * ```
+ */
+export const SSO_ERROR_CODES = [
+  "sso_state_invalid",
+  "sso_denied",
+  "sso_token_invalid",
+  "sso_email_unverified",
+  "sso_account_unknown",
+  "sso_account_disabled",
+  "sso_domain_refused",
 ] as const;
 
 /**
@@ -178,6 +207,10 @@ export const SCHEMAS = {
       grantable: strings,
       second_factor: secondFactor,
       second_factor_required: boolean,
+      // The language of the account's mail (DESIGN.md §14): `en` or a
+      // shipped catalogue's tag, "" while none is known. Every answer of
+      // this server has it; older ones leave it out.
+      locale: string,
     },
     required: ["id", "email", "name", "role"],
     additionalProperties: false,
@@ -195,6 +228,11 @@ export const SCHEMAS = {
       // In the list of accounts, where the store tells it: whether
       // "Remove second factor" has anything to remove.
       second_factor: secondFactor,
+      // Until when sign-ins to the address from browsers without a
+      // trusted-device cookie are refused after failed attempts (DESIGN.md
+      // §15), or null. Every answer of this server has it; older ones
+      // leave it out.
+      locked_until: { oneOf: [time, { type: "null" }] },
     },
     required: ["id", "email", "name", "role", "disabled", "created_at"],
     additionalProperties: false,
@@ -295,6 +333,10 @@ export const SCHEMAS = {
       ip: string,
       user_agent: string,
       current: boolean,
+      // The name of the single sign-on provider whose sign-in made it, or
+      // null for other sign-ins (DESIGN.md §13). Every answer of this
+      // server has it; older ones leave it out.
+      via: { type: ["string", "null"] },
     },
     required: [
       "id",
@@ -397,6 +439,57 @@ export const SCHEMAS = {
     required: ["challenge"],
     properties: { challenge: string },
   },
+  // A single sign-on provider as the login screen shows it: its button
+  // ("Sign in with {name}") and the address domains it speaks for.
+  SsoProvider: {
+    type: "object",
+    properties: {
+      id: { type: "string", pattern: "^[a-z0-9-]{1,32}$" },
+      name: string,
+      domains: strings,
+      // Whether addresses in `domains` must sign in through it.
+      enforce: boolean,
+    },
+    required: ["id", "name", "domains"],
+    additionalProperties: false,
+  },
+  SsoProviderList: {
+    type: "object",
+    properties: {
+      providers: {
+        type: "array",
+        items: { $ref: "#/components/schemas/SsoProvider" },
+      },
+    },
+    required: ["providers"],
+    additionalProperties: false,
+  },
+  // An identity at a provider linked to the caller's account: `id` is its
+  // own, `provider` the provider's id, `name` and `email` the person's at
+  // the provider ("" when it gave none).
+  SsoIdentity: {
+    type: "object",
+    properties: {
+      id: uuid,
+      provider: string,
+      name: string,
+      email: string,
+      linked_at: time,
+    },
+    required: ["id", "provider", "name", "email", "linked_at"],
+    additionalProperties: false,
+  },
+  SsoIdentityList: {
+    type: "object",
+    properties: {
+      identities: {
+        type: "array",
+        items: { $ref: "#/components/schemas/SsoIdentity" },
+      },
+    },
+    required: ["identities"],
+    additionalProperties: false,
+  },
   // `ip` and `user_agent` are "" when unknown, and in one's own activity
   // for an action of another account. A failed sign-in's `detail` holds
   // the attempted `email` only when it is an account's address or looks
@@ -490,6 +583,16 @@ export interface OperationShape {
   readonly errors: readonly ErrorCode[];
   /** The JSON body, when the operation reads one. */
   readonly body?: JsonSchema;
+  /**
+   * The form body (`application/x-www-form-urlencoded`), when the
+   * operation reads one instead of JSON (a provider's back-channel call).
+   */
+  readonly form?: JsonSchema;
+  /**
+   * Where the success's `Location` sends the browser, for an operation that
+   * answers a redirect (a navigation, not a fetch).
+   */
+  readonly location?: string;
   /** Each query parameter, by name (all optional). */
   readonly query?: Readonly<Record<string, JsonSchema>>;
   /** Each path value, by name (the `:name`s of the path). */
@@ -498,7 +601,9 @@ export interface OperationShape {
   readonly answer?: SchemaName;
   /**
    * Whether the success sets the session cookie (`set`), clears it
-   * (`cleared`), or sets the pending sign-in cookie (`pending`).
+   * (`cleared`), sets the pending sign-in cookie (`pending`), sets the
+   * single sign-on cookie (`sso`), or clears it and, after a sign-in,
+   * sets the session cookie (`sso_done`).
    */
   readonly cookie?: CookieEffect;
   /**
@@ -510,7 +615,9 @@ export interface OperationShape {
 
 /**
  * What a success does to the cookies: sets the session cookie, clears it,
- * or sets the pending sign-in cookie of the second-factor step.
+ * sets the pending sign-in cookie of the second-factor step, sets the
+ * single sign-on cookie at its start, or clears that one at its callback
+ * (setting the session cookie after a sign-in).
  *
  * @example The password step of a two-step sign-in
  * ```ts
@@ -519,7 +626,7 @@ export interface OperationShape {
  * const effect: CookieEffect = "pending";
  * ```
  */
-export type CookieEffect = "set" | "cleared" | "pending";
+export type CookieEffect = "set" | "cleared" | "pending" | "sso" | "sso_done";
 
 /**
  * A success other than an operation's main one.
@@ -582,6 +689,9 @@ const page = {
 } as const;
 
 const credentials = /* @__PURE__ */ body({ email: string, password: string });
+const ssoProviderId = {
+  id: { type: "string", pattern: "^[a-z0-9-]{1,32}$" },
+} as const;
 const linkSpend = /* @__PURE__ */ body({ token: string, password: string });
 const byId = { id: uuid } as const;
 
@@ -599,7 +709,7 @@ const byId = { id: uuid } as const;
 export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   login: {
     summary: "Sign in with an email and a password",
-    errors: [...JSON_BODY, "credentials_invalid"],
+    errors: [...JSON_BODY, "credentials_invalid", "sso_required"],
     body: credentials,
     answer: "Identity",
     cookie: "set",
@@ -686,7 +796,13 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   invite: {
     summary: "Invite a person by email to set their own password",
-    errors: [...JSON_BODY, ...PERSON, "role_unknown", "role_beyond_reach"],
+    errors: [
+      ...JSON_BODY,
+      ...PERSON,
+      "role_unknown",
+      "role_beyond_reach",
+      "mail_failed",
+    ],
     body: /* @__PURE__ */ body({ email: string, name: string, role: string }, [
       "role",
     ]),
@@ -708,7 +824,7 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   acceptInvite: {
     summary: "Accept an invitation: set the password and sign in",
-    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
+    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid", "sso_required"],
     body: linkSpend,
     answer: "Identity",
     cookie: "set",
@@ -721,7 +837,7 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   resetPassword: {
     summary: "Set a new password with a reset link",
-    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid"],
+    errors: [...JSON_BODY, ...NEW_PASSWORD, "token_invalid", "sso_required"],
     body: linkSpend,
   },
   checkLink: {
@@ -743,6 +859,16 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
       new_password: string,
     }),
     cookie: "set",
+  },
+  updateAccount: {
+    summary:
+      "Change one's own name or the language of one's mail (`en` or a shipped catalogue's tag)",
+    errors: [...JSON_BODY, "name_required", "name_too_long", "locale_unknown"],
+    body: /* @__PURE__ */ body({ name: string, locale: string }, [
+      "name",
+      "locale",
+    ]),
+    answer: "Identity",
   },
   reauthenticate: {
     summary: "Prove who you are again (password, code or passkey)",
@@ -827,6 +953,12 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     errors: ["user_id_malformed", "user_not_found", "role_beyond_reach"],
     params: byId,
   },
+  unlockUser: {
+    summary:
+      "Clear the account lock of an account (failed sign-ins counted against its address), within reach",
+    errors: ["user_id_malformed", "user_not_found", "role_beyond_reach"],
+    params: byId,
+  },
   passkeyRegistrationOptions: {
     summary: "WebAuthn creation options for a new passkey",
     errors: [],
@@ -877,10 +1009,79 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
   },
   loginWithPasskey: {
     summary: "Sign in with a passkey, no password",
-    errors: [...JSON_BODY, "credentials_invalid", "token_invalid"],
+    errors: [
+      ...JSON_BODY,
+      "credentials_invalid",
+      "token_invalid",
+      "sso_required",
+    ],
     body: /* @__PURE__ */ body({ response: { type: "object" } }),
     answer: "Identity",
     cookie: "set",
+  },
+  listSsoProviders: {
+    summary:
+      "The single sign-on providers, in the order the login screen shows them",
+    errors: [],
+    answer: "SsoProviderList",
+  },
+  startSso: {
+    summary:
+      "Start a single sign-on (a browser navigation): 302 to the provider; with reauthenticate=1, renew the signed-in session's proof instead",
+    errors: ["provider_not_found", "provider_unavailable", "session_absent"],
+    params: ssoProviderId,
+    query: {
+      // A same-origin path (`/…`, not `//…`); anything else becomes `/`.
+      return_to: { type: "string", maxLength: 1024 },
+      // `1`: prompt=login and max_age=0, for the signed-in account.
+      reauthenticate: { enum: ["1"] },
+    },
+    cookie: "sso",
+    location: "The provider's authorization endpoint",
+  },
+  ssoCallback: {
+    summary:
+      "The provider's answer (a browser navigation): 303 to the return path signed in, or to /?sso_error=CODE",
+    errors: ["provider_not_found", "provider_unavailable"],
+    params: ssoProviderId,
+    query: {
+      code: string,
+      state: string,
+      iss: string,
+      error: string,
+    },
+    cookie: "sso_done",
+    location:
+      "The return path given at the start, or `/?sso_error=CODE` (SSO_ERROR_CODES)",
+  },
+  ssoBackchannelLogout: {
+    summary:
+      "OpenID Connect Back-Channel Logout: the provider ends the sessions of a sign-in (sid) or a person (sub)",
+    errors: [
+      "body_malformed",
+      "body_too_large",
+      "body_field_required",
+      "logout_token_invalid",
+      "provider_not_found",
+      "provider_unavailable",
+    ],
+    params: ssoProviderId,
+    form: /* @__PURE__ */ body({ logout_token: string }),
+  },
+  listSsoIdentities: {
+    summary: "The identities at single sign-on providers linked to the caller",
+    errors: [],
+    answer: "SsoIdentityList",
+  },
+  unlinkSsoIdentity: {
+    summary:
+      "Unlink one of the caller's identities; never the account's last way to sign in",
+    errors: [
+      "identity_id_malformed",
+      "identity_not_found",
+      "last_sign_in_method",
+    ],
+    params: byId,
   },
   listAuditEvents: {
     summary: "A page of audit events, newest first",

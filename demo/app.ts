@@ -10,13 +10,14 @@
 
 import {
   createGatehouse,
-  developmentMailer,
+  type GatehouseSsoOptions,
   type Handler,
   type Logger,
   type PasswordHasher,
   type Reaper,
   respondError,
   type Store,
+  type TrustedProxy,
 } from "@gatehouse/server";
 import { defaultLogger } from "../server/http/logger.ts";
 import { restTransport } from "@gatehouse/client";
@@ -33,6 +34,9 @@ import {
 import { type Route, route, router } from "./router.ts";
 import { readStatic } from "./static.ts";
 import { SCREENS_CSS } from "./styles.ts";
+import { type DemoMail, demoMailFromEnv } from "./mail.ts";
+import { BRAND } from "../islands/_shell.tsx";
+import { DEV_MAIL_PATH, devMailPage } from "./dev_mail.ts";
 
 /** Options of {@linkcode createDemoApp}. */
 export interface DemoOptions {
@@ -49,6 +53,12 @@ export interface DemoOptions {
   publicUrl?: string;
   /** Where refusals, failures and the development mailer's reset links go; console by default. */
   logger?: Logger;
+  /**
+   * Where mail goes (`demoMailFromEnv`): SMTP, or the development mailer
+   * and, on a loopback address, its mailbox at `/dev/mail`. By default the
+   * development mailer alone, with `publicUrl`.
+   */
+  mail?: DemoMail;
   /** Password hasher; argon2id (native, or WebAssembly where addons cannot load) by default. */
   hasher?: PasswordHasher;
   /** How often a signed-in page re-checks its session, in ms; a minute by default. */
@@ -61,8 +71,14 @@ export interface DemoOptions {
   requireSecondFactor?: readonly string[];
   /** Keys that seal TOTP secrets at rest (`GATEHOUSE_TOTP_KEYS`). */
   totpKeys?: readonly string[];
+  /** Keys that sign the trusted-device cookie (`GATEHOUSE_DEVICE_KEYS`). */
+  deviceKeys?: readonly string[];
+  /** The reverse proxy whose client-address header is believed (`GATEHOUSE_TRUSTED_PROXY`). */
+  trustedProxy?: TrustedProxy;
   /** The clock, in ms since the epoch; `Date.now` by default (tests move their own). */
   now?: () => number;
+  /** Single sign-on providers (`GATEHOUSE_OIDC_*`, `ssoFromEnv`); none by default. */
+  sso?: GatehouseSsoOptions;
 }
 
 /** What {@linkcode createDemoApp} builds. */
@@ -110,6 +126,13 @@ function apiFallback(routes: readonly Route[]): Handler {
 export async function createDemoApp(options: DemoOptions): Promise<DemoApp> {
   const { store, islands } = options;
   const logger = options.logger ?? defaultLogger;
+  const mail = options.mail ?? demoMailFromEnv({}, {
+    listening: "",
+    logger,
+    ...(options.publicUrl === undefined
+      ? {}
+      : { publicUrl: options.publicUrl }),
+  });
   const gatehouse = createGatehouse({
     store,
     roles: ROLES,
@@ -125,15 +148,24 @@ export async function createDemoApp(options: DemoOptions): Promise<DemoApp> {
       ? {}
       : { requireSecondFactor: options.requireSecondFactor }),
     ...(options.totpKeys === undefined ? {} : { totpKeys: options.totpKeys }),
+    ...(options.deviceKeys === undefined
+      ? {}
+      : { deviceKeys: options.deviceKeys }),
+    ...(options.trustedProxy === undefined
+      ? {}
+      : { trustedProxy: options.trustedProxy }),
     ...(options.now === undefined ? {} : { now: options.now }),
-    // The demo has no mail system: reset links go to the log through the
-    // development mailer, wired here on purpose (the library never logs a
-    // link). It delivers no invitations, so the administrator sees their
-    // link on the screen.
-    ...(options.publicUrl === undefined ? {} : {
-      publicUrl: options.publicUrl,
-      mailer: developmentMailer({ logger, kinds: ["password_reset"] }),
-    }),
+    ...(options.sso === undefined ? {} : { sso: options.sso }),
+    // Without SMTP the demo has no mail system: reset links and notices go
+    // to the log through the development mailer, wired here on purpose
+    // (the library never logs a link). It delivers no invitations, so the
+    // administrator sees their link on the screen.
+    ...(options.publicUrl === undefined
+      ? {}
+      : { publicUrl: options.publicUrl }),
+    ...(mail.mailer === undefined ? {} : { mailer: mail.mailer }),
+    // Mail names the product the screens name.
+    productName: BRAND,
   });
   // Every route of the API, as Gatehouse hands them out, each behind its own
   // cross-origin guard; anything else under /api is a JSON 404 (or 405),
@@ -211,5 +243,17 @@ export async function createDemoApp(options: DemoOptions): Promise<DemoApp> {
       ? api(req, params, info)
       : site(req, params, info);
   };
-  return { handler: securityHeaders(app), reaper: gatehouse.reaper };
+  const handler = securityHeaders(app);
+  // The development mailbox answers apart, with a policy of its own: the
+  // pages' policy would refuse the mail's inline styles.
+  const mailbox = mail.mailbox;
+  if (mailbox === undefined) return { handler, reaper: gatehouse.reaper };
+  const devMail = devMailPage(mailbox);
+  return {
+    handler: (req, params, info) =>
+      new URL(req.url).pathname === DEV_MAIL_PATH
+        ? devMail(req, params, info)
+        : handler(req, params, info),
+    reaper: gatehouse.reaper,
+  };
 }

@@ -2,16 +2,26 @@
 // and Spanish, for the README. Starts the demo on a temporary KV store,
 // drives Debian's Chromium (or CHROMIUM_PATH) through each screen and writes
 // docs/screenshots/<screen>-<locale>.png (1024 px wide; the phone shots 390).
+// `deno task screenshots dev-mail` (any shots named) writes only those, still
+// walking every screen (later shots need what earlier ones did).
+//
+// The demo keeps its mail as on a loopback address (/dev/mail, the
+// `dev-mail` shot: the reset mail just sent, in the shot's language), but
+// mails no invitation, so the invite screen shows its link.
 
 import {
+  developmentMailer,
   firstRunInvitation,
   type Handler,
   type Logger,
+  type MailKind,
+  NOTICE_KINDS,
 } from "@gatehouse/server";
 import { openStoreFromEnv } from "@gatehouse/server/open";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { createDemoApp } from "../demo/app.ts";
 import { buildIslands } from "../demo/bundle.ts";
+import { type DemoMail, memoryMailbox } from "../demo/mail.ts";
 
 const OUT = new URL("../docs/screenshots/", import.meta.url);
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH")?.trim() || "/usr/bin/chromium";
@@ -36,7 +46,12 @@ export const SCREENS = [
   "set-password",
   "request-reset",
   "reset-password",
+  "dev-mail",
 ] as const;
+
+// The shots to write: those named on the command line, else every one.
+const ONLY: ReadonlySet<string> = new Set(Deno.args);
+const wanted = (shot: string) => ONLY.size === 0 || ONLY.has(shot);
 
 if (import.meta.main) await main();
 
@@ -72,6 +87,7 @@ async function main(): Promise<void> {
       islands: await buildIslands({ output: `${dir}/islands.js` }),
       publicUrl: origin,
       logger,
+      mail: keptMail(logger, origin),
     })).handler;
     await seed(opened.store, origin);
     browser = await chromium.launch({
@@ -82,15 +98,33 @@ async function main(): Promise<void> {
     for (const [name, locale] of LOCALES) {
       await shoot(browser, origin, name, locale, resetLinks);
     }
-    console.log(
-      `Wrote ${SCREENS.length * LOCALES.length} screenshots to ${OUT.pathname}`,
-    );
+    const written = SCREENS.filter(wanted).length * LOCALES.length;
+    console.log(`Wrote ${written} screenshots to ${OUT.pathname}`);
   } finally {
     await browser?.close();
     await server.shutdown();
     await opened.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+// The demo's development mailer, its mail also kept for /dev/mail (as on a
+// loopback address), invitations left on the screen.
+function keptMail(logger: Logger, origin: string): DemoMail {
+  const kinds: MailKind[] = ["password_reset", ...NOTICE_KINDS];
+  const printing = developmentMailer({ logger, kinds });
+  const mailbox = memoryMailbox();
+  return {
+    mailer: {
+      kinds,
+      async send(message) {
+        mailbox.keep(message);
+        await printing.send(message);
+      },
+    },
+    mailbox,
+    summary: `Mail: kept at ${origin}/dev/mail`,
+  };
 }
 
 // The first administrator (through the first-run link), a few accounts for
@@ -192,7 +226,9 @@ async function shoot(
       target = page,
       screen = shot,
     ) => {
+      // Waited for even when not written: the next step needs it there.
       await target.locator(`[data-gh-screen="${screen}"]`).waitFor();
+      if (!wanted(shot)) return;
       await target.evaluate(() => document.fonts.ready);
       // A heading focused after an action draws its ring: not in a picture.
       await target.evaluate(() => {
@@ -265,6 +301,19 @@ async function shoot(
     await guest.goto(resetLinks.at(-1)!);
     await ready(guest);
     await snap("reset-password", guest);
+
+    // The reset mail just sent, newest first at /dev/mail: the page's top,
+    // the mail's HTML part in its frame.
+    if (wanted("dev-mail")) {
+      await guest.setViewportSize({ width: VIEWPORT.width, height: 900 });
+      await guest.goto(`${origin}/dev/mail`);
+      await guest.frameLocator("iframe").first().locator("h1").waitFor();
+      await guest.screenshot({
+        path: new URL(`dev-mail-${name}.png`, OUT).pathname,
+        animations: "disabled",
+        caret: "hide",
+      });
+    }
   } finally {
     await admin.close();
     await visitor.close();

@@ -13,7 +13,7 @@ import {
   accountLinkOperations,
   type AccountLinks,
 } from "./features/account_links.ts";
-import { settled } from "./http/_background.ts";
+import { inBackground, settled } from "./http/_background.ts";
 import { clientMeta } from "./http/_client_meta.ts";
 import { isGuess } from "./core/_counted.ts";
 import { type Admin, adminOperations } from "./features/admin.ts";
@@ -27,6 +27,7 @@ import {
 } from "./core/operation.ts";
 import { type Middleware, NO_STORE } from "./http/respond.ts";
 import type { MailOptions, SharedOptions } from "./core/options.ts";
+import type { MailCounts } from "./core/mail/outbox.ts";
 import {
   loginRateLimiter,
   type LoginRateLimiterOptions,
@@ -40,6 +41,9 @@ import {
   secondFactorOperations,
 } from "./features/second_factor.ts";
 import { passkeyOperations, type Passkeys } from "./features/passkeys.ts";
+import { type SingleSignOn, ssoOperations } from "./features/sso.ts";
+import type { GatehouseSsoOptions } from "./core/sso_settings.ts";
+import { resolveSsoProviders } from "./core/sso/provider_config.ts";
 
 /**
  * WebAuthn challenges the public passkey options route writes per client
@@ -110,6 +114,27 @@ export interface GatehouseOptions extends SharedOptions, MailOptions {
    * with it is left). Without keys, secrets are stored as they are.
    */
   totpKeys?: readonly string[];
+  /**
+   * Keys that sign the trusted-device cookie `__Host-gatehouse-device`
+   * (HMAC-SHA-256), each the base64 of at least 32 random bytes, rotated
+   * like `totpKeys`: the first signs, every one verifies. A browser that
+   * completed a sign-in to an address is counted by the account lock on
+   * its own, so failed attempts from elsewhere do not lock it out
+   * (DESIGN.md §15). Without keys, a random key of the process: give every
+   * instance the same keys, or trusted browsers are trusted by one
+   * instance only, until it restarts.
+   */
+  deviceKeys?: readonly string[];
+  /**
+   * Single sign-on with companies' OpenID Connect providers (DESIGN.md
+   * §13): `{providers: [{id, name, issuer, clientId, clientSecret, domains,
+   * createAccounts, roleClaim, roleMap, defaultRole, syncRole, enforce}]}`.
+   * Each provider is discovered at start-up; one that cannot be reached
+   * logs an error, answers 503 `provider_unavailable` and is tried again.
+   * Needs `publicUrl` (each redirect URI is
+   * `{publicUrl}/api/auth/sso/{id}/callback`).
+   */
+  sso?: GatehouseSsoOptions;
 }
 
 /** The guards `createGatehouse` built, for routes of your own. */
@@ -153,6 +178,8 @@ export interface Gatehouse {
   readonly secondFactor: SecondFactor;
   /** Passkeys: one's own, and signing in with one. */
   readonly passkeys: Passkeys;
+  /** Single sign-on: the providers, sign-in, back-channel logout, identities. */
+  readonly sso: SingleSignOn;
   /** The guards, for your own routes. */
   readonly guards: GatehouseGuards;
   /** The rate limiters the routes use. */
@@ -169,9 +196,14 @@ export interface Gatehouse {
   /** The roles that may administer users, as derived from `roles`. */
   readonly privileged: readonly string[];
   /**
+   * How many messages the mailer took and how many failed so far (each
+   * failure is also logged): a live view, for health checks and metrics.
+   */
+  readonly mail: MailCounts;
+  /**
    * Resolves once the work started after answers so far has finished
-   * (refusal events, last-seen times, reset mail handed to the mailer):
-   * for tests and graceful shutdown.
+   * (refusal events, last-seen times, reset mail and notices handed to the
+   * mailer): for tests and graceful shutdown.
    */
   settled(): Promise<void>;
 }
@@ -219,6 +251,14 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     throw new TypeError("Invalid gatehouse options: a store is required");
   }
   const { privileged, roles } = authority(options);
+  if (options.sso !== undefined && options.roles !== undefined) {
+    // The mapped roles must be roles the application declares (checked
+    // here, where the declared list is known; the context resolves again).
+    const declared = roles.roles();
+    if (Array.isArray(declared)) {
+      resolveSsoProviders(options.sso, { knownRoles: declared });
+    }
+  }
   // The one context: every setting resolved here, once, and read by every
   // operation below (DEVELOPERS.md, "Decisions").
   const context = gatehouseContext({ ...options, privileged, roles });
@@ -236,6 +276,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     ...accountOperations(context),
     ...secondFactorOperations(context),
     ...passkeyOperations(context),
+    ...ssoOperations(context),
     describeApi: describeApiOperation(context, openapi),
   };
   const limiter = (
@@ -280,7 +321,9 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   // Each answer of the passkey options route wrote a challenge (a 200), or
   // may have before failing (a 5xx: counted, the safe side). Counted by
   // requests, not failures: the write is the cost, whoever asks.
-  const wroteChallenge = (res: Response) => res.ok || res.status >= 500;
+  // The start of a single sign-on writes a flow the same way: its 302.
+  const wroteChallenge = (res: Response) =>
+    res.ok || res.status === 302 || res.status >= 500;
   // A flood past either threshold records one `login.rate_limited` event
   // per address and window, not one per refused request: else the refusals
   // themselves would grow the store without bound (and be kept for the
@@ -311,6 +354,13 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     limiters,
   });
   const auth = authOn(context);
+  // Every provider discovered now, not at its first sign-in: one that is
+  // down is logged at start-up. `settled()` waits for it.
+  inBackground(
+    store,
+    context.sso.discover(),
+    (error) => logger.error("SSO discovery failed", { error }),
+  );
   return Object.freeze({
     auth,
     admin: {
@@ -323,6 +373,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       revokeInvitation: handlers.revokeInvitation,
       revokeUserSessions: handlers.revokeUserSessions,
       removeUserSecondFactor: handlers.removeUserSecondFactor,
+      unlockUser: handlers.unlockUser,
       listAuditEvents: handlers.listAuditEvents,
       privileged,
     },
@@ -333,6 +384,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       revokeSession: handlers.revokeSession,
       revokeOtherSessions: handlers.revokeOtherSessions,
       listActivity: handlers.listActivity,
+      updateAccount: handlers.updateAccount,
     },
     links: {
       acceptInvite: handlers.acceptInvite,
@@ -359,6 +411,14 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       passkeyLoginOptions: handlers.passkeyLoginOptions,
       loginWithPasskey: handlers.loginWithPasskey,
     },
+    sso: {
+      listSsoProviders: handlers.listSsoProviders,
+      startSso: handlers.startSso,
+      ssoCallback: handlers.ssoCallback,
+      ssoBackchannelLogout: handlers.ssoBackchannelLogout,
+      listSsoIdentities: handlers.listSsoIdentities,
+      unlinkSsoIdentity: handlers.unlinkSsoIdentity,
+    },
     guards,
     limiters,
     routes: Object.freeze(routes),
@@ -369,6 +429,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     }),
     openapi,
     privileged,
+    mail: context.mail.counts,
     settled: () => settled(store),
   });
 }

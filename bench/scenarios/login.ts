@@ -62,12 +62,20 @@ export const login: Scenario = {
       startServer("lean_login", { kvPath, cookieName: COOKIE_NAME }),
       // The floor of anything durable: the verify, then one commit.
       startServer("verify_commit", { hash, kvPath }),
+      // As an application runs it, but the account lock's counts are
+      // neither read nor written (the address limiter's are).
+      startServer("ours", {
+        store: "kv",
+        kvPath,
+        without: ["account-lock-counts"],
+      }),
     ]);
     const notes = [
       "one request at a time; the login limiter runs but stores no counts, so failed logins are not refused",
       "interleaved ratios: the two kinds of request alternate one by one (one connection per server) and each round compares their medians",
       "the login target is checked against argon2id verify in a bare HTTP server (the floor of a login request); the in-process verify ratio is reported beside it",
       "counted/uncounted: the same successful login with the limiter's counts stored (a reservation before the handler, its release written after the answer), as an application runs it",
+      "account lock: the same successful login with every count stored ÷ with the address limiter's alone (the account lock's two counter reads, then a reservation and a read, beside the account's read before the verify, and the release beside the session's commit; DESIGN.md §15)",
       "lean login: a hand-written login on the same KV file (one read of the account by its email, the argon2id verify, one commit of a session record; no cap, no audit event, no generation binding, no equal work): the floor of a login that keeps its session durably",
       "verify then commit: the bare verify, then one Deno KV commit of one key on the same file (or one Postgres INSERT) before the answer; no read, no session: the floor of any login that keeps its session durably",
       `login-ok signs one account in thousands of times: it sits at its session cap (50), so each login also reads its sessions and ends the oldest; login-few-sessions signs in ${FEW_SESSION_ACCOUNTS} accounts in turn, each holding a session or two`,
@@ -176,6 +184,12 @@ export const login: Scenario = {
         servers[2]!.port,
         ours.port,
       );
+      const locked = await signInRatio(
+        ctx,
+        "login: with ÷ without the account lock's counts",
+        servers[2]!.port,
+        servers[5]!.port,
+      );
       const ratios: Record<string, Spread> = {
         ...latencyRatios(results, [
           ["login-ok", "argon2-native-verify"],
@@ -193,6 +207,8 @@ export const login: Scenario = {
         "login-few-sessions/argon2-over-http p50, interleaved":
           fewSessions.ratio,
         "login-ok counted/uncounted limiter p50, interleaved": counted.ratio,
+        "login-ok with/without account lock counts p50, interleaved":
+          locked.ratio,
         "lean-login/argon2-over-http p50, interleaved": leanFloor.ratio,
         "login-ok/lean-login p50, interleaved": overLean.ratio,
         "verify-then-commit/argon2-over-http p50, interleaved":

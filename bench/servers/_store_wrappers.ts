@@ -12,7 +12,11 @@
 import type { AuditEvent, Store } from "../../server/core/store.ts";
 
 /** The store writes a bench server can do without. */
-export type StoreWrite = "idle-writes" | "audit-trail" | "limiter-counts";
+export type StoreWrite =
+  | "idle-writes"
+  | "audit-trail"
+  | "limiter-counts"
+  | "account-lock-counts";
 
 /** Wraps `store` so that it leaves out each write in `without`. */
 export function storeWithout(
@@ -40,7 +44,31 @@ const WRAPPERS: Record<StoreWrite, (store: Store) => Store> = {
         }),
       releaseAttempt: () => Promise.resolve(),
     }),
+  // The account lock's counters alone (DESIGN.md §15: their keys start
+  // with `account_lock:`) are neither read nor written; the address
+  // limiter's still are.
+  "account-lock-counts": (store) =>
+    delegating(store, {
+      reserveAttempt: (key, window) =>
+        key.startsWith(ACCOUNT_LOCK)
+          ? Promise.resolve({
+            admitted: true,
+            count: 0,
+            resetAt: window.now + window.windowMs,
+          })
+          : store.reserveAttempt(key, window),
+      releaseAttempt: (key, resetAt) =>
+        key.startsWith(ACCOUNT_LOCK)
+          ? Promise.resolve()
+          : store.releaseAttempt(key, resetAt),
+      readCounter: (key, now) =>
+        key.startsWith(ACCOUNT_LOCK)
+          ? Promise.resolve(null)
+          : store.readCounter(key, now),
+    }),
 };
+
+const ACCOUNT_LOCK = "account_lock:";
 
 // A store whose methods are the real store's, bound to it, except those in
 // `overrides`.
@@ -109,6 +137,9 @@ const EVENTFUL: Record<EventfulMethod, true> = {
   addPasskey: true,
   removePasskey: true,
   removeUserSecondFactor: true,
+  resolveSsoAccount: true,
+  unlinkIdentity: true,
+  endSsoSessions: true,
 };
 
 // The audit trail, off: the `events` of every argument object are dropped

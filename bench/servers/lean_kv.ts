@@ -1,7 +1,8 @@
 // The lean baseline on Deno KV: what a careful engineer writes with no
 // library. SHA-256 of the cookie token, then the two direct reads that
-// return session and user (the key layout KvStore uses, seeded by the real
-// KvStore), then the JSON identity. It does not check expiry, disabled
+// return session and account (the key layout of KvRecords, schema 5,
+// seeded by the real KvStore: server/stores/kv/_record_keys.ts), then the
+// JSON identity. It does not check expiry, disabled
 // accounts or revocation, and reads no capabilities.
 //
 // `hash: "webcrypto"` is the standard Web Crypto way (`crypto.subtle`,
@@ -47,7 +48,11 @@ listen(async (req) => {
   const tokenHash = await digest(token);
   const session = await kv.get<Session>(["gatehouse", "session", tokenHash]);
   if (session.value === null) return new Response(null, { status: 401 });
-  const user = await kv.get<User>(["gatehouse", "user", session.value.userId]);
+  const user = await kv.get<User>([
+    "gatehouse",
+    "account",
+    session.value.userId,
+  ]);
   if (user.value === null) return new Response(null, { status: 401 });
   const { id, email, name, role } = user.value;
   return new Response(JSON.stringify({ id, email, name, role }), {

@@ -1,9 +1,9 @@
 // The lean login on Deno KV: what a careful engineer writes with no
 // library, the floor of a login that keeps its session durably. It reads
-// the account by its email (the key layout KvStore uses, seeded by the real
-// KvStore: the email's entry, then the account), verifies the password with
-// argon2id, commits one session record and answers the identity with the
-// cookie. It has no session cap, no audit event, no binding to the
+// the account by its email (the key layout of KvRecords, schema 5, seeded
+// by the real KvStore: the account's copy under its folded email, one
+// read), verifies the password with argon2id, commits one session record
+// and answers the identity with the cookie. It has no session cap, no audit event, no binding to the
 // password's generation, no equal work for unknown addresses and no second
 // factor: one read before the verify, one commit after it.
 
@@ -32,9 +32,11 @@ listen(async (req) => {
   if (typeof email !== "string" || typeof password !== "string") {
     return new Response(null, { status: 400 });
   }
-  const id = await kv.get<string>(["gatehouse", "user_email", email]);
-  if (id.value === null) return refused();
-  const user = await kv.get<User>(["gatehouse", "user", id.value]);
+  const user = await kv.get<User>([
+    "gatehouse",
+    "account_by_emailKey",
+    email,
+  ]);
   if (
     user.value === null || !(await verify(user.value.passwordHash, password))
   ) {

@@ -12,7 +12,8 @@
 //   written at most once per min(60 s, idleTimeout / 10) per session).
 // - `without: [...]` leaves store writes out (./_store_wrappers.ts):
 //   `"idle-writes"` (and the idle timeout becomes the session TTL, so no
-//   check is refused for idleness), `"audit-trail"`, `"limiter-counts"`.
+//   check is refused for idleness), `"audit-trail"`, `"limiter-counts"`
+//   (every counter), `"account-lock-counts"` (the account lock's alone).
 //
 // `POST /bench/settled` answers once the writes Gatehouse made after its
 // answers so far (last_seen, refusal events) have landed, so a scenario can

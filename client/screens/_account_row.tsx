@@ -1,7 +1,9 @@
 // One account of the users table: its name, email, role, status and
 // creation day, and one "Actions" menu: change the role, disable (after a
 // confirmation) or enable, sign out everywhere and remove the second factor
-// (each after a confirmation), and show the account's activity. Every
+// (each after a confirmation), unlock it when failed sign-ins locked it
+// (DESIGN.md §15: the row says until when), and show the account's
+// activity. Every
 // dialog returns focus to the row's menu button; the outcome is announced
 // by the table's status region. Every write goes through the
 // re-authentication wrapper: past the window, a dialog asks for the
@@ -18,7 +20,7 @@ import type { SessionUser, User } from "../types.ts";
 import { failureText } from "./_error_message.ts";
 import { SelectField } from "./_field.tsx";
 import { Dialog } from "./_dialog.tsx";
-import { formatDay } from "./_format.ts";
+import { formatDay, formatMoment } from "./_format.ts";
 import { ActionButton } from "./_form_parts.tsx";
 import { type RowAction, RowActions } from "./_row_actions.tsx";
 import { roleChoices, roleLabel } from "./_roles.ts";
@@ -127,8 +129,19 @@ export function AccountRow(props: AccountRowProps): VNode {
     },
     onError: failed,
   });
+  const unlock = useMutation({
+    mutationFn: () => reauth.guard(() => userSessions.unlock(account.id)),
+    onSuccess: () => {
+      patchUser(client, { ...account, lockedUntil: null });
+      announce(sprintf(__("%s can sign in again.", DOMAIN), account.name));
+    },
+    onError: (error) => {
+      recheckSession(client, error);
+      props.fail(`${account.name}: ${failureText(error)}`);
+    },
+  });
   const pending = toggle.isPending || changeRole.isPending ||
-    endSessions.isPending || removeFactor.isPending;
+    endSessions.isPending || removeFactor.isPending || unlock.isPending;
 
   const show = (which: Open) => {
     failure.value = null;
@@ -178,6 +191,16 @@ export function AccountRow(props: AccountRowProps): VNode {
       label: __("Remove second factor…", DOMAIN),
       danger: true,
       run: () => show("second-factor"),
+    });
+  }
+  // Locked by failed sign-ins to its address: an unlock, right away (it
+  // takes nothing from anyone, so it asks for no confirmation).
+  const lockedUntil = lockEnd(account);
+  if (lockedUntil !== null && userSessions.available) {
+    actions.push({
+      key: "unlock",
+      label: __("Unlock", DOMAIN),
+      run: () => unlock.mutate(),
     });
   }
   const { onShowActivity } = props;
@@ -231,6 +254,15 @@ export function AccountRow(props: AccountRowProps): VNode {
         >
           {account.disabled ? __("Disabled", DOMAIN) : __("Active", DOMAIN)}
         </span>
+        {lockedUntil !== null && (
+          <span class="gh-badge gh-badge-locked" data-gh-locked>
+            {sprintf(
+              /* translators: %s: a time, or a day and a time. */
+              __("Locked until %s", DOMAIN),
+              formatMoment(lockedUntil),
+            )}
+          </span>
+        )}
       </td>
       <td class="gh-cell-created">
         <time dateTime={account.createdAt}>{formatDay(account.createdAt)}</time>
@@ -329,4 +361,11 @@ export function AccountRow(props: AccountRowProps): VNode {
       </td>
     </tr>
   );
+}
+
+// When the account's lock ends (ms), or null when it is not locked now.
+function lockEnd(account: User): number | null {
+  if (account.lockedUntil == null) return null;
+  const at = Date.parse(account.lockedUntil);
+  return Number.isNaN(at) || at <= Date.now() ? null : at;
 }

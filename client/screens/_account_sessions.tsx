@@ -103,6 +103,16 @@ export function AccountSessions(props: { readonly level: 2 | 3 }): VNode {
                   __("Signed in %s", DOMAIN),
                   formatTime(session.createdAt),
                 )}
+                {session.via && (
+                  <>
+                    {" · "}
+                    {sprintf(
+                      /* translators: %s: a single sign-on provider's name. */
+                      __("Through %s", DOMAIN),
+                      session.via,
+                    )}
+                  </>
+                )}
                 {" · "}
                 {sprintf(
                   __("Last seen %s", DOMAIN),

@@ -16,10 +16,9 @@ export function eventLabel(type: AuditEventType | string): string {
     case "login.rate_limited":
       return __("Sign-in blocked after too many attempts", DOMAIN);
     case "login.locked":
-      return __(
-        "Two-step verification locked after too many wrong codes",
-        DOMAIN,
-      );
+      return __("Sign-in paused after too many failed attempts", DOMAIN);
+    case "login.unlocked":
+      return __("Sign-in unlocked by an administrator", DOMAIN);
     case "logout":
       return __("Signed out", DOMAIN);
     case "session.revoked":
@@ -60,6 +59,17 @@ export function eventLabel(type: AuditEventType | string): string {
       return __("Passkey added", DOMAIN);
     case "passkey.removed":
       return __("Passkey removed", DOMAIN);
+    case "sso.linked":
+      return __("Single sign-on identity linked", DOMAIN);
+    case "sso.unlinked":
+      return __("Single sign-on identity unlinked", DOMAIN);
+    case "user.role_sync_skipped":
+      return __(
+        "Role from the sign-in provider not applied, to keep an administrator",
+        DOMAIN,
+      );
+    case "account.updated":
+      return __("Name or email language changed", DOMAIN);
     default:
       return type;
   }

@@ -34,6 +34,13 @@ import {
   TotpNotEnabledError,
 } from "../security_errors.ts";
 import {
+  IdentityNotFoundError,
+  LastSignInMethodError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  SsoRequiredError,
+} from "../sso_errors.ts";
+import {
   InvitationFailedError,
   NetworkError,
   ServerError,
@@ -44,6 +51,7 @@ import {
   type FieldLimits,
   type Problem,
 } from "./_validation.ts";
+import { formatMoment } from "./_format.ts";
 import { PasskeyRequestExpired } from "./_webauthn.ts";
 import { __, _n, DOMAIN, sprintf } from "./i18n.ts";
 
@@ -146,6 +154,34 @@ export function retryText(seconds: number | null): string {
   );
 }
 
+/**
+ * Words for the account lock (DESIGN.md §15): sign-in to this account is
+ * paused, whoever tries, and until when; apart from the address limiter's
+ * "too many attempts", which concerns this browser's address alone.
+ */
+function accountLockText(error: RateLimitedError): string {
+  if (error.meta?.until === "reset") {
+    return __(
+      "Sign-in to this account is paused after too many failed attempts. Reset your password to sign in again, or ask an administrator to unlock the account.",
+      DOMAIN,
+    );
+  }
+  if (error.retryAt === null) {
+    return __(
+      "Sign-in to this account is paused after too many failed attempts. Try again later.",
+      DOMAIN,
+    );
+  }
+  return sprintf(
+    /* translators: %s: a time of day, or a day and a time ("2:05 PM"). */
+    __(
+      "Sign-in to this account is paused after too many failed attempts. You can try again at %s.",
+      DOMAIN,
+    ),
+    formatMoment(error.retryAt),
+  );
+}
+
 /** The server-too-old words for each feature. */
 function tooOldText(error: ServerTooOldError): string {
   switch (error.feature) {
@@ -194,6 +230,11 @@ function validationText(error: ValidationError, limits: FieldLimits): string {
       return __("This field is required.", DOMAIN);
     case "role_unknown":
       return __("The server does not know this role.", DOMAIN);
+    case "locale_unknown":
+      return __(
+        "The server's emails are not written in this language.",
+        DOMAIN,
+      );
     case "code_invalid":
       return __("This code is not valid. Check it and try again.", DOMAIN);
     case "body_too_large":
@@ -274,12 +315,48 @@ function securityText(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Words for the refusals of single sign-on (DESIGN.md §13). */
+function ssoText(error: unknown): string | undefined {
+  if (error instanceof SsoRequiredError) {
+    return __(
+      "This address must sign in with its organisation's single sign-on.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof LastSignInMethodError) {
+    return __(
+      "This is the only way left to sign in to your account, so it stays linked. Add a passkey or a password first.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof IdentityNotFoundError) {
+    return __("This identity is no longer linked. Reload the list.", DOMAIN);
+  }
+  if (error instanceof ProviderNotFoundError) {
+    return __(
+      "This sign-in provider is no longer offered. Reload the page.",
+      DOMAIN,
+    );
+  }
+  if (error instanceof ProviderUnavailableError) {
+    return __(
+      "Your organisation's sign-in cannot be reached. Try again later, or sign in another way.",
+      DOMAIN,
+    );
+  }
+  return undefined;
+}
+
 /** Words for any failure, whatever field it concerns. */
 export function failureText(
   error: unknown,
   limits: FieldLimits = DEFAULT_LIMITS,
 ): string {
-  if (error instanceof RateLimitedError) return retryText(error.retryAfter);
+  if (error instanceof RateLimitedError) {
+    return error.meta?.scope === "account"
+      ? accountLockText(error)
+      : retryText(error.retryAfter);
+  }
   if (error instanceof InvalidCredentialsError) {
     return __("Email or password is incorrect.", DOMAIN);
   }
@@ -296,7 +373,7 @@ export function failureText(
   if (error instanceof RoleRefusedError) {
     return __("Your account may not change roles.", DOMAIN);
   }
-  const security = securityText(error);
+  const security = securityText(error) ?? ssoText(error);
   if (security !== undefined) return security;
   if (error instanceof SelfRoleError) {
     return __("You cannot change your own role.", DOMAIN);
@@ -332,6 +409,12 @@ export function failureText(
     return __("This account no longer exists. Reload the list.", DOMAIN);
   }
   if (error instanceof ServerTooOldError) return tooOldText(error);
+  if (error instanceof InvitationFailedError && error.code === "mail_failed") {
+    return __(
+      "The invitation email could not be sent, so no invitation was made. Try again later.",
+      DOMAIN,
+    );
+  }
   if (error instanceof InvitationFailedError) {
     return __(
       "The invitation could not be delivered. Try again later.",

@@ -39,6 +39,26 @@ export function formatTime(iso: string): string {
   }
 }
 
+/**
+ * A moment soon (ms since the epoch) as the screens' language says it: the
+ * hour alone today ("2:05 PM", "14:05"), with the day otherwise.
+ */
+export function formatMoment(at: number, now: number = Date.now()): string {
+  const when = new Date(at);
+  if (Number.isNaN(when.getTime())) return "";
+  const today = new Date(now).toDateString() === when.toDateString();
+  try {
+    return new Intl.DateTimeFormat(
+      screensLanguage(),
+      today
+        ? { timeStyle: "short" }
+        : { dateStyle: "medium", timeStyle: "short" },
+    ).format(when);
+  } catch {
+    return when.toISOString().slice(today ? 11 : 0, 16).replace("T", " ");
+  }
+}
+
 // The server stores "Browser on System" in English (server/_client_meta.ts),
 // language-neutral names joined by one English word: only that word is
 // translated, here, where the label is shown.

@@ -5,7 +5,10 @@
 // a passkey, when it has one), renews
 // the proof, and the call runs once more, so whatever the person was doing
 // (an open dialog, a half-finished enrolment) carries on. Cancelling gives
-// the call its original refusal.
+// the call its original refusal. An account linked to a single sign-on
+// provider (one without a password, above all) may confirm there instead
+// ("Confirm with {name}"): the page goes to the provider and comes back to
+// itself with the proof renewed, and the person does it again.
 
 import { useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
@@ -14,15 +17,18 @@ import type { VNode } from "../_peer_types.ts";
 import { reauthenticate } from "../account_calls.ts";
 import { useSession } from "../hooks.ts";
 import { passkeyLoginOptions } from "../second_factor_calls.ts";
+import { startSso } from "../sso_calls.ts";
+import type { SsoProvider } from "../sso_types.ts";
 import { ReauthenticationRequiredError } from "../security_errors.ts";
 import type { Proof } from "../security_types.ts";
 import { Dialog } from "./_dialog.tsx";
 import { describeFailure, FormProblems } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
+import { useSsoIdentities, useSsoProviders } from "./_sso_queries.ts";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { webauthn } from "./_webauthn.ts";
-import { __, DOMAIN } from "./i18n.ts";
+import { __, DOMAIN, sprintf } from "./i18n.ts";
 
 /**
  * What {@linkcode useReauthentication} gives a component: the wrapper for
@@ -57,7 +63,10 @@ interface Asking {
  * proof of identity, shows a dialog asking for the password (a code of the
  * authenticator app or a recovery code, or a passkey, when the account has
  * one), then retries
- * the call once. Render `dialog` somewhere in the component. Needs the
+ * the call once. An account linked to a single sign-on provider may
+ * confirm there instead ("Confirm with {name}"): the page leaves for the
+ * provider and comes back with the proof renewed, for the person to try
+ * again. Render `dialog` somewhere in the component. Needs the
  * `QueryClientProvider` of `AuthGate`.
  *
  * @returns The wrapper and its dialog.
@@ -138,6 +147,12 @@ function ReauthDialog(
   const field = useRef<HTMLElement>(null);
   const name = FIELD[kind.value];
   const described = describeFailure(failure.value, [name]);
+  // The providers the account has an identity at: each may confirm.
+  const providers = useSsoProviders();
+  const identities = useSsoIdentities(providers.length > 0);
+  const linked = providers.filter((provider) =>
+    identities.data?.some((identity) => identity.provider === provider.id)
+  );
 
   const prove = async (proof: () => Promise<Proof>) => {
     if (pending.value) return;
@@ -186,6 +201,16 @@ function ReauthDialog(
     void prove(async () => ({
       passkey: await webauthn.authenticate(await passkeyLoginOptions()),
     }));
+  // Leaves the page: the provider sends it back here, proof renewed.
+  const withProvider = (provider: SsoProvider) => {
+    if (pending.value) return;
+    pending.value = true;
+    failure.value = null;
+    startSso(provider.id, { reauthenticate: true }).catch((error) => {
+      failure.value = error;
+      pending.value = false;
+    });
+  };
 
   return (
     <Dialog
@@ -243,6 +268,28 @@ function ReauthDialog(
             </ActionButton>
           )}
         </div>
+        {linked.length > 0 && (
+          <div class="gh-sso-sign-in">
+            <p id={`${id}-sso-hint`} class="gh-hint">
+              {__(
+                "Or confirm at your organisation's sign-in: you come back to this page, then do it again.",
+                DOMAIN,
+              )}
+            </p>
+            <div class="gh-actions">
+              {linked.map((provider) => (
+                <ActionButton
+                  key={provider.id}
+                  pending={pending.value}
+                  describedBy={`${id}-sso-hint`}
+                  onClick={() => withProvider(provider)}
+                >
+                  {sprintf(__("Confirm with %s", DOMAIN), provider.name)}
+                </ActionButton>
+              ))}
+            </div>
+          </div>
+        )}
       </form>
     </Dialog>
   );

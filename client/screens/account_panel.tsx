@@ -1,7 +1,7 @@
 /**
  * `AccountPanel`: who is signed in, a button to sign out, and the
  * account's security: password, sessions, two-step verification, passkeys
- * and recent activity.
+ * and recent activity, and the language of its emails.
  *
  * @module
  */
@@ -15,6 +15,8 @@ import { useFocusWhenSwappedIn } from "./_focus.ts";
 import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { AccountActivity } from "./_account_activity.tsx";
+import { AccountIdentities } from "./_account_identities.tsx";
+import { AccountLanguage } from "./_account_language.tsx";
 import { ChangePassword } from "./_account_password.tsx";
 import { AccountPasskeys } from "./_account_passkeys.tsx";
 import { AccountSessions } from "./_account_sessions.tsx";
@@ -51,8 +53,9 @@ export interface AccountPanelProps {
  * field), where it is signed in ("this device", end one, end all others),
  * two-step verification with an authenticator app (QR code, manual key,
  * recovery codes to copy or download; new codes; turn off) and passkeys
- * (add, rename, remove) where the server reports them, and its recent
- * activity. Sensitive steps ask for the password again when the server
+ * (add, rename, remove) where the server reports them, the identities
+ * linked at the server's single sign-on providers (unlink), its recent
+ * activity, and the language of its emails (where the server reports one). Sensitive steps ask for the password again when the server
  * wants a fresh proof. Renders nothing when nobody is signed in. Put it below
  * `AuthGate`, inside the `QueryClientProvider`. When it replaces the login
  * screen, focus moves to its title.
@@ -134,7 +137,11 @@ export function AccountPanel(props: AccountPanelProps = {}): VNode | null {
               <AccountPasskeys level={level} reauth={reauth} />
             </>
           )}
+          <AccountIdentities level={level} reauth={reauth} />
           <AccountActivity level={level} />
+          {user.locale !== undefined && (
+            <AccountLanguage level={level} user={user} />
+          )}
           {reauth.dialog}
         </div>
       )}

@@ -16,6 +16,9 @@ import {
   type SecondFactorChallenge,
 } from "../security_types.ts";
 import { login } from "../session_calls.ts";
+import { listSsoProviders, startSso } from "../sso_calls.ts";
+import { SsoRequiredError } from "../sso_errors.ts";
+import type { SsoProvider } from "../sso_types.ts";
 import type { SessionUser } from "../types.ts";
 import { InvalidCredentialsError, InvalidTokenError } from "../errors.ts";
 import { describeFailure, ProofRefused } from "./_error_message.ts";
@@ -34,6 +37,8 @@ import {
 import { useLocaleUpdates } from "./_locale.ts";
 import { useSessionEnded } from "./_session_ended.ts";
 import { SecondFactorStep } from "./_second_factor_step.tsx";
+import { ssoErrorText, useSsoError } from "./_sso_error.ts";
+import { SsoSignIn } from "./_sso_sign_in.tsx";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { PasskeyRequestExpired, webauthn } from "./_webauthn.ts";
 import { __, DOMAIN, sprintf } from "./i18n.ts";
@@ -83,7 +88,11 @@ function stepOf(challenge: SecondFactorChallenge | null): string | null {
 /**
  * The sign-in screen: email, password and a submit button, and "Sign in
  * with a passkey" where the browser has WebAuthn (offered in the email
- * field's autofill too, where the browser can). When the account has a
+ * field's autofill too, where the browser can), and "Sign in with {name}"
+ * for each single sign-on provider of the server (only the provider that
+ * enforces single sign-on for the typed address's domain, when one does).
+ * Back from a single sign-on that failed (`?sso_error=CODE` in the
+ * address, which it then takes out), it says why. When the account has a
  * second factor, a second step asks for a code of the authenticator app, a
  * recovery code or a passkey, with a way back. A wrong email or
  * password, the login limiter ("try again in 2 minutes") and a server that
@@ -120,10 +129,20 @@ export function LoginScreen(props: LoginScreenProps): VNode {
   const challenge = useSignal<SecondFactorChallenge | null>(null);
   const expired = useSignal(false);
   const passkeys = useSignal(false);
+  const providers = useSignal<readonly SsoProvider[]>([]);
+  // Until the person tries anything, the screen says why a single
+  // sign-on came back here (`?sso_error=CODE`).
+  const tried = useSignal(false);
+  const ssoError = useSsoError();
   const ended = useSessionEnded();
   const title = useRef<HTMLHeadingElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   const described = describeFailure(form.failure.value, FIELDS);
+  const failure = form.failure.value;
+  const required = failure instanceof SsoRequiredError
+    ? failure.provider
+    : undefined;
+  const requiredBy = providers.value.find(({ id }) => id === required);
   // (Hook arguments picked by helpers: the linter's rules-of-hooks takes a
   // conditional expression before a hook for a conditional call.)
   useFocusWhenSwappedIn(either(ended, alert, title));
@@ -160,8 +179,28 @@ export function LoginScreen(props: LoginScreenProps): VNode {
     };
   }, []);
 
+  // The single sign-on providers: a button each. A server without them,
+  // or older than them, or out of reach: no buttons, the form works.
+  useEffect(() => {
+    let live = true;
+    listSsoProviders().then((list) => {
+      if (live) providers.value = list;
+    }, () => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+
   // Until the person tries again, the screen says why it came back.
   const quiet = form.failure.value === null && !form.pending.value;
+  const ssoText = ssoError !== null && quiet && !tried.value
+    ? ssoErrorText(ssoError)
+    : undefined;
+  const requiredText = requiredBy === undefined ? undefined : sprintf(
+    /* translators: %s: a sign-in provider's name. */
+    __("This address must sign in with %s.", DOMAIN),
+    requiredBy.name,
+  );
   const endedText = expired.value && quiet
     ? __(
       "Your sign-in took too long or had too many wrong codes. Sign in again.",
@@ -171,8 +210,14 @@ export function LoginScreen(props: LoginScreenProps): VNode {
     ? __("Your session has ended. Sign in again.", DOMAIN)
     : undefined;
 
+  const signInWithProvider = (provider: SsoProvider) => {
+    tried.value = true;
+    void form.run(() => startSso(provider.id));
+  };
+
   const signInWithPasskey = () =>
     void form.run(async () => {
+      tried.value = true;
       webauthn.cancel();
       const options = await passkeyLoginOptions();
       const response = await webauthn.authenticate(options);
@@ -196,6 +241,7 @@ export function LoginScreen(props: LoginScreenProps): VNode {
       email: requiredProblem(email.value),
       password: requiredProblem(password.value),
     });
+    tried.value = true;
     if (problems) return form.refuse(problems);
     void form.run(async () => {
       expired.value = false;
@@ -243,7 +289,10 @@ export function LoginScreen(props: LoginScreenProps): VNode {
           {sprintf(__("Sign in to %s", DOMAIN), props.brand)}
         </Title>
         <ScreenForm form={form} onSubmit={submit}>
-          <FormAlert message={described.alert ?? endedText} target={alert} />
+          <FormAlert
+            message={requiredText ?? described.alert ?? ssoText ?? endedText}
+            target={alert}
+          />
           <TextField
             id={`${id}-email`}
             name="email"
@@ -285,6 +334,14 @@ export function LoginScreen(props: LoginScreenProps): VNode {
               </ActionButton>
             </div>
           )}
+          <SsoSignIn
+            id={id}
+            providers={providers.value}
+            email={email.value}
+            required={required}
+            pending={form.pending.value}
+            onStart={signInWithProvider}
+          />
         </ScreenForm>
       </div>
     </section>

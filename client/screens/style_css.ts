@@ -192,6 +192,19 @@ export const stylesheet: string = `/*
   border-top: var(--gh-border-width) solid var(--gh-color-line);
 }
 
+/* Single sign-on: the providers' buttons, apart from the form above them */
+.gh .gh-sso-sign-in {
+  display: flex;
+  flex-direction: column;
+  gap: var(--gh-space-2);
+  padding-top: var(--gh-space-3);
+  border-top: var(--gh-border-width) solid var(--gh-color-line);
+}
+
+.gh .gh-sso-sign-in .gh-hint {
+  margin: 0;
+}
+
 /* Forms */
 
 .gh .gh-form {
@@ -638,6 +651,14 @@ export const stylesheet: string = `/*
 .gh .gh-badge-disabled {
   color: var(--gh-color-danger);
   border-color: var(--gh-color-danger);
+}
+
+/* Locked by failed sign-ins (DESIGN.md §15): beside the status, until when */
+.gh .gh-cell-status .gh-badge-locked {
+  margin-inline-start: var(--gh-space-1);
+  color: var(--gh-color-warning);
+  border-color: var(--gh-color-warning);
+  white-space: normal;
 }
 
 .gh .gh-pager {

@@ -56,7 +56,9 @@ export interface UsersScreenProps {
  * name, email or creation (servers that sort; others list in creation
  * order), and one "Actions" menu per account: change its role, disable it
  * after a confirmation, enable it, sign it out everywhere, remove its
- * second factor (a lost phone), and show its activity (`onShowActivity`).
+ * second factor (a lost phone), unlock it when failed sign-ins locked it
+ * (the status says "Locked until …"), and show its activity
+ * (`onShowActivity`).
  * Past the re-authentication window a dialog asks for the password and the
  * action carries on. Outcomes are announced; a refusal shows in its dialog (e.g.
  * "This account changed since the list was loaded" with "Reload list").

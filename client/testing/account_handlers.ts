@@ -10,8 +10,57 @@
 
 import type { HttpHandler } from "../_peer_types.ts";
 import type { AccountSession, AuditEvent } from "../security_types.ts";
+import type { SessionUser } from "../types.ts";
+import { jsonBody, text } from "./_routes.ts";
 import { answer, refuse } from "./answers.ts";
 import { auditEventOf, currentSession, otherSession } from "./security_data.ts";
+
+/**
+ * One's own name or language changes: 200 with `user` as the request left
+ * it (the name given, trimmed; the language given).
+ *
+ * @param user The signed-in account before the change.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { defaultUser, updateAccountOk } from "@gatehouse/client/testing";
+ *
+ * const handler = updateAccountOk({ ...defaultUser, locale: "en" });
+ * ```
+ */
+export function updateAccountOk(user: SessionUser): HttpHandler {
+  return answer("updateAccount", async (request) => {
+    const body = await jsonBody(request);
+    return {
+      ...user,
+      name: text(body.name, user.name).trim(),
+      locale: text(body.locale, user.locale ?? ""),
+    };
+  });
+}
+
+/**
+ * The change is refused: 400 `locale_unknown` (field `locale`),
+ * `name_required` or `name_too_long` (field `name`).
+ *
+ * @param code What refuses it.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { updateAccountRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = updateAccountRefused("locale_unknown");
+ * ```
+ */
+export function updateAccountRefused(
+  code: "locale_unknown" | "name_required" | "name_too_long",
+): HttpHandler {
+  return refuse("updateAccount", code, {
+    meta: { field: code === "locale_unknown" ? "locale" : "name" },
+  });
+}
 
 /**
  * The password change succeeds: 204 (the real server renews the cookie).
@@ -298,6 +347,44 @@ export function removeUserSecondFactorRefused(
   once = false,
 ): HttpHandler {
   return refuse("removeUserSecondFactor", code, { once });
+}
+
+/**
+ * An administrator clears another account's lock: 204.
+ *
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { unlockUserOk } from "@gatehouse/client/testing";
+ *
+ * const handler = unlockUserOk();
+ * ```
+ */
+export function unlockUserOk(): HttpHandler {
+  return answer("unlockUser");
+}
+
+/**
+ * Clearing another account's lock is refused: 404 `user_not_found`, 403
+ * `role_beyond_reach` or 403 `reauthentication_required`.
+ *
+ * @param code What refuses it.
+ * @param once Refuse only the first request.
+ * @returns The handler.
+ *
+ * @example
+ * ```ts
+ * import { unlockUserRefused } from "@gatehouse/client/testing";
+ *
+ * const handler = unlockUserRefused("role_beyond_reach");
+ * ```
+ */
+export function unlockUserRefused(
+  code: "user_not_found" | "role_beyond_reach" | "reauthentication_required",
+  once = false,
+): HttpHandler {
+  return refuse("unlockUser", code, { once });
 }
 
 // A page of `events` as the server filters it: by `user_id` or `email`

@@ -10,6 +10,7 @@ import type { RequestHandler, SetupServer, Window } from "../_peer_types.ts";
 import { resetAuthTransport } from "../transport.ts";
 import { installDom, type InstalledDom } from "./_dom.ts";
 import { checkLinkReady } from "./link_handlers.ts";
+import { listSsoProvidersOk } from "./sso_handlers.ts";
 
 /**
  * Options of {@linkcode installTestEnvironment}.
@@ -97,7 +98,9 @@ function testHooks(): Hooks | undefined {
  * Preact trees unmounted), per-test handlers dropped and the REST transport
  * restored; after the last test everything is removed. Call it once, at the
  * top of the file. The check a link's page makes when it opens
- * (`checkLink`) answers `ready` unless a handler of the test says otherwise.
+ * (`checkLink`) answers `ready`, and the single sign-on providers the login
+ * screen asks for (`listSsoProviders`) are none, unless a handler of the
+ * test says otherwise.
  *
  * The REST transport's `/api/...` paths resolve against the DOM's location
  * (`http://localhost/` unless `url` says otherwise). Testing Library's
@@ -129,10 +132,15 @@ export function installTestEnvironment(
 ): TestEnvironment {
   const url = options.url ?? "http://localhost/";
   const dom: InstalledDom = installDom(url);
-  // The link pages check their link when they open: unless a test says
-  // otherwise, the link works, so a test of the form needs no handler for
-  // a request it does not care about.
-  const server = setupServer(...(options.handlers ?? []), checkLinkReady());
+  // The link pages check their link when they open, and the login screen
+  // asks for the single sign-on providers: unless a test says otherwise,
+  // the link works and there are no providers, so a test of a form needs
+  // no handler for a request it does not care about.
+  const server = setupServer(
+    ...(options.handlers ?? []),
+    checkLinkReady(),
+    listSsoProvidersOk([]),
+  );
   const listen = () =>
     server.listen({
       onUnhandledRequest: options.onUnhandledRequest ?? "error",

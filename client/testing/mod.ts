@@ -25,8 +25,11 @@
  *   ({@linkcode changePasswordOk}, {@linkcode reauthenticateOk},
  *   {@linkcode listSessionsOk}, {@linkcode loginSecondFactor},
  *   {@linkcode setupTotpOk}, {@linkcode listAuditEventsOk}, …, with
- *   `<operation>Refused(code)` for their refusals), with sample data
- *   ({@linkcode currentSession}, {@linkcode auditEventOf}, …). SPEC.md's
+ *   `<operation>Refused(code)` for their refusals), single sign-on's
+ *   ({@linkcode listSsoProvidersOk}, {@linkcode listSsoIdentitiesOk},
+ *   {@linkcode unlinkSsoIdentityRefused}, {@linkcode ssoCallbackError}, …),
+ *   with sample data ({@linkcode currentSession}, {@linkcode auditEventOf},
+ *   {@linkcode sampleSsoProvider}, …). SPEC.md's
  *   earlier names (`sessionAnonymous`, `activateOk()`, `resetRequestOk()`,
  *   `resetOk()`, `roleOk()`, …) remain, deprecated.
  *
@@ -116,6 +119,10 @@ export {
   revokeSessionOk,
   revokeUserSessionsOk,
   revokeUserSessionsRefused,
+  unlockUserOk,
+  unlockUserRefused,
+  updateAccountOk,
+  updateAccountRefused,
 } from "./account_handlers.ts";
 export {
   confirmTotpOk,
@@ -159,11 +166,26 @@ export {
   fetchSessionAnonymous,
   fetchSessionOk,
   fetchSessionUnavailable,
+  loginAccountLocked,
   loginInvalid,
   loginOk,
   loginRateLimited,
   logoutOk,
 } from "./session_handlers.ts";
+export {
+  listSsoIdentitiesOk,
+  listSsoProvidersOk,
+  sampleSsoIdentity,
+  sampleSsoProvider,
+  ssoBackchannelLogoutOk,
+  ssoBackchannelLogoutRefused,
+  ssoCallbackError,
+  ssoCallbackOk,
+  startSsoOk,
+  startSsoRefused,
+  unlinkSsoIdentityOk,
+  unlinkSsoIdentityRefused,
+} from "./sso_handlers.ts";
 export {
   accountOf,
   defaultUser,

@@ -77,6 +77,41 @@ export function loginRateLimited(retryAfter = 60): HttpHandler {
 }
 
 /**
+ * The account lock refuses login (DESIGN.md §15): 429 `login_rate_limited`
+ * with `Retry-After` and `meta.scope: "account"`, after too many failed
+ * sign-ins to the address from anywhere; with `untilReset`, the lock past
+ * 100 consecutive failures, which only a password reset or an
+ * administrator lifts (`meta.until: "reset"`).
+ *
+ * @param retryAfter Seconds in `Retry-After`; 900 by default.
+ * @param untilReset The lock that waits for a reset.
+ * @returns The handler.
+ *
+ * @example Sign-in paused for the account
+ * ```ts
+ * import { login, RateLimitedError } from "@gatehouse/client";
+ * import { installTestEnvironment, loginAccountLocked } from "@gatehouse/client/testing";
+ *
+ * const env = installTestEnvironment({ handlers: [loginAccountLocked(120)] });
+ * Deno.test("login() throws RateLimitedError naming the account", async () => {
+ *   const error = await login("user@example.com", "guess").catch((e) => e);
+ *   if (!(error instanceof RateLimitedError) || error.meta?.scope !== "account") throw error;
+ * });
+ * ```
+ */
+export function loginAccountLocked(
+  retryAfter = 900,
+  untilReset = false,
+): HttpHandler {
+  return refuse("login", "login_rate_limited", {
+    retryAfter,
+    meta: untilReset ? { scope: "account", until: "reset" } : {
+      scope: "account",
+    },
+  });
+}
+
+/**
  * Logout succeeds: 204.
  *
  * @returns The handler.

@@ -57,6 +57,7 @@ function build(
     email: user.email,
     name: user.name,
     role: user.role,
+    locale: user.locale ?? "",
   };
   if (capabilities !== undefined) {
     identity.capabilities = frozenList(capabilities);

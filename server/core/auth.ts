@@ -17,10 +17,12 @@ import {
   respond,
 } from "../http/respond.ts";
 import { hasSecondFactor, methodsOf } from "./sessions.ts";
+import type { LockTicket } from "./_account_lock.ts";
+import { AuthError } from "../http/errors.ts";
 import type { AuthOptions } from "./options.ts";
 
 export type { AuthOptions };
-import type { UserRecord } from "./store.ts";
+import type { UserCredentials, UserRecord } from "./store.ts";
 
 export {
   hasSecondFactor,
@@ -149,6 +151,7 @@ export function authOperations(
   context: GatehouseContext,
 ): Operations<"login" | "logout" | "fetchSession"> {
   const { sessions, limits, now, trail } = context;
+  const lock = context.accountLock;
 
   const login = defineOperation(
     context,
@@ -157,12 +160,39 @@ export function authOperations(
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const email = requiredString(body, "email");
       const password = requiredString(body, "password");
-      const check = await sessions.beginCheck(email, password, true);
-      // While argon2id runs: what follows needs these whatever its answer.
       const meta = context.client(req, info);
-      const made = sessions.ticket(now(), check.accountId);
-      const verified = await sessions.endSignInCheck(check, password, meta);
+      // The account lock (DESIGN.md §15): one attempt of this address
+      // reserved before any argon2 work (beside the account's read), for a
+      // known address and an unknown one alike. An address the input rules
+      // refuse is no one's and has no count; the address limiter still
+      // counts it.
+      let ticket: LockTicket | undefined;
+      let refused: Response | undefined;
+      const gate = async (key: string) => {
+        const admitted = await lock.admit(lock.scopeOf(req, key), meta);
+        if (admitted instanceof Response) refused = admitted;
+        else ticket = admitted;
+        return refused === undefined;
+      };
+      let verified: UserCredentials;
+      let made: ReturnType<typeof sessions.ticket>;
+      let key: string | null;
+      try {
+        const check = await sessions.beginCheck(email, password, true, gate);
+        if (refused !== undefined) return refused;
+        key = check.key;
+        // While argon2id runs: what follows needs these whatever its answer.
+        made = sessions.ticket(now(), check.accountId);
+        verified = await sessions.endSignInCheck(check, password, meta);
+      } catch (err) {
+        // A wrong password keeps its attempt; anything else judged nothing.
+        if (isFailedSignIn(err)) await ticket?.failed();
+        else await ticket?.giveBack();
+        throw err;
+      }
       if (hasSecondFactor(verified.factors)) {
+        // A password accepted at the first of two steps clears nothing.
+        await ticket?.giveBack();
         return respond({ second_factor: methodsOf(verified.factors) }, {
           status: 202,
           headers: {
@@ -171,16 +201,26 @@ export function authOperations(
           },
         });
       }
-      const { cookie, events } = await sessions.signIn(
-        verified.user,
-        { generation: verified.generation, method: "password" },
-        meta,
-        made,
-      );
+      const [{ cookie, events }] = await Promise.all([
+        sessions.signIn(
+          verified.user,
+          { generation: verified.generation, method: "password" },
+          meta,
+          made,
+        ),
+        // A completed sign-in clears the count it was counted under.
+        ticket?.complete(),
+      ]);
       trail.committed(events);
+      const headers = new Headers(NO_STORE);
+      headers.append("set-cookie", cookie);
+      // A right password had a well-formed address: `key` is set.
+      if (key !== null) {
+        headers.append("set-cookie", lock.deviceCookie(req, key));
+      }
       return respond(
         await sessions.ownIdentity(verified.user, verified.factors),
-        { headers: { ...NO_STORE, "set-cookie": cookie } },
+        { headers },
       );
     },
   );
@@ -213,3 +253,8 @@ export function authOperations(
 
   return { login, logout, fetchSession };
 }
+
+// The refusal of a wrong password (or an unknown address, or a disabled
+// account: alike on the wire), which the account lock counts.
+const isFailedSignIn = (err: unknown) =>
+  err instanceof AuthError && err.code === "credentials_invalid";

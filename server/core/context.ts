@@ -8,9 +8,12 @@
  * @module
  */
 
+import { type AccountLock, accountLock } from "./_account_lock.ts";
 import { type AdminRules, adminRules } from "./_admin_rules.ts";
-import { type AuditTrail, auditTrail } from "./_audit.ts";
+import { type AuditTrail, auditTrail, type CommitHook } from "./_audit.ts";
 import { type ClientMeta, clientMeta } from "../http/_client_meta.ts";
+import { hashToken } from "./_crypto.ts";
+import { deviceKeys } from "./_device_cookie.ts";
 import { linkBase } from "./_links.ts";
 import { type TotpSealing, totpSealing } from "./_totp_sealing.ts";
 import { isCookieName } from "../http/cookie.ts";
@@ -22,6 +25,7 @@ import {
   sessionGuard,
 } from "./guards.ts";
 import {
+  DEFAULT_AUDIT_RETENTION,
   DEFAULT_IDLE_TIMEOUT,
   DEFAULT_REAUTHENTICATION_WINDOW,
   DEFAULT_SESSION_TTL,
@@ -30,16 +34,32 @@ import {
 } from "../http/limits.ts";
 import { defaultLogger, type Logger } from "../http/logger.ts";
 import type { Mailer } from "./mailer.ts";
+import { mailOutbox, type Outbox } from "./mail/outbox.ts";
+import { type NoticeAccounts, noticeAccounts } from "./mail/accounts.ts";
+import { type RequestFacts, requestFactsBook } from "./mail/request_facts.ts";
 import type { AuthOptions, MailOptions } from "./options.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import { answeringErrors, type Middleware } from "../http/respond.ts";
 import type { RoleRegistry } from "./roles.ts";
 import { type Sessions, sessions } from "./sessions.ts";
+import {
+  type GatehouseSsoOptions,
+  type SsoSettings,
+  ssoSettings,
+} from "./sso_settings.ts";
 import type { Store } from "./store.ts";
 import type { TrustedProxy } from "../http/client_address.ts";
 
 /** Every setting a context is built from; each has its default here. */
-export interface ContextOptions extends AuthOptions, MailOptions {}
+export interface ContextOptions extends AuthOptions, MailOptions {
+  /** Single sign-on providers (DESIGN.md §13); none by default. */
+  sso?: GatehouseSsoOptions;
+  /**
+   * How long (ms) the audit trail keeps events (the reaper's setting; 90
+   * days by default): within it, no earlier sign-in is an account's first.
+   */
+  auditRetention?: number;
+}
 
 /** The guards of a context, each built once. */
 export interface ContextGuards {
@@ -76,6 +96,8 @@ export interface GatehouseContext {
   /** Who may administer whom (DESIGN.md §5). */
   readonly rules: AdminRules;
   readonly mailer: Mailer | undefined;
+  /** The mail: which kinds go out, templates, languages, sends, notices. */
+  readonly mail: Outbox;
   /** The origin of every link (checked against the mailer), if given. */
   readonly linkBase: string | undefined;
   /** The site's public URL as given: a passkey's relying party. */
@@ -88,12 +110,23 @@ export interface GatehouseContext {
   readonly totpSealing: TotpSealing;
   /** Sign-in, issuing, checking and ending sessions. */
   readonly sessions: Sessions;
+  /** Single sign-on: the providers, their connections, enforcement. */
+  readonly sso: SsoSettings;
+  /**
+   * Failed proofs counted per address key, and the trusted-device cookie
+   * (DESIGN.md §15).
+   */
+  readonly accountLock: AccountLock;
   /** The guards, built once. */
   readonly guards: ContextGuards;
   /** Answers a thrown error as its JSON (`answeringErrors`). */
   readonly answering: Middleware;
   /** The client of a request, as sessions and events record it. */
   client(req: Request, info?: Deno.ServeHandlerInfo): ClientMeta;
+  /** What a notice needs of the request a client meta was made from. */
+  requestFacts(client: object): RequestFacts | undefined;
+  /** What the notices read of their accounts; a sign-in sets the language. */
+  readonly noticeAccounts: NoticeAccounts;
 }
 
 /**
@@ -147,10 +180,36 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
   const hasher = options.hasher ?? argon2Hasher({ logger });
   const limits = resolveLimits(options.limits);
   const now = options.now ?? Date.now;
-  const trail = auditTrail({ store, logger, now, onEvent: options.onEvent });
+  const base = linkBase(options.publicUrl, options.mailer);
+  // Notices are sent from the events a change commits (mail/notices.ts),
+  // in the language and after the answer of the request that made them
+  // (mail/request_facts.ts: noted by `client` below).
+  const requests = requestFactsBook();
+  const mail = mailOutbox(mailSettings(options, base), {
+    logger,
+    owner: store,
+  });
+  const accounts = noticeAccounts({
+    store,
+    logger,
+    retention: options.auditRetention ?? DEFAULT_AUDIT_RETENTION,
+  });
+  const devices = deviceKeys(options.deviceKeys);
+  const trail = auditTrail({
+    store,
+    logger,
+    now,
+    onEvent: options.onEvent,
+    onCommitted: notifier(mail, requests.of, accounts),
+  });
   const requireSecondFactor: ReadonlySet<string> = new Set(
     options.requireSecondFactor ?? [],
   );
+  const sso = ssoSettings(options.sso, {
+    publicUrl: options.publicUrl,
+    logger,
+    now,
+  });
   const built = sessions({
     store,
     hasher,
@@ -163,8 +222,27 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     ttl,
     idleTimeout,
     requireSecondFactor,
+    enforcedBy: (emailKey) => sso.enforcedBy(emailKey)?.id ?? null,
+    // The browser a sign-in's event names, for the `new_sign_in` notice.
+    presentedDevice: (client, emailKey) => {
+      const cookie = requests.of(client)?.deviceCookie ?? null;
+      const id = cookie === null ? null : devices.deviceOf(cookie, emailKey);
+      return id === null ? null : hashToken(id);
+    },
   });
   const trustedProxy = options.trustedProxy;
+  const lock = accountLock({
+    store,
+    limits,
+    logger,
+    now,
+    trail,
+    devices,
+    // Unused: the `account_locked` notice (DESIGN.md §14) comes from the
+    // committed `login.locked` event (mail/notices.ts), which carries the
+    // refused attempt's browser and address; a hook would send it twice.
+    onLocked: undefined,
+  });
   return Object.freeze({
     store,
     hasher,
@@ -177,13 +255,16 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     capabilities,
     rules,
     mailer: options.mailer,
-    linkBase: linkBase(options.publicUrl, options.mailer),
+    mail,
+    linkBase: base,
     publicUrl: options.publicUrl,
     idleTimeout,
     reauthenticationWindow,
     requireSecondFactor,
     totpSealing: totpSealing(options.totpKeys),
     sessions: built,
+    sso,
+    accountLock: lock,
     guards: Object.freeze({
       session: sessionGuard(built.resolve, logger),
       privilege: privilegeGuard(rules.privileged, logger),
@@ -193,8 +274,51 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     }),
     answering: answeringErrors(logger),
     client: (req: Request, info?: Deno.ServeHandlerInfo) =>
-      clientMeta(req, info, trustedProxy),
+      requests.note(clientMeta(req, info, trustedProxy), req, info),
+    requestFacts: requests.of,
+    noticeAccounts: accounts,
   });
+}
+
+function mailSettings(options: MailOptions, base: string | undefined) {
+  return {
+    mailer: options.mailer,
+    linkBase: base,
+    productName: options.productName,
+    templates: options.templates,
+    notices: options.notices,
+  };
+}
+
+// The commit hook of a trail: a sign-in sets its account's language, and
+// the notices of committed events go out, each with the facts of the
+// request it was made in, the name of its account and what the notice
+// reads of that account after the answer.
+function notifier(
+  mail: Outbox,
+  factsOf: (client: object) => RequestFacts | undefined,
+  accounts: NoticeAccounts,
+): CommitHook {
+  return (events, partsOf) => {
+    for (const event of events) {
+      const parts = partsOf(event);
+      accounts.committed(
+        event,
+        parts,
+        parts === undefined ? undefined : factsOf(parts.client),
+      );
+    }
+    mail.notify(events, (event) => {
+      const parts = partsOf(event);
+      if (parts === undefined) return undefined;
+      const account = parts.target === undefined ? parts.actor : parts.target;
+      return {
+        request: factsOf(parts.client),
+        name: account?.name,
+        ...accounts.origin(event),
+      };
+    });
+  };
 }
 
 /**
@@ -207,10 +331,16 @@ export function withMail(
   mail: MailOptions,
 ): GatehouseContext {
   if (mail.mailer === undefined && mail.publicUrl === undefined) return context;
+  const base = linkBase(mail.publicUrl, mail.mailer);
+  const outbox = context.mail.reconfigured(mailSettings(mail, base));
   return Object.freeze({
     ...context,
     mailer: mail.mailer,
-    linkBase: linkBase(mail.publicUrl, mail.mailer),
+    mail: outbox,
+    trail: context.trail.withCommitHook(
+      notifier(outbox, context.requestFacts, context.noticeAccounts),
+    ),
+    linkBase: base,
     publicUrl: mail.publicUrl,
   });
 }

@@ -9,44 +9,32 @@
  * @module
  */
 
+import type { IdentityJson } from "@gatehouse/contract";
+
 /**
- * Who is signed in. `capabilities` is present only when a registry is
- * configured, `grantable` only when the registry also answers it; both are
- * then lists, possibly empty.
+ * Who is signed in: the contract's `Identity` schema (`IdentityJson`, the
+ * one place its shape is written), read-only. `capabilities` is present
+ * only when a registry is configured, `grantable` only when the registry
+ * also answers it; `second_factor` only in the signed-in account's own
+ * Identity; `second_factor_required` when its role requires a second
+ * factor it has not enrolled.
+ *
+ * @example
+ * ```ts
+ * import type { Identity } from "@gatehouse/server";
+ *
+ * const me: Identity = { id: "0192f3a0-0000-7000-8000-000000000000", email: "a@example.com", name: "A", role: "admin" };
+ * console.assert(me.role === "admin");
+ * ```
  */
-export interface Identity {
-  /** Account id, a UUID. */
-  readonly id: string;
-  /** The account email. */
-  readonly email: string;
-  /** The account name. */
-  readonly name: string;
-  /** The role; empty when the account has none. */
-  readonly role: string;
-  /** Capabilities of the role, read from the registry on this request. */
-  readonly capabilities?: readonly string[];
-  /** Roles this account may hand out. */
-  readonly grantable?: readonly string[];
-  /**
-   * The account's own second factors (only in the signed-in account's own
-   * Identity: sign-in answers and the session).
-   */
-  readonly second_factor?: SecondFactorSummary;
-  /**
-   * The role requires a second factor (`requireSecondFactor`) and the
-   * account has none: every operation but enrolment answers 403
-   * `second_factor_required` until it enrols.
-   */
-  readonly second_factor_required?: boolean;
-}
+export type Identity = {
+  readonly [K in keyof IdentityJson]: IdentityJson[K] extends
+    (infer E)[] | undefined ? readonly E[] | Extract<IdentityJson[K], undefined>
+    : Readonly<IdentityJson[K]>;
+};
 
 /** Which second factors an account has, as its own Identity shows them. */
-export interface SecondFactorSummary {
-  /** An authenticator app (TOTP) is enabled. */
-  readonly totp: boolean;
-  /** How many passkeys it has. */
-  readonly passkeys: number;
-}
+export type SecondFactorSummary = NonNullable<Identity["second_factor"]>;
 
 /**
  * Attaches `identity` to `req` and returns the same request. The request

@@ -1,35 +1,50 @@
 /**
- * The optional mailer: how Gatehouse hands a message with a link to your
- * mail system. Without one, invitations answer the activation link to the
- * administrator and no reset link is sent. Links are secrets: the library
- * never logs one; in development, {@linkcode developmentMailer} prints them,
- * because you asked it to.
+ * The optional mailer: how Gatehouse hands a message to your mail system.
+ * Without one, invitations answer the activation link to the
+ * administrator and no reset link or notice is sent. Links are secrets:
+ * the library never logs one; in development, {@linkcode developmentMailer}
+ * prints them, because you asked it to. `smtpMailer` (server/core/mail/
+ * smtp.ts) sends over SMTP; any object with `send` fits.
  *
  * @module
  */
 
 import { defaultLogger, type Logger } from "../http/logger.ts";
+import type { MailKind } from "./mail/kinds.ts";
 
-/** What a mail is about. */
-export type MailKind = "invitation" | "password_reset" | "account_exists";
+export type { MailKind } from "./mail/kinds.ts";
 
-/** One message to send. `text` is plain text in English, ready to send. */
+/**
+ * One message to send, written in the recipient's language: a subject, a
+ * plain-text part and an HTML part (send both, as multipart/alternative).
+ */
 export interface MailMessage {
   /** The recipient address. */
   to: string;
-  /** What the message is for; pick your own template by it if you like. */
+  /**
+   * The recipient's name, when known: for the To header, where a
+   * transport must encode it (never splice it into a header line).
+   */
+  toName?: string;
+  /** What the message is for. */
   kind: MailKind;
-  /** A subject line. */
+  /** The language it is written in (`en`, `es`). */
+  locale: string;
+  /** The subject: one line, not yet encoded. */
   subject: string;
-  /** The body, plain text, containing the link when there is one. */
+  /** The plain-text part, containing the link when there is one. */
   text: string;
-  /** The single-use link, for templates; absent for `account_exists`. */
+  /** The HTML part: a whole document, inline styles, no remote images. */
+  html: string;
+  /** The single-use link, when the message carries one (invitations, resets). */
   link?: string;
 }
 
 /**
- * Sends messages. A rejection is logged and, for invitations, answered as
- * 500 `internal` (the administrator must know the mail did not go out).
+ * Sends messages. A rejection is logged and counted and, for invitations,
+ * answered as 502 `mail_failed` with no invitation left behind (the
+ * administrator must know the mail did not go out); a reset request still
+ * answers 202 and a change still succeeds when its mail fails.
  *
  * @example A mailer that posts to an HTTP mail API
  * ```ts
@@ -53,7 +68,7 @@ export interface Mailer {
    * The kinds of mail it delivers; absent: every kind. For the others
    * Gatehouse acts as without a mailer: an invitation (and its
    * `account_exists` notice) is answered to the administrator as its
-   * activation link, a reset link is not sent.
+   * activation link, a reset link or a notice is not sent.
    */
   readonly kinds?: readonly MailKind[];
 }

@@ -9,6 +9,8 @@
 import type { Limits } from "../http/limits.ts";
 import type { Logger } from "../http/logger.ts";
 import type { Mailer } from "./mailer.ts";
+import type { MailTemplates } from "./mail/data.ts";
+import type { MailKind } from "./mail/kinds.ts";
 import type { PasswordHasher } from "./password.ts";
 import type { RoleRegistry } from "./roles.ts";
 import type { TrustedProxy } from "../http/client_address.ts";
@@ -97,6 +99,24 @@ export interface MailOptions {
    * the administrator uses the request's origin (a warning is logged once).
    */
   publicUrl?: string;
+  /**
+   * The product named in every message (its subject, its header line);
+   * the host of `publicUrl` by default.
+   */
+  productName?: string;
+  /**
+   * Templates of your own by kind of mail, each `(data, locale) =>
+   * {subject, text, html}`; the others stay the shipped ones
+   * (`defaultMailTemplates`, English and Spanish).
+   */
+  templates?: MailTemplates;
+  /**
+   * The security notices sent to an account's owner after a change to how
+   * it signs in (`password_changed`, `second_factor_enabled`, …): every
+   * notice the mailer delivers by default, a list to pick some, `false` for
+   * none.
+   */
+  notices?: false | readonly MailKind[];
 }
 
 /** Options of `createAuth`. */
@@ -130,4 +150,16 @@ export interface AuthOptions extends SharedOptions, RoleOptions {
    * A malformed key throws a `TypeError` here.
    */
   totpKeys?: readonly string[];
+  /**
+   * Keys that sign the trusted-device cookie (`__Host-gatehouse-device`,
+   * HMAC-SHA-256), each the base64 of at least 32 random bytes: the first
+   * signs, every one verifies, so a key is rotated by putting the new one
+   * first (dropping one distrusts the browsers it signed for). A browser
+   * with a valid cookie for an address is counted by the account lock on
+   * its own, so an attack from elsewhere does not lock it out (DESIGN.md
+   * §15). Without keys, a random key of the process: trusted browsers are
+   * then trusted by this process only, until it restarts. A malformed key
+   * throws a `TypeError` here.
+   */
+  deviceKeys?: readonly string[];
 }

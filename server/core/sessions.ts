@@ -17,6 +17,7 @@ import {
   sessionTokenAccount,
   uuidv7,
 } from "./_crypto.ts";
+import { fold } from "./_fold.ts";
 import { isSignInPassword, recordableAddress, signInKey } from "./_input.ts";
 import { attachContext, type Identity } from "./identity.ts";
 import { identityBuilder } from "./_roles.ts";
@@ -40,8 +41,11 @@ export const PENDING_COOKIE = "__Host-gatehouse-pending";
 /** How long a pending sign-in lives, ms (also its cookie's Max-Age). */
 export const PENDING_TTL = 5 * 60_000;
 
-/** How a session's holder proved who they are, as events name it. */
-export type SignInMethod = "password" | SecondFactorMethod;
+/**
+ * How a session's holder proved who they are, as events name it: a
+ * password, a second factor, or a single sign-on (DESIGN.md §13).
+ */
+export type SignInMethod = "password" | SecondFactorMethod | "sso";
 
 /** What a session issued after a sign-in is bound to. */
 export interface SignInBinding {
@@ -51,6 +55,12 @@ export interface SignInBinding {
   factorVersion?: number;
   /** The proof, for the `login.succeeded` event. */
   method: SignInMethod;
+  /**
+   * A single sign-on's provider (its `id`) and session id (`sid`): the
+   * session remembers them, owes no second factor, and ends with a
+   * back-channel logout naming them.
+   */
+  sso?: { provider: string; sid: string | null };
 }
 
 /** The resolved settings sessions are built from (see `gatehouseContext`). */
@@ -67,6 +77,19 @@ export interface SessionSettings {
   ttl: number;
   idleTimeout: number;
   requireSecondFactor: ReadonlySet<string>;
+  /**
+   * The enforcing single sign-on provider (its id) of a folded address, or
+   * null: a password sign-in to such an address is refused `sso_required`
+   * after the same argon2 work (DESIGN.md §13). None by default.
+   */
+  enforcedBy?: (emailKey: string) => string | null;
+  /**
+   * The digest of the trusted-device cookie (DESIGN.md §15) a sign-in's
+   * request presented for a folded address, or null: kept in the
+   * `login.succeeded` event, where the `new_sign_in` notice (§14) looks
+   * for the browsers an account used. None by default.
+   */
+  presentedDevice?: (client: ClientMeta, emailKey: string) => string | null;
 }
 
 // A session's token and cookie, made before it is recorded.
@@ -84,6 +107,11 @@ export interface PasswordCheck {
   /** The account a session would be for; a made-up one when none is found. */
   accountId: string;
   matches: Promise<boolean>;
+  /**
+   * False when the check's gate refused it: no argon2 work was started
+   * (`matches` is false), and the caller answers the refusal it holds.
+   */
+  admitted: boolean;
 }
 
 /** What {@linkcode sessions} builds: every use of a session, in one place. */
@@ -106,12 +134,15 @@ export interface Sessions {
   ticket(at: number, userId: string): SessionTicket;
   /**
    * Starts a password check (reads the account, starts argon2id); with
-   * `signingIn`, lets the store anticipate the session's reads.
+   * `signingIn`, lets the store anticipate the session's reads. With
+   * `gate`, argon2id starts only if it admits the check (it runs beside
+   * the account's read, for a well-formed address only).
    */
   beginCheck(
     email: string,
     password: string,
     signingIn?: boolean,
+    gate?: (key: string) => Promise<boolean>,
   ): Promise<PasswordCheck>;
   /**
    * Ends a sign-in's check: the credentials, or `credentials_invalid` (with
@@ -179,16 +210,20 @@ export function sessions(settings: SessionSettings): Sessions {
   const name = settings.cookieName;
   const registry = settings.registry;
   const requireSecondFactor = settings.requireSecondFactor;
+  const enforcedBy = settings.enforcedBy ?? (() => null);
+  const presentedDevice = settings.presentedDevice ?? (() => null);
   // Use is written at most this often per session (DESIGN.md §8).
   const touchInterval = Math.min(60_000, idleTimeout / 10);
   const maxAge = Math.floor(ttl / 1000);
   const buildIdentity = identityBuilder(registry);
   const identityOf = (user: UserRecord) => Promise.resolve(buildIdentity(user));
   // The signed-in account's own Identity: its factors, and whether its
-  // role's policy still waits for one.
-  const own = (user: UserRecord, factors: AccountFactors) => ({
+  // role's policy still waits for one. A single sign-on's session owes
+  // none: the company's provider owns its second factor (DESIGN.md §13).
+  const own = (user: UserRecord, factors: AccountFactors, sso = false) => ({
     factors,
-    required: !hasSecondFactor(factors) && requireSecondFactor.has(user.role),
+    required: !sso && !hasSecondFactor(factors) &&
+      requireSecondFactor.has(user.role),
   });
   const ownIdentity = (user: UserRecord, factors: AccountFactors) =>
     Promise.resolve(buildIdentity(user, own(user, factors)));
@@ -230,19 +265,46 @@ export function sessions(settings: SessionSettings): Sessions {
     email: string,
     password: string,
     signingIn = false,
+    gate?: (key: string) => Promise<boolean>,
   ): Promise<PasswordCheck> {
     const fallback = await dummy();
     const key = signInKey(email, limits);
-    const found = key === null ? null : await store.credentialsByEmail(key);
+    // The gate (the account lock) in the round trip of the account's read.
+    // Both settle before either failure is thrown: a gate that admitted
+    // holds a reservation its caller must still see to give back.
+    const [read, opened] = key === null ? [] : await Promise.allSettled([
+      store.credentialsByEmail(key),
+      gate === undefined ? true : gate(key),
+    ]);
+    if (opened?.status === "rejected") throw opened.reason;
+    if (read?.status === "rejected") throw read.reason;
+    const found = read?.value ?? null;
+    const admitted = opened?.value ?? true;
+    const accountId = found?.user.id ?? uuidv7(now());
+    if (!admitted) {
+      return {
+        key,
+        found,
+        accountId,
+        matches: Promise.resolve(false),
+        admitted,
+      };
+    }
     // The verify first: everything else waits on it, and it waits on
-    // nothing but a thread of its own.
-    const matches = hasher.verify(found?.passwordHash ?? fallback, password);
+    // nothing but a thread of its own. An account without a password (made
+    // by single sign-on) verifies against the made-up hash, like an
+    // unknown address: the same work, and no match.
+    const matches = hasher.verify(
+      found === null || found.passwordHash === ""
+        ? fallback
+        : found.passwordHash,
+      password,
+    );
     // Observed at once: if what runs between the halves throws, a failed
     // verify must not also surface as an unhandled rejection.
     matches.catch(() => {});
-    const accountId = found?.user.id ?? uuidv7(now());
     if (signingIn) anticipate(accountId);
-    return { key, found, accountId, matches };
+    return { key, found, accountId, matches, admitted };
   }
 
   async function endCheck(
@@ -251,8 +313,8 @@ export function sessions(settings: SessionSettings): Sessions {
   ): Promise<UserCredentials | null> {
     // Awaited whatever was found: an unknown address waits like a known one.
     const matched = await matches;
-    const ok = found !== null && matched && !found.user.disabled &&
-      isSignInPassword(password, limits);
+    const ok = found !== null && matched && found.passwordHash !== "" &&
+      !found.user.disabled && isSignInPassword(password, limits);
     return ok ? found : null;
   }
 
@@ -272,6 +334,21 @@ export function sessions(settings: SessionSettings): Sessions {
     client?: ClientMeta,
   ): Promise<UserCredentials> {
     const found = await endCheck(check, password);
+    // An address an enforcing provider speaks for signs in only through
+    // it: refused after the verify, known or unknown, right or wrong.
+    const provider = check.key === null ? null : enforcedBy(check.key);
+    if (provider !== null) {
+      if (client !== undefined) {
+        trail.refused([trail.event("login.failed", {
+          actor: check.found?.user ?? null,
+          client,
+          detail: recordableAddress(check.key!, check.found !== null)
+            ? { email: check.key!, reason: "sso_required", provider }
+            : { email_invalid: true, reason: "sso_required", provider },
+        })]);
+      }
+      throw new AuthError("sso_required", { meta: { provider } });
+    }
     if (found === null) {
       if (client !== undefined) {
         trail.refused([trail.event("login.failed", {
@@ -346,11 +423,20 @@ export function sessions(settings: SessionSettings): Sessions {
     const { tokenHash, id, cookie } = made?.userId === user.id
       ? made
       : ticket(createdAt, user.id);
+    const sso = binding?.sso;
+    const device = binding === undefined
+      ? null
+      : presentedDevice(client, fold(user.email));
     const events = binding === undefined ? [] : [
       trail.event("login.succeeded", {
         actor: user,
         client,
-        detail: { session_id: id, method: binding.method },
+        detail: {
+          session_id: id,
+          method: binding.method,
+          ...(sso === undefined ? {} : { provider: sso.provider }),
+          ...(device === null ? {} : { device }),
+        },
       }),
     ];
     const { generation, factorVersion } = binding ?? {};
@@ -368,6 +454,7 @@ export function sessions(settings: SessionSettings): Sessions {
       ...(factorVersion === undefined
         ? {}
         : { expectedFactorVersion: factorVersion }),
+      ...(sso === undefined ? {} : { sso }),
     });
     if (!created) throw new AuthError("credentials_invalid");
     return { cookie, events };
@@ -457,7 +544,10 @@ export function sessions(settings: SessionSettings): Sessions {
       return null;
     }
     if (at - found.lastSeenAt >= touchInterval) touch(tokenHash, at);
-    const built = buildIdentity(found.user, own(found.user, found.factors));
+    const built = buildIdentity(
+      found.user,
+      own(found.user, found.factors, found.ssoProvider !== undefined),
+    );
     const identity = built instanceof Promise ? await built : built;
     if (req !== undefined) {
       attachContext(req, identity, {

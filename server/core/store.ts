@@ -1,10 +1,13 @@
 /**
- * The `Store` interface: everything Gatehouse keeps (accounts, sessions,
- * single-use links, limiter counters) behind one contract. Core and features
- * only talk to this interface; `./kv` and `./postgres` implement it, and
- * `./conformance` checks any implementation against it.
+ * The `Store` interface: every operation on what Gatehouse keeps
+ * (accounts, sessions, single-use links, limiter counters, second factors,
+ * the audit trail). Core and features only talk to this interface. One
+ * class implements it, `RuleStore` (./rules/mod.ts), over any narrow
+ * `RecordStore` (./records.ts): the rules below are written there once,
+ * and a database only stores records and applies checked commits.
+ * `./conformance` holds every store to the same behaviour.
  *
- * Rules every store keeps:
+ * The rules:
  * - Tokens never reach a store: sessions and links are keyed by the SHA-256
  *   digest of their token.
  * - Emails are compared by their folded form (Unicode NFC, then
@@ -32,9 +35,14 @@
 import type { AuditEventType, UserSort } from "@gatehouse/contract";
 import type { AuditEvent, WithEvents } from "./audit_event.ts";
 import type { AccountFactors, FactorStore } from "./store_factors.ts";
+import type { SsoStore } from "./store_sso.ts";
+
+import type { AttemptWindow, Counter, Reservation } from "./records.ts";
 
 export type { AuditEvent, AuditEventType, UserSort, WithEvents };
+export type * from "./records.ts";
 export type * from "./store_factors.ts";
+export type * from "./store_sso.ts";
 
 /** A page query over audit events, newest first. */
 export interface AuditQuery {
@@ -93,6 +101,14 @@ export interface UserRecord {
    * there is one); a store may leave it out.
    */
   secondFactor?: { totp: boolean; passkeys: number };
+  /**
+   * The language of its mail (DESIGN.md §14): `en` or a shipped
+   * catalogue's tag, "" (or absent, from a store that keeps none) while
+   * none is known.
+   */
+  locale?: string;
+  /** Whether the person chose `locale`; else sign-ins set it. */
+  localeChosen?: boolean;
 }
 
 /** What a store needs to create an account. */
@@ -114,6 +130,8 @@ export interface NewUser extends WithEvents {
   passwordHash: string;
   /** Creation time, milliseconds since the epoch. */
   createdAt: number;
+  /** The language of its mail (`en`, `es`…); "" (the default) for none yet. */
+  locale?: string;
 }
 
 /** An account with its password hash, read only for sign-in. */
@@ -169,6 +187,14 @@ export interface UserPage {
 export interface UserUpdate {
   /** New disabled state. Disabling kills every session of the account. */
   disabled?: boolean;
+  /** New display name (already checked by the name rules). */
+  name?: string;
+  /**
+   * New language of the account's mail: `chosen` by the person (kept
+   * from then on), or the browser's, applied only while the person has
+   * not chosen one.
+   */
+  locale?: { tag: string; chosen: boolean };
   /** New role (empty for none). */
   role?: string;
   /** `role_changed` unless the stored role equals this. */
@@ -233,6 +259,12 @@ export interface NewSession extends WithEvents {
    * room. Absent: no limit.
    */
   maxSessions?: number;
+  /**
+   * The single sign-on that made it: the provider's `id` and, when the
+   * provider gave one, its session id (`sid`), which a back-channel logout
+   * names (DESIGN.md §13). Absent for every other sign-in.
+   */
+  sso?: { provider: string; sid: string | null };
 }
 
 /** A live session and its account, the answer of the hot path. */
@@ -257,6 +289,11 @@ export interface SessionLookup {
    * the Identity and the second-factor policy need them on every request.
    */
   factors: AccountFactors;
+  /**
+   * The single sign-on provider (its `id`) whose sign-in made the session;
+   * absent for other sign-ins. Such a session owes no second factor.
+   */
+  ssoProvider?: string;
 }
 
 /** A session as the list of an account's sessions shows it. */
@@ -275,6 +312,8 @@ export interface SessionRecord {
   ip: string;
   /** The browser label it started with. */
   userAgent: string;
+  /** The single sign-on provider (its `id`) that made it; absent for others. */
+  ssoProvider?: string;
 }
 
 /** What ending every session of an account needs. */
@@ -361,6 +400,8 @@ export interface InvitationAcceptance extends WithEvents {
   passwordHash: string;
   /** Now, ms: the link must expire after this instant. */
   now: number;
+  /** The language of the new account's mail, from the browser; "" for none. */
+  locale?: string;
   /** The new account's first session, recorded in the same commit. */
   session: {
     tokenHash: string;
@@ -402,35 +443,13 @@ export interface ResetConfirmation extends WithEvents {
   now: number;
 }
 
-/** A fixed-window counter of the login rate limiter. */
-export interface Counter {
-  /** Attempts counted in the current window. */
-  count: number;
-  /** When the window ends and the count starts again, ms. */
-  resetAt: number;
-}
-
-/** What reserving an attempt asks for. */
-export interface AttemptWindow {
-  /** Now, ms. */
-  now: number;
-  /** Length of a new window, ms. */
-  windowMs: number;
-  /** Attempts a window admits. */
-  limit: number;
-}
-
-/** The answer to a reservation: admitted or not, and the counter after it. */
-export interface Reservation extends Counter {
-  /** Whether the attempt was counted (false: the window is full). */
-  admitted: boolean;
-}
-
 /**
- * Where Gatehouse keeps its records. Implementations: `KvStore` (Deno KV,
- * embedded default, `@gatehouse/server/kv`) and `PostgresStore`
- * (`@gatehouse/server/postgres`). Run `storeConformance` from
- * `@gatehouse/server/conformance` against your own.
+ * Every operation on what Gatehouse keeps, with its rules. `RuleStore`
+ * implements it over any `RecordStore`: `KvStore` (Deno KV, embedded
+ * default, `@gatehouse/server/kv`), `PostgresStore`
+ * (`@gatehouse/server/postgres`) and `SqliteStore`
+ * (`@gatehouse/server/sqlite`) are that class over theirs. To add a
+ * database, write a `RecordStore` (`@gatehouse/server/store`), not this.
  *
  * Methods throw `AuthError` for the contract's refusals (`email_taken`,
  * `user_not_found`, `role_changed`, `role_beyond_reach`,
@@ -449,7 +468,7 @@ export interface Reservation extends Counter {
  * kv.close();
  * ```
  */
-export interface Store extends FactorStore {
+export interface Store extends FactorStore, SsoStore {
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
   migrate(): Promise<void>;
 

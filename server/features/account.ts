@@ -1,7 +1,8 @@
 /**
  * `createAccount`: what a signed-in person does to their own account
  * (DESIGN.md §8, §10): change the password, prove who they are again
- * ("sudo mode"), list and end their sessions, read their own activity.
+ * ("sudo mode"), list and end their sessions, read their own activity,
+ * change their name and the language of their mail (§14).
  * Each handler comes behind the session guard the contract records.
  *
  * @module
@@ -10,7 +11,7 @@
 import type { SessionJson, SessionListJson } from "@gatehouse/contract";
 import type { ClientMeta } from "../http/_client_meta.ts";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
-import { codeLock } from "../core/_code_lock.ts";
+import { fold } from "../core/_fold.ts";
 import { countedGuess } from "../core/_counted.ts";
 import {
   lazyRelyingParty,
@@ -32,7 +33,8 @@ import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
 import { listActivityOperation } from "./audit_log.ts";
-import type { SessionRecord } from "../core/store.ts";
+import { updateAccountOperation } from "./account_profile.ts";
+import type { SessionRecord, UserCredentials } from "../core/store.ts";
 
 /** Options of {@linkcode createAccount}. */
 export interface AccountOptions {
@@ -59,6 +61,8 @@ export interface Account {
   revokeOtherSessions: Handler;
   /** `GET /api/auth/activity?limit&cursor`: 200 `{events, next_cursor}`. */
   listActivity: Handler;
+  /** `PATCH /api/auth/account` `{name?, locale?}`: 200 Identity. */
+  updateAccount: Handler;
 }
 
 // How often a session's re-authentications are recorded at most: one
@@ -74,7 +78,7 @@ const SESSION_NOT_FOUND = new AuthError("session_not_found");
  * Builds the handlers of one's own account.
  *
  * @param options The auth service (its store, clock and settings are used).
- * @returns The six handlers.
+ * @returns The seven handlers.
  *
  * @example Mounting one's own sessions
  * ```ts
@@ -107,10 +111,17 @@ export function accountOperations(context: GatehouseContext): Operations<
   | "revokeSession"
   | "revokeOtherSessions"
   | "listActivity"
+  | "updateAccount"
 > {
   const { store, hasher, limits, now, trail, sessions } = context;
   const rp = lazyRelyingParty(context.publicUrl);
-  const lock = codeLock(context);
+  const lock = context.accountLock;
+
+  // Whether `password` is the signed-in account's current one.
+  const isOwnPassword = async (identity: Identity, password: string) => {
+    const verified = await sessions.verifyPassword(identity.email, password);
+    return verified !== null && verified.user.id === identity.id;
+  };
   const budget = changeBudget(context);
 
   // Checks a proof of identity of the signed-in account where it is spent:
@@ -125,12 +136,18 @@ export function accountOperations(context: GatehouseContext): Operations<
     client: ClientMeta,
   ): Promise<Response | null> {
     const at = now();
+    const scope = lock.scopeOf(req, fold(identity.email));
     if (proof.kind === "password") {
-      const verified = await sessions.verifyPassword(
-        identity.email,
-        proof.value,
+      // Counted by the account lock like a sign-in's password; a right one
+      // is no sign-in and clears nothing.
+      const right = await lock.check(
+        scope,
+        client,
+        () => isOwnPassword(identity, proof.value),
+        "give back",
       );
-      if (verified === null || verified.user.id !== identity.id) {
+      if (right instanceof Response) return right;
+      if (!right) {
         throw new AuthError("password_incorrect", {
           meta: { field: "password" },
         });
@@ -152,19 +169,20 @@ export function accountOperations(context: GatehouseContext): Operations<
           new AuthError("passkey_invalid", { meta: { field: "passkey" } }),
         );
       }
-      await lock.proven(identity.id);
+      await lock.proven(scope);
       return null;
     }
     const field = proof.kind === "totp" ? "code" : "recovery_code";
     if ((await store.totp(identity.id)) === null) {
       throw new AuthError("totp_not_enabled", { meta: { field } });
     }
-    // The same per-account count as the second step of a sign-in: a
-    // session is no licence to grind codes (_code_lock.ts).
+    // The same per-address count as the second step of a sign-in: a
+    // session is no licence to grind codes (_account_lock.ts).
     const proven = await lock.check(
-      identity,
+      scope,
       client,
       () => spendCode(context, identity, client, proof, at),
+      "give back",
     );
     if (proven instanceof Response) return proven;
     if (!proven) {
@@ -184,13 +202,28 @@ export function accountOperations(context: GatehouseContext): Operations<
         limits,
         "new_password",
       );
-      const verified = await sessions.verifyPassword(identity.email, current);
+      const client = context.client(req, info);
+      // A wrong current password is a password guess: counted by the
+      // account lock, refused before argon2 once the lock is on.
+      const ticket = await lock.admit(
+        lock.scopeOf(req, fold(identity.email)),
+        client,
+      );
+      if (ticket instanceof Response) return ticket;
+      let verified: UserCredentials | null;
+      try {
+        verified = await sessions.verifyPassword(identity.email, current);
+      } catch (err) {
+        await ticket.giveBack();
+        throw err;
+      }
       if (verified === null || verified.user.id !== identity.id) {
+        await ticket.failed();
         throw new AuthError("password_incorrect", {
           meta: { field: "current_password" },
         });
       }
-      const client = context.client(req, info);
+      await ticket.giveBack();
       const at = now();
       const { cookie, ...fresh } = sessions.issue(at, identity.id);
       const events = [
@@ -271,7 +304,13 @@ export function accountOperations(context: GatehouseContext): Operations<
       const at = now();
       const sessions = (await store.listSessions(identity.id, at))
         .filter((s) => at - s.lastSeenAt < context.idleTimeout)
-        .map((s) => toSessionJson(s, session.id, context.idleTimeout));
+        .map((s) => ({
+          ...toSessionJson(s, session.id, context.idleTimeout),
+          // The provider's name: a single sign-on's session (§13).
+          via: s.ssoProvider === undefined
+            ? null
+            : context.sso.nameOf(s.ssoProvider),
+        }));
       const body: SessionListJson = { sessions };
       return respond(body, { headers: NO_STORE });
     },
@@ -335,6 +374,7 @@ export function accountOperations(context: GatehouseContext): Operations<
     revokeSession,
     revokeOtherSessions,
     listActivity: listActivityOperation(context),
+    updateAccount: updateAccountOperation(context),
   };
 }
 

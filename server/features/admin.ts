@@ -15,6 +15,7 @@ import type { UserJson, UserListJson } from "@gatehouse/contract";
 import type { AuditTrail } from "../core/_audit.ts";
 import { type GatehouseContext, gatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
+import { fold } from "../core/_fold.ts";
 import {
   readEmail,
   readId,
@@ -107,6 +108,14 @@ export interface Admin {
    * without a second factor answers 204 too, and no event is recorded.
    */
   removeUserSecondFactor: Handler;
+  /**
+   * `DELETE /api/users/{id}/lock`: 204, the account lock of the account's
+   * address cleared (every count of failed sign-ins, a trusted device's
+   * too; DESIGN.md §15), recorded as `login.unlocked`; reach rules as for
+   * disable. `user_not_found` (404), `role_beyond_reach` (403),
+   * `user_id_malformed` (400).
+   */
+  unlockUser: Handler;
   /** `GET /api/audit?limit&cursor&user_id&type`: 200 `{events, next_cursor}`, newest first. */
   listAuditEvents: Handler;
   /** The privileged roles, as copied at construction. */
@@ -174,11 +183,16 @@ export function adminOperations(context: GatehouseContext): Operations<
   | "revokeInvitation"
   | "revokeUserSessions"
   | "removeUserSecondFactor"
+  | "unlockUser"
   | "listAuditEvents"
 > {
   const { store, rules, hasher, limits, now, trail } = context;
   const maxBytes = limits.maxBodyBytes;
   const client = context.client;
+  const lock = context.accountLock;
+  // An account as the wire shows it, with its lock read now.
+  const userJson = async (user: UserRecord) =>
+    toUserJson(user, await lock.lockedUntil(fold(user.email)));
 
   const listUsers = defineOperation(
     context,
@@ -188,7 +202,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         readUserQuery(new URL(req.url), limits),
       );
       const body: UserListJson = {
-        users: page.users.map(toUserJson),
+        users: await Promise.all(page.users.map(userJson)),
         next_cursor: page.nextCursor,
         ...(page.total === undefined ? {} : { total: page.total }),
       };
@@ -232,7 +246,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         events,
       });
       trail.committed(events);
-      return respond(toUserJson(user), { status: 201, headers: NO_STORE });
+      return respond(await userJson(user), { status: 201, headers: NO_STORE });
     },
   );
 
@@ -259,7 +273,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         events: events.make,
       });
       trail.committed(events.made);
-      return respond(toUserJson(user), { headers: NO_STORE });
+      return respond(await userJson(user), { headers: NO_STORE });
     },
   );
 
@@ -281,7 +295,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         events: events.make,
       });
       trail.committed(events.made);
-      return respond(toUserJson(user), { headers: NO_STORE });
+      return respond(await userJson(user), { headers: NO_STORE });
     },
   );
 
@@ -346,6 +360,32 @@ export function adminOperations(context: GatehouseContext): Operations<
     },
   );
 
+  const unlockUser = defineOperation(
+    context,
+    "unlockUser",
+    async function unlockUser(req, actor, params, info) {
+      const id = readId(params?.pathname.groups.id, "user_id_malformed");
+      const target = await store.userById(id);
+      if (target === null) throw new AuthError("user_not_found");
+      if (!withinReach(await rules.reachable(actor), target.role)) {
+        throw new AuthError("role_beyond_reach");
+      }
+      // Every count of the address ends at once, a trusted device's too:
+      // the lock is cleared, whatever held it.
+      await lock.clearAll(fold(target.email));
+      const events = [
+        trail.event("login.unlocked", {
+          actor,
+          target,
+          client: client(req, info),
+        }),
+      ];
+      await store.recordEvents(events);
+      trail.committed(events);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    },
+  );
+
   return {
     listUsers,
     createUser,
@@ -356,6 +396,7 @@ export function adminOperations(context: GatehouseContext): Operations<
     revokeInvitation: revokeInvitationOperation(context),
     revokeUserSessions,
     removeUserSecondFactor,
+    unlockUser,
     listAuditEvents: listAuditEventsOperation(context),
   };
 }
@@ -394,8 +435,14 @@ function changeEvents(
   return result;
 }
 
-/** An account as the wire shows it. */
-export function toUserJson(user: UserRecord): UserJson {
+/**
+ * An account as the wire shows it, with until when its address is locked
+ * (ms; null when it is not).
+ */
+export function toUserJson(
+  user: UserRecord,
+  lockedUntil: number | null,
+): UserJson {
   return {
     id: user.id,
     email: user.email,
@@ -406,5 +453,8 @@ export function toUserJson(user: UserRecord): UserJson {
     ...(user.secondFactor === undefined
       ? {}
       : { second_factor: { ...user.secondFactor } }),
+    locked_until: lockedUntil === null
+      ? null
+      : new Date(lockedUntil).toISOString(),
   };
 }

@@ -6,6 +6,10 @@
  * account the stored link is a decoy that accepts as a dead link, and a
  * mailer sends the owner a notice instead of a link.
  *
+ * A mailed invitation is sent before its link is stored: a mail that fails
+ * answers 502 `mail_failed` and leaves nothing behind, no live link and no
+ * pending invitation (DESIGN.md §14).
+ *
  * An invitation records who sent it, and carries that authority only while
  * the inviter has it: accepting needs the inviter still enabled and still
  * able to grant the role (DESIGN.md §5), decided in the commit that creates
@@ -18,13 +22,15 @@ import type { InviteAnswer } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
 import { readEmail, readName, readRole } from "../core/_input.ts";
-import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
+import { linkUrl, newLink } from "../core/_links.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
 import { grantersOf } from "../core/_roles.ts";
+import { browserLocale } from "../core/mail/locale.ts";
 import { decode, optionalString, requiredString } from "../http/decode.ts";
+import { AuthError } from "../http/errors.ts";
 import { NO_STORE, respond } from "../http/respond.ts";
-import type { MailMessage } from "../core/mailer.ts";
 import { DEAD_LINK, spendableLink } from "./_link_handlers.ts";
+import { refuseEnforced } from "./_sso_enforced.ts";
 
 const NEW_ACCOUNT_FACTORS = Object.freeze({
   totpEnabled: false,
@@ -36,7 +42,8 @@ const NEW_ACCOUNT_FACTORS = Object.freeze({
 export function inviteOperation(context: GatehouseContext): Operation {
   const { store, rules, limits, logger, now, trail } = context;
   const publicUrl = context.linkBase;
-  const mailer = mailerFor(context.mailer, "invitation");
+  const mail = context.mail;
+  const mailing = mail.delivers("invitation");
   let warned = false;
   return defineOperation(
     context,
@@ -70,24 +77,50 @@ export function inviteOperation(context: GatehouseContext): Operation {
           detail: { invitation_id: record.id, email, role },
         }),
       ];
-      // Both branches store a link and read the address: the answer's timing
-      // does not tell whether the address had an account.
-      const [existing] = await Promise.all([
-        store.credentialsByEmail(key),
-        store.createLink(record, { events }),
-      ]);
-      trail.committed(events);
-      if (mailer !== undefined) {
-        const link = linkUrl(publicUrl!, "invitation", token);
-        await mailer.send(
-          existing === null
-            ? invitationMail(email, name, link)
-            : noticeMail(email),
-        );
+      if (mailing) {
+        // Both branches read the address, send one message and store a
+        // link: the answer's timing does not tell whether the address had
+        // an account. The message goes first: a failed one stores nothing.
+        const existing = await store.credentialsByEmail(key);
+        // An address without an account (or whose account has no language
+        // yet): the inviting request's language.
+        const locale = mail.localeOf(req);
+        const message = existing === null
+          ? mail.compose("invitation", { email, name }, {
+            link: linkUrl(publicUrl!, "invitation", token),
+            expiresAt: record.expiresAt,
+            validFor: limits.invitationTtl,
+            inviter: actor.name || null,
+          }, locale)
+          : mail.compose(
+            "account_exists",
+            {
+              email,
+              name: existing.user.name,
+            },
+            {},
+            // The account's own language, once it has one (§14).
+            existing.user.locale || locale,
+          );
+        try {
+          await mail.send(message);
+        } catch {
+          // Counted and logged by the outbox; nothing was stored.
+          throw MAIL_FAILED;
+        }
+        await store.createLink(record, { events });
+        trail.committed(events);
         return respond({ delivered: true } satisfies InviteAnswer, {
           headers: NO_STORE,
         });
       }
+      // Both branches store a link and read the address: the answer's timing
+      // does not tell whether the address had an account.
+      await Promise.all([
+        store.credentialsByEmail(key),
+        store.createLink(record, { events }),
+      ]);
+      trail.committed(events);
       let base = publicUrl;
       if (base === undefined) {
         // Only the administrator who asked sees this link, so the request's
@@ -111,28 +144,9 @@ export function inviteOperation(context: GatehouseContext): Operation {
   );
 }
 
-function invitationMail(to: string, name: string, link: string): MailMessage {
-  return {
-    to,
-    kind: "invitation",
-    subject: "You are invited",
-    text:
-      `Hello ${name},\n\nYou have been invited. Set your password here:\n\n${link}\n\n` +
-      "The link works once and expires in a few days.",
-    link,
-  };
-}
-
-function noticeMail(to: string): MailMessage {
-  return {
-    to,
-    kind: "account_exists",
-    subject: "An invitation for an account you already have",
-    text:
-      "Someone invited this address, but it already has an account, so no new account was made.\n\n" +
-      'If you forgot your password, use "Forgot password" on the sign-in page.',
-  };
-}
+const MAIL_FAILED = new AuthError("mail_failed", {
+  message: "The invitation mail could not be sent; no invitation was made",
+});
 
 /**
  * `POST /api/auth/invite/accept` `{token, password}`: sets the password and
@@ -150,6 +164,9 @@ export function acceptInviteOperation(context: GatehouseContext): Operation {
         context,
         "invitation",
       );
+      // The invited person signs in through the enforcing provider
+      // instead, which spends the invitation (DESIGN.md §13).
+      refuseEnforced(context, link.emailKey);
       const at = context.now();
       const userId = uuidv7(at);
       const { cookie, ...session } = sessions.issue(at, userId);
@@ -175,6 +192,8 @@ export function acceptInviteOperation(context: GatehouseContext): Operation {
         userId,
         passwordHash,
         now: at,
+        // The language of the person's mail: their browser's (§14).
+        locale: browserLocale(req.headers.get("accept-language")) ?? "",
         session: { ...session, ...client },
         events,
         ...(granters === undefined ? {} : { granters }),

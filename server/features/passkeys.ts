@@ -11,6 +11,7 @@
 import type { PasskeyJson, PasskeyListJson } from "@gatehouse/contract";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
 import { hashToken, isTokenShaped, uuidv7 } from "../core/_crypto.ts";
+import { fold } from "../core/_fold.ts";
 import {
   CLEAR_CHALLENGE,
   keepChallenge,
@@ -364,16 +365,43 @@ export function passkeyOperations(
         })]);
         throw SIGN_IN_REFUSED;
       }
+      // An address an enforcing provider speaks for signs in through it
+      // alone (DESIGN.md §13).
+      const enforcing = context.sso.enforcedBy(fold(user.email));
+      if (enforcing !== null) {
+        trail.refused([trail.event("login.failed", {
+          actor: user,
+          client,
+          detail: {
+            method: "passkey",
+            reason: "sso_required",
+            provider: enforcing.id,
+          },
+        })]);
+        throw new AuthError("sso_required", {
+          meta: { provider: enforcing.id },
+        });
+      }
       const { cookie, events } = await sessions.signIn(user, {
         ...(factorVersion === undefined ? {} : { factorVersion }),
         method: "passkey",
       }, client);
       trail.committed(events);
+      // Not counted, never refused by the account lock (a passkey cannot be
+      // guessed), but a completed sign-in: it clears its browser's count.
+      const emailKey = fold(user.email);
+      await context.accountLock.proven(
+        context.accountLock.scopeOf(req, emailKey),
+      );
       const factors = await store.accountFactors(user.id);
       if (factors === null) throw SIGN_IN_REFUSED;
       const headers = new Headers(NO_STORE);
       headers.append("set-cookie", cookie);
       headers.append("set-cookie", CLEAR_CHALLENGE);
+      headers.append(
+        "set-cookie",
+        context.accountLock.deviceCookie(req, emailKey),
+      );
       return respond(await sessions.ownIdentity(user, factors), { headers });
     },
   );

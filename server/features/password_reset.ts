@@ -10,20 +10,22 @@
 
 import { afterAnswer } from "../http/_background.ts";
 import { uuidv7 } from "../core/_crypto.ts";
+import { fold } from "../core/_fold.ts";
 import { readEmail } from "../core/_input.ts";
-import { linkUrl, mailerFor, newLink } from "../core/_links.ts";
+import { linkUrl, newLink } from "../core/_links.ts";
 import { DEAD_LINK, spendableLink } from "./_link_handlers.ts";
 import type { GatehouseContext } from "../core/context.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { NO_STORE } from "../http/respond.ts";
-import type { MailMessage } from "../core/mailer.ts";
+import { refuseEnforced } from "./_sso_enforced.ts";
 
 /** `POST /api/auth/password-reset` `{email}`: 202 for every address. */
 export function requestResetOperation(context: GatehouseContext): Operation {
   const { store, limits, logger, now, trail } = context;
   const publicUrl = context.linkBase;
-  const mailer = mailerFor(context.mailer, "password_reset");
+  const mail = context.mail;
+  const mailing = mail.delivers("password_reset");
   let warned = false;
   return defineOperation(
     context,
@@ -32,7 +34,10 @@ export function requestResetOperation(context: GatehouseContext): Operation {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const { email, key } = readEmail(requiredString(body, "email"), limits);
       const found = await store.credentialsByEmail(key);
-      const live = found !== null && !found.user.disabled;
+      // An address an enforcing provider speaks for gets no link: it signs
+      // in through the provider (DESIGN.md §13). The same work and answer.
+      const live = found !== null && !found.user.disabled &&
+        context.sso.enforcedBy(key) === null;
       const createdAt = now();
       const { token, record } = newLink({
         id: uuidv7(createdAt),
@@ -61,20 +66,28 @@ export function requestResetOperation(context: GatehouseContext): Operation {
       ];
       await store.createLink(record, { events });
       trail.committed(events);
-      // Every path builds the message and schedules the send; only a live
-      // account's is sent, once the answer has been written (see
-      // afterAnswer: a microtask would run before Deno writes it), never
-      // awaited: the answer must not wait for the mail, nor take longer for a
-      // known address.
-      const message = resetMail(
-        record.email,
-        linkUrl(publicUrl ?? "", "reset", token),
-      );
+      // Every path schedules the message; only a live account's is written
+      // and sent, once the answer has been written (see afterAnswer: a
+      // microtask would run before Deno writes it), never awaited: the
+      // answer must not wait for the mail, nor take longer for a known
+      // address. A failed send is logged and counted by the outbox.
+      const link = linkUrl(publicUrl ?? "", "reset", token);
+      // The account's own language (§14), else the request's.
+      const locale = (live ? found.user.locale : undefined) ||
+        mail.localeOf(req);
+      const name = live ? found.user.name : undefined;
       afterAnswer(store, info, () => {
-        if (!live || mailer === undefined) return;
-        return mailer.send(message);
+        if (!live || !mailing) return;
+        return mail.deliver(mail.compose("password_reset", {
+          email: record.email,
+          name,
+        }, {
+          link,
+          expiresAt: record.expiresAt,
+          validFor: limits.resetTtl,
+        }, locale));
       }, (error) => logger.error("password reset mail failed", { error }));
-      if (mailer === undefined && !warned) {
+      if (!mailing && !warned) {
         // Said once, whatever the address, and never with a link: secrets stay
         // out of logs (DESIGN.md §5).
         warned = true;
@@ -85,18 +98,6 @@ export function requestResetOperation(context: GatehouseContext): Operation {
       return new Response(null, { status: 202, headers: NO_STORE });
     },
   );
-}
-
-function resetMail(to: string, link: string): MailMessage {
-  return {
-    to,
-    kind: "password_reset",
-    subject: "Reset your password",
-    text:
-      `Someone asked to reset the password of this account. If it was you, set a new one here:\n\n${link}\n\n` +
-      "The link works once and expires in an hour. If it was not you, ignore this message.",
-    link,
-  };
 }
 
 /** `POST /api/auth/password-reset/confirm` `{token, password}`: 204 on success. */
@@ -111,6 +112,8 @@ export function confirmResetOperation(context: GatehouseContext): Operation {
         context,
         "reset",
       );
+      // A link sent before the provider enforced the address sets nothing.
+      refuseEnforced(context, link.emailKey);
       const account = link.userId === ""
         ? null
         : { id: link.userId, email: link.email };
@@ -128,6 +131,13 @@ export function confirmResetOperation(context: GatehouseContext): Operation {
       });
       if (user === null) throw DEAD_LINK;
       trail.committed(events);
+      // A new password ends every count of the address (DESIGN.md §15):
+      // failures against the old one, and the lock they made.
+      await context.accountLock.clearAll(fold(user.email)).catch((error) =>
+        context.logger.error("account lock not cleared after a reset", {
+          error,
+        })
+      );
       return new Response(null, { status: 204, headers: NO_STORE });
     },
   );

@@ -40,6 +40,8 @@ export interface SweepResult {
   events: number;
   /** Expired pending sign-ins, WebAuthn challenges and TOTP enrolments. */
   factorRecords: number;
+  /** Expired single sign-on flows and logout tokens past their replay window. */
+  ssoRecords: number;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -212,6 +214,9 @@ export class Reaper {
       ),
       factorRecords: await this.#drain((n) =>
         store.deleteExpiredFactorRecords(now, n)
+      ),
+      ssoRecords: await this.#drain((n) =>
+        store.deleteExpiredSsoRecords(now, n)
       ),
     };
   }

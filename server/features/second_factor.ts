@@ -6,9 +6,10 @@
  * codes also behind the re-authentication window), `verifySecondFactor` in
  * public behind the login limiter.
  *
- * Wrong codes are also counted per account, across pending sign-ins and
- * re-authentication (`limits.accountLockThreshold` in
- * `limits.accountLockWindow`, then 429 `login_rate_limited`), and one's own
+ * Wrong codes are also counted per address key by the account lock,
+ * across pending sign-ins and re-authentication, with the wrong passwords
+ * (`limits.accountLockThreshold` in `limits.accountLockWindow`, then 429
+ * `login_rate_limited`; a trusted device counted on its own), and one's own
  * audited changes are bounded per account (enrolment, removal, new codes).
  *
  * @module
@@ -21,7 +22,7 @@ import type {
   TotpSetupJson,
 } from "@gatehouse/contract";
 import { changeBudget, withinBudget } from "../core/_change_budget.ts";
-import { codeLock } from "../core/_code_lock.ts";
+import { fold } from "../core/_fold.ts";
 import { countedGuess } from "../core/_counted.ts";
 import { hashToken, isTokenShaped } from "../core/_crypto.ts";
 import {
@@ -139,7 +140,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
     ? new URL(context.publicUrl).hostname
     : "Gatehouse";
   const clearPending = serializeCookie(PENDING_COOKIE, "", { maxAge: 0 });
-  const lock = codeLock(context);
+  const lock = context.accountLock;
   // Each audited change of one's own second factor is real, but cheap to
   // repeat: bounded per account (_change_budget.ts).
   const budget = changeBudget(context);
@@ -297,13 +298,16 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         : await store.userById(pending.userId);
       if (pending === null || user === null) throw PENDING_GONE;
       const client = context.client(req, info);
+      const scope = lock.scopeOf(req, fold(user.email));
       let proven: boolean;
       if (proof.kind === "totp" || proof.kind === "recovery_code") {
-        // Counted per account as well as per address: see _code_lock.ts.
+        // Counted per address key as well as per client address, and a
+        // right code completes the sign-in (_account_lock.ts).
         const checked = await lock.check(
-          user,
+          scope,
           client,
           () => spendCode(context, user, client, proof, at),
+          "complete",
         );
         if (checked instanceof Response) return checked;
         proven = checked;
@@ -333,7 +337,9 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       }
       const spent = await store.spendPendingSignIn(tokenHash, at);
       if (spent === null) throw PENDING_GONE;
-      if (proof.kind === "passkey") await lock.proven(user.id);
+      // A passkey is neither counted nor refused (it cannot be guessed, and
+      // keeps the owner a way in), but it completes a sign-in all the same.
+      if (proof.kind === "passkey") await lock.proven(scope);
       const { cookie, events } = await sessions.signIn(user, {
         generation: spent.generation,
         factorVersion: spent.factorVersion,
@@ -345,6 +351,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       const headers = new Headers(NO_STORE);
       headers.append("set-cookie", cookie);
       headers.append("set-cookie", clearPending);
+      headers.append("set-cookie", lock.deviceCookie(req, scope.emailKey));
       if (proof.kind === "passkey") {
         headers.append("set-cookie", CLEAR_CHALLENGE);
       }

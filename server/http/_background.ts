@@ -45,10 +45,12 @@ export async function settled(owner: object): Promise<void> {
  * does not). So: `info.completed` (which rejects when the client went away
  * first: the work runs all the same), then a macrotask. Without `info` (a
  * handler called directly, a server that passes none) the macrotask alone.
+ * Only `info.completed` is read, so work scheduled from a value captured
+ * earlier (a notice after a commit) passes `{completed}` alone.
  */
 export function afterAnswer(
   owner: object,
-  info: Deno.ServeHandlerInfo | undefined,
+  info: Pick<Deno.ServeHandlerInfo, "completed"> | undefined,
   work: () => unknown,
   onError: (error: unknown) => void,
 ): void {

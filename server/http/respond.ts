@@ -9,6 +9,7 @@
 
 import {
   AuthError,
+  type AuthErrorOptions,
   type ErrorBody,
   errorResponseForAuthError,
 } from "./errors.ts";
@@ -143,6 +144,8 @@ export function answerError(err: unknown, logger: Logger): Response {
  * code count, the change budget).
  *
  * @param msLeft Milliseconds until the window ends.
+ * @param options A message and `meta` of its own (the account lock says
+ *   which limit it is, DESIGN.md §15); the code's default otherwise.
  * @returns The answer.
  *
  * @example A window that ends in 90 seconds
@@ -153,9 +156,12 @@ export function answerError(err: unknown, logger: Logger): Response {
  * console.assert(res.status === 429 && res.headers.get("retry-after") === "90");
  * ```
  */
-export function retryLater(msLeft: number): Response {
+export function retryLater(
+  msLeft: number,
+  options: AuthErrorOptions = {},
+): Response {
   const [status, body] = errorResponseForAuthError(
-    new AuthError("login_rate_limited"),
+    new AuthError("login_rate_limited", options),
   );
   const seconds = Math.max(1, Math.ceil(msLeft / 1000));
   return respondError(status, body, {

@@ -1,8 +1,9 @@
 /**
  * Opens the store the environment names: Postgres when `DATABASE_URL` is
- * set, otherwise Deno KV in a file (`GATEHOUSE_KV_PATH`, default
- * `./data/gatehouse.kv`). Used by the demo, `deno task create-admin` and the
- * tests, so all three pick the same store the same way.
+ * set, otherwise SQLite when `GATEHOUSE_SQLITE_PATH` is, otherwise Deno KV
+ * in a file (`GATEHOUSE_KV_PATH`, default `./data/gatehouse.kv`). Used by
+ * the demo, `deno task create-admin` and the tests, so all three pick the
+ * same store the same way.
  *
  * @module
  */
@@ -15,8 +16,11 @@ export interface OpenedStore {
   /** The store, migrated. */
   store: Store;
   /** Which backend was chosen. */
-  kind: "kv" | "postgres";
-  /** Where it lives: the KV path, or the database URL without its password. */
+  kind: "kv" | "postgres" | "sqlite";
+  /**
+   * Where it lives: the KV or SQLite path, or the database URL without its
+   * password.
+   */
   location: string;
   /** Releases the connection or file. */
   close(): Promise<void>;
@@ -26,7 +30,9 @@ export interface OpenedStore {
 export interface StoreEnv {
   /** `postgres://…` selects the Postgres store. */
   DATABASE_URL?: string | undefined;
-  /** KV file path when `DATABASE_URL` is absent. */
+  /** A SQLite file (or `:memory:`): SQLite, unless `DATABASE_URL` is set. */
+  GATEHOUSE_SQLITE_PATH?: string | undefined;
+  /** KV file path when neither of the others is set. */
   GATEHOUSE_KV_PATH?: string | undefined;
 }
 
@@ -53,11 +59,10 @@ export async function openStoreFromEnv(
 ): Promise<OpenedStore> {
   const url = env.DATABASE_URL?.trim();
   if (url) return await openPostgres(url);
+  const sqlitePath = env.GATEHOUSE_SQLITE_PATH?.trim();
+  if (sqlitePath) return await openSqlite(sqlitePath);
   const path = env.GATEHOUSE_KV_PATH?.trim() || DEFAULT_KV_PATH;
-  if (path !== ":memory:") {
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-    if (dir !== "") await Deno.mkdir(dir, { recursive: true });
-  }
+  await makeParent(path);
   const kv = await Deno.openKv(path);
   const store = new KvStore(kv);
   try {
@@ -71,6 +76,32 @@ export async function openStoreFromEnv(
     kind: "kv",
     location: path,
     close: () => Promise.resolve(kv.close()),
+  };
+}
+
+// The directory of a database file, made if missing.
+async function makeParent(path: string): Promise<void> {
+  if (path === ":memory:") return;
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+  if (dir !== "") await Deno.mkdir(dir, { recursive: true });
+}
+
+async function openSqlite(path: string): Promise<OpenedStore> {
+  // Loaded only here, like Postgres.
+  const { SqliteStore } = await import("./sqlite/mod.ts");
+  await makeParent(path);
+  const store = new SqliteStore({ path });
+  try {
+    await store.migrate();
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  return {
+    store,
+    kind: "sqlite",
+    location: path,
+    close: () => Promise.resolve(store.close()),
   };
 }
 

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import {
   ERROR_STATUS,
   OPERATION_NAMES,
+  type OperationName,
   OPERATIONS,
   pathOf,
 } from "@gatehouse/contract";
@@ -18,7 +19,6 @@ import {
   restTransport,
 } from "@gatehouse/client";
 import { listUsers } from "@gatehouse/client/admin";
-import { PENDING_CLIENT } from "../fixtures/pending.ts";
 import * as testing from "@gatehouse/client/testing";
 import { contractProblems } from "../fixtures/contract.ts";
 
@@ -90,6 +90,10 @@ const CALLS: {
     undefined,
   ],
   reauthenticate: [(t) => t.reauthenticate({ password: "pw" }), undefined],
+  updateAccount: [(t) => t.updateAccount({ locale: "es" }), {
+    ...IDENTITY,
+    locale: "es",
+  }],
   listSessions: [(t) => t.listSessions(), { sessions: [SESSION] }],
   revokeSession: [(t) => t.revokeSession(ID), undefined],
   revokeOtherSessions: [(t) => t.revokeOtherSessions(), undefined],
@@ -108,6 +112,7 @@ const CALLS: {
   ],
   verifySecondFactor: [(t) => t.verifySecondFactor({ code: "1" }), IDENTITY],
   removeUserSecondFactor: [(t) => t.removeUserSecondFactor(ID), undefined],
+  unlockUser: [(t) => t.unlockUser(ID), undefined],
   passkeyRegistrationOptions: [
     (t) => t.passkeyRegistrationOptions(),
     { challenge: "c" },
@@ -126,16 +131,43 @@ const CALLS: {
     events: [],
     next_cursor: null,
   }],
+  listSsoProviders: [(t) => t.listSsoProviders(), {
+    providers: [{ id: "acme", name: "Acme", domains: [], enforce: false }],
+  }],
+  // A navigation, not a fetch: the test's `navigate` records it.
+  startSso: [
+    (t) => t.startSso("acme", { returnTo: "/users", reauthenticate: true }),
+    undefined,
+  ],
+  listSsoIdentities: [(t) => t.listSsoIdentities(), {
+    identities: [{
+      id: ID,
+      provider: "acme",
+      name: "A",
+      email: "a@acme.example",
+      linked_at: TIME,
+    }],
+  }],
+  unlinkSsoIdentity: [(t) => t.unlinkSsoIdentity(ID), undefined],
 };
 
-Deno.test("the transport has one operation per operation of the contract (but describeApi), plus isSessionRevoked", () => {
+// The operations no call of the client makes: the OpenAPI document, and
+// the two routes only a single sign-on provider reaches.
+const NOT_CALLED = new Set<OperationName>([
+  "describeApi",
+  "ssoCallback",
+  "ssoBackchannelLogout",
+]);
+
+Deno.test("the transport has one operation per operation of the contract (but those only a provider or a tool calls), plus isSessionRevoked", () => {
   const rest = Object.keys(restTransport()).sort();
   const expected = [
-    ...OPERATION_NAMES.filter((name) =>
-      name !== "describeApi" && !PENDING_CLIENT.has(name)
-    ),
+    ...OPERATION_NAMES.filter((name) => !NOT_CALLED.has(name)),
     "isSessionRevoked",
   ].sort();
+  assert.ok(
+    expected.includes("startSso") && expected.includes("listSsoIdentities"),
+  );
   assert.deepEqual(rest, expected);
   assert.deepEqual(
     Object.keys(CALLS).sort(),
@@ -158,6 +190,8 @@ for (const [name, [call, body]] of Object.entries(CALLS)) {
           }),
         );
       },
+      // A navigation is a GET of the page.
+      navigate: (url) => sent.push(new Request(url)),
     });
     await call(transport);
     assert.equal(sent.length, 1);
@@ -186,10 +220,11 @@ Deno.test("the harness answers every code with the contract's status", async () 
 
 // Every canned handler: the operation it answers and what it is called with.
 const CANNED: Array<
-  [string, () => ReturnType<typeof testing.loginOk>, keyof typeof CALLS]
+  [string, () => ReturnType<typeof testing.loginOk>, OperationName]
 > = [
   ["loginOk", () => testing.loginOk(), "login"],
   ["loginInvalid", () => testing.loginInvalid(), "login"],
+  ["loginAccountLocked", () => testing.loginAccountLocked(), "login"],
   ["loginRateLimited", () => testing.loginRateLimited(), "login"],
   ["logoutOk", () => testing.logoutOk(), "logout"],
   ["fetchSessionOk", () => testing.fetchSessionOk(), "fetchSession"],
@@ -251,6 +286,18 @@ const CANNED: Array<
   ],
   ["loginSecondFactor", () => testing.loginSecondFactor(), "login"],
   ["changePasswordOk", () => testing.changePasswordOk(), "changePassword"],
+  [
+    "updateAccountOk",
+    () => testing.updateAccountOk({ ...testing.defaultUser, locale: "" }),
+    "updateAccount",
+  ],
+  ...(["locale_unknown", "name_required", "name_too_long"] as const).map((
+    code,
+  ): [string, () => ReturnType<typeof testing.loginOk>, keyof typeof CALLS] => [
+    `updateAccountRefused(${code})`,
+    () => testing.updateAccountRefused(code),
+    "updateAccount",
+  ]),
   [
     "changePasswordIncorrect",
     () => testing.changePasswordIncorrect(),
@@ -321,7 +368,13 @@ const CANNED: Array<
         () => testing.removeUserSecondFactorRefused(code),
         "removeUserSecondFactor",
       ],
+      [
+        `unlockUserRefused(${code})`,
+        () => testing.unlockUserRefused(code),
+        "unlockUser",
+      ],
     ]),
+  ["unlockUserOk", () => testing.unlockUserOk(), "unlockUser"],
   [
     "removeUserSecondFactorOk",
     () => testing.removeUserSecondFactorOk(),
@@ -469,6 +522,62 @@ const CANNED: Array<
   ],
   ["listAuditEventsOk", () => testing.listAuditEventsOk(), "listAuditEvents"],
   ["listActivityOk", () => testing.listActivityOk(), "listActivity"],
+  [
+    "listSsoProvidersOk",
+    () => testing.listSsoProvidersOk(),
+    "listSsoProviders",
+  ],
+  [
+    "listSsoProvidersOk([])",
+    () => testing.listSsoProvidersOk([]),
+    "listSsoProviders",
+  ],
+  ["startSsoOk", () => testing.startSsoOk(), "startSso"],
+  ...(["provider_not_found", "provider_unavailable", "session_absent"] as const)
+    .map((
+      code,
+    ): [string, () => ReturnType<typeof testing.loginOk>, OperationName] => [
+      `startSsoRefused(${code})`,
+      () => testing.startSsoRefused(code),
+      "startSso",
+    ]),
+  ["ssoCallbackOk", () => testing.ssoCallbackOk("/users"), "ssoCallback"],
+  [
+    "ssoCallbackError",
+    () => testing.ssoCallbackError("sso_account_unknown"),
+    "ssoCallback",
+  ],
+  [
+    "ssoBackchannelLogoutOk",
+    () => testing.ssoBackchannelLogoutOk(),
+    "ssoBackchannelLogout",
+  ],
+  [
+    "ssoBackchannelLogoutRefused",
+    () => testing.ssoBackchannelLogoutRefused(),
+    "ssoBackchannelLogout",
+  ],
+  [
+    "listSsoIdentitiesOk",
+    () => testing.listSsoIdentitiesOk(),
+    "listSsoIdentities",
+  ],
+  [
+    "unlinkSsoIdentityOk",
+    () => testing.unlinkSsoIdentityOk(),
+    "unlinkSsoIdentity",
+  ],
+  ...([
+    "last_sign_in_method",
+    "identity_not_found",
+    "reauthentication_required",
+  ] as const).map((
+    code,
+  ): [string, () => ReturnType<typeof testing.loginOk>, OperationName] => [
+    `unlinkSsoIdentityRefused(${code})`,
+    () => testing.unlinkSsoIdentityRefused(code),
+    "unlinkSsoIdentity",
+  ]),
 ];
 
 Deno.test("every canned handler factory of ./testing is checked above", () => {
@@ -488,6 +597,8 @@ Deno.test("every canned handler answers at its operation's route, within the Ope
     const url = `http://localhost${pathOf(operation, { id: ID })}`;
     const res = await fetch(url, {
       method,
+      // The start and the callback answer redirects: look at them.
+      redirect: "manual",
       ...(method === "GET" ? {} : {
         body: JSON.stringify({
           role: "admin",

@@ -239,10 +239,11 @@ Deno.test("installTestEnvironment() cleans up between tests", async () => {
   assert.equal(unmounted, true, "the Preact tree was unmounted");
   assert.equal(document.body.innerHTML, "");
   assert.equal(location.href, "http://app.localhost/start");
-  // What is left is the environment's own answer to the link check.
+  // What is left is the environment's own answers: to the link check and
+  // to the login screen's list of single sign-on providers.
   assert.equal(
     env.server.listHandlers().length,
-    1,
+    2,
     "the per-test handler is gone",
   );
   // REST again: listUsers reaches the fake server, not the replacement.

@@ -176,11 +176,19 @@ Deno.test("REST against the real server: login, session and logout", async () =>
       grantable: ["admin", "member"],
       secondFactor: { totp: false, passkeys: 0 },
       secondFactorRequired: false,
+      // No Accept-Language sent and none chosen yet (DESIGN.md §14).
+      locale: "",
     });
-    assert.equal(jar.size, 1, "the session cookie was set");
+    assert.ok(jar.has("__Host-session"), "the session cookie was set");
+    // And the trusted-device cookie, which outlives the session (§15).
+    assert.deepEqual([...jar.keys()].sort(), [
+      "__Host-gatehouse-device",
+      "__Host-session",
+    ]);
     assert.deepEqual(await fetchSession(), user);
     await logout();
-    assert.equal(jar.size, 0, "the cookie was cleared");
+    assert.ok(!jar.has("__Host-session"), "the cookie was cleared");
+    assert.ok(jar.has("__Host-gatehouse-device"), "the device stays trusted");
     assert.equal(await fetchSession(), null);
     await logout(); // twice is not an error
   });
@@ -310,6 +318,7 @@ Deno.test("REST against the real server: listing and creating accounts", async (
         role: "member",
         disabled: false,
         createdAt: "",
+        lockedUntil: null,
       },
     );
     await assert.rejects(

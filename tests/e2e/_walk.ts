@@ -1,10 +1,12 @@
 // Every page and state of the demo, one after the other, for the checks
 // that must hold on each (axe, the Spanish words): signed out (the login,
-// reset and invitation pages, with their errors and dead links, the 404),
+// with its single sign-on states, reset and invitation pages, with their
+// errors and dead links, the 404),
 // signed in as an administrator of 60 accounts (the account page, the
 // users table, its menu, dialogs, second page and empty search, the new
 // user and invitation forms with errors and confirmations, the pending
-// invitations and their revoke dialog) and as a member.
+// invitations and their revoke dialog, a linked identity and its
+// dialogs) and as a member.
 
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hydrated, screen, signIn } from "../fixtures/browser.ts";
@@ -69,6 +71,54 @@ async function openLink(
   return page;
 }
 
+// The walk's single sign-on is made up too: the page is told the server
+// has two providers (Acme, which its domain must use, and Okta) and that
+// the account has an identity at Acme, so that the login screen's and the
+// account panel's single sign-on states can be walked without a provider
+// (tests/e2e/sso_test.ts runs a real one). `unlink` answers the unlink.
+const SSO_PROVIDERS = {
+  providers: [
+    { id: "acme", name: "Acme SSO", domains: ["acme.example"], enforce: true },
+    { id: "okta", name: "Okta", domains: [], enforce: false },
+  ],
+};
+const SSO_IDENTITIES = {
+  identities: [{
+    id: "0190f0a0-0000-7000-8000-0000000000e1",
+    provider: "acme",
+    name: "Ada Lovelace",
+    email: "ada@acme.example",
+    linked_at: "2026-03-01T10:00:00.000Z",
+  }],
+};
+type SsoAnswer = { status: number; body?: unknown };
+
+async function withSso(
+  page: Page,
+  unlink: () => SsoAnswer = () => ({ status: 204 }),
+): Promise<void> {
+  const json = (answer: SsoAnswer) => ({
+    status: answer.status,
+    headers: { "cache-control": "no-store" },
+    ...(answer.body === undefined ? {} : {
+      contentType: "application/json",
+      body: JSON.stringify(answer.body),
+    }),
+  });
+  await page.route(
+    "**/api/auth/sso",
+    (route) => route.fulfill(json({ status: 200, body: SSO_PROVIDERS })),
+  );
+  await page.route(
+    "**/api/auth/sso/identities",
+    (route) => route.fulfill(json({ status: 200, body: SSO_IDENTITIES })),
+  );
+  await page.route(
+    "**/api/auth/sso/identities/*",
+    (route) => route.fulfill(json(unlink())),
+  );
+}
+
 /** Waits until the text `text` is on `page`. */
 const shown = (page: Page, selector: string) =>
   page.locator(selector).first().waitFor();
@@ -100,6 +150,17 @@ export async function walk(
     await signIn(login, ADMIN.email, "not the password at all");
     await shown(login, '[data-gh-screen="login"] [role="alert"] p');
     await visit("login refused", login);
+
+    const sso = await visitor.newPage();
+    await withSso(sso);
+    await sso.goto(`${origin}/?sso_error=sso_account_unknown`);
+    await hydrated(sso);
+    await shown(sso, ".gh-sso-sign-in button");
+    await shown(sso, '[data-gh-screen="login"] [role="alert"] p');
+    await visit("login back from a failed single sign-on", sso);
+    await sso.locator('input[name="email"]').fill("ada@acme.example");
+    await shown(sso, ".gh-sso-sign-in .gh-hint");
+    await visit("login for a domain that must use single sign-on", sso);
 
     const forgot = await open(visitor, `${origin}/forgot`);
     await visit("forgot", forgot);
@@ -170,6 +231,43 @@ export async function walk(
     await signIn(page, ADMIN.email, PASSWORD);
     await screen(page, "account").waitFor();
     await visit("account", page);
+
+    let unlinkAnswer: SsoAnswer = {
+      status: 409,
+      body: {
+        error: "This is the account's last way to sign in",
+        code: "last_sign_in_method",
+      },
+    };
+    const linked = await admins.newPage();
+    await withSso(linked, () => unlinkAnswer);
+    await linked.goto(`${origin}/`);
+    await hydrated(linked);
+    await shown(linked, ".gh-identity-list .gh-list-item");
+    await visit("account with a linked identity", linked);
+    await linked.locator(".gh-identity-list .gh-button-danger").click();
+    const unlink = 'dialog[data-gh-dialog="unlink-identity"][open]';
+    await shown(linked, unlink);
+    await visit("account: the unlink dialog", linked);
+    await linked.locator(`${unlink} .gh-button-danger-solid`).click();
+    await shown(linked, `${unlink} [role="alert"] p`);
+    await visit("account: the last way to sign in kept", linked);
+    await linked.keyboard.press("Escape");
+    unlinkAnswer = {
+      status: 403,
+      body: {
+        error: "Confirm it is you",
+        code: "reauthentication_required",
+      },
+    };
+    await linked.locator(".gh-identity-list .gh-button-danger").click();
+    await linked.locator(`${unlink} .gh-button-danger-solid`).click();
+    await shown(
+      linked,
+      'dialog[data-gh-dialog="reauthenticate"][open] .gh-sso-sign-in button',
+    );
+    await visit("account: confirm it is you at the provider", linked);
+    await linked.close();
 
     await page.goto(`${origin}/users`);
     await hydrated(page);

@@ -26,7 +26,8 @@ import {
   type Store,
 } from "../../mod.ts";
 import type { UserRecord } from "../../server/core/store.ts";
-import { KvStore } from "../../server/stores/kv/mod.ts";
+import type { StoredTally, Versioned } from "../../server/core/records.ts";
+import { KvRecords, KvStore } from "../../server/stores/kv/mod.ts";
 
 const ROUNDS = 50;
 const PRIVILEGED = ["admin"];
@@ -50,7 +51,7 @@ function move(
     });
 }
 
-// At least one enabled administrator, and KvStore's counters agree with the
+// At least one enabled administrator, and the rules' tallies agree with the
 // accounts (they are what the last-privileged decision reads).
 async function assertAdministered(
   kv: Deno.Kv,
@@ -61,11 +62,11 @@ async function assertAdministered(
   const enabled = users.filter((u) => !u.disabled);
   const admins = enabled.filter((u) => u.role === "admin");
   assert(admins.length >= 1, "no enabled administrator is left");
-  const [adminCount, enabledCount] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>(
-    [[...prefix, "role_count", "admin"], [...prefix, "enabled_count"]],
-  );
-  assertEquals(Number(adminCount.value?.value ?? 0n), admins.length);
-  assertEquals(Number(enabledCount.value?.value ?? 0n), enabled.length);
+  const [adminCount, enabledCount] = await new KvRecords(kv, { prefix }).read(
+    [{ kind: "tally", key: "role:admin" }, { kind: "tally", key: "enabled" }],
+  ) as (Versioned<StoredTally> | null)[];
+  assertEquals(adminCount?.value.count ?? 0, admins.length);
+  assertEquals(enabledCount?.value.count ?? 0, enabled.length);
 }
 
 async function assertOneWinner(
@@ -207,16 +208,14 @@ Deno.test("two administrators signed in over HTTP demoting each other leave one"
   }
 });
 
+// The account's session records, dead or alive, as the store lists them.
 async function sessionRecords(
   kv: Deno.Kv,
   prefix: Deno.KvKey,
   userId: string,
 ): Promise<number> {
-  let count = 0;
-  for await (
-    const _ of kv.list({ prefix: [...prefix, "session_user", userId] })
-  ) count++;
-  return count;
+  const records = new KvRecords(kv, { prefix });
+  return (await records.list("session", "userId", userId)).length;
 }
 
 const login = (email: string) =>

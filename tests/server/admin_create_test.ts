@@ -53,6 +53,7 @@ Deno.test("createUser() answers 201 with the new account, which can sign in", as
       role: "member",
       disabled: false,
       created_at: "2026-03-03T04:05:06.000Z",
+      locked_until: null,
     });
     const identity = await t.auth.authenticate("grace@example.com", PASSWORD);
     assertEquals(identity.id, body.id);

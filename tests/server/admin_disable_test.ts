@@ -47,7 +47,7 @@ async function setup() {
 
 async function sessionRecords(kv: Deno.Kv, userId: string): Promise<number> {
   let count = 0;
-  const prefix = ["gatehouse", "session_user", userId];
+  const prefix = ["gatehouse", "session_of_userId", userId];
   for await (const _ of kv.list({ prefix })) count++;
   return count;
 }
@@ -65,6 +65,7 @@ Deno.test("setUserDisabled() disables and enables an account, answering the User
       role: "member",
       disabled: true,
       created_at: new Date(t.member.createdAt).toISOString(),
+      locked_until: null,
     });
     assertEquals((await t.store.userById(t.member.id))?.disabled, true);
     const on = await t.patch(t.member.id, {

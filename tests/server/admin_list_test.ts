@@ -53,6 +53,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
           disabled: false,
           created_at: "2026-01-01T00:00:00.000Z",
           second_factor: { totp: false, passkeys: 0 },
+          locked_until: null,
         },
         {
           id: t.users[1]!.id,
@@ -62,6 +63,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
           disabled: false,
           created_at: "2026-01-01T00:00:00.001Z",
           second_factor: { totp: false, passkeys: 0 },
+          locked_until: null,
         },
       ],
       next_cursor: null,

@@ -53,6 +53,7 @@ Deno.test("setUserRole() changes the role and answers the User", async () => {
       role: "support",
       disabled: false,
       created_at: new Date(t.member.createdAt).toISOString(),
+      locked_until: null,
     });
     assertEquals((await t.store.userById(t.member.id))?.role, "support");
   } finally {

@@ -73,17 +73,23 @@ Deno.test("login with valid credentials sets the cookie and answers the identity
       role: "admin",
       second_factor: { totp: false, passkeys: 0 },
       second_factor_required: false,
+      locale: "",
     });
-    const setCookie = res.headers.get("set-cookie")!;
+    const [setCookie, device] = res.headers.getSetCookie();
     // The token: the account's id, a dot, 32 random bytes (base64url).
     assertMatch(
-      setCookie,
+      setCookie!,
       new RegExp(
         `^__Host-session=${user.id}\\.[A-Za-z0-9_-]{43}; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax$`,
       ),
     );
+    // And the browser is trusted for this address from now on (§15).
+    assertMatch(
+      device!,
+      /^__Host-gatehouse-device=[A-Za-z0-9_.~-]+; Max-Age=31536000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
     const session = await t.api("/api/auth/session", {
-      headers: { cookie: cookiePair(setCookie) },
+      headers: { cookie: cookiePair(setCookie!) },
     });
     assertEquals(session.status, 200);
     assertEquals((await session.json()).id, user.id);
@@ -352,6 +358,7 @@ Deno.test("direct methods: startSession and endSession return cookies without se
       email: "ada@example.com",
       name: "Ada",
       role: "",
+      locale: "",
     });
     const cookie = await auth.startSession(user.id);
     assertMatch(

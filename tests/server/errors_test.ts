@@ -21,6 +21,7 @@ const CONTRACT: Array<[ErrorCode, number]> = [
   ["user_id_malformed", 400],
   ["invitation_id_malformed", 400],
   ["role_unknown", 400],
+  ["locale_unknown", 400],
   ["credentials_invalid", 401],
   ["session_absent", 401],
   ["role_insufficient", 403],
@@ -38,6 +39,7 @@ const CONTRACT: Array<[ErrorCode, number]> = [
   ["body_too_large", 413],
   ["login_rate_limited", 429],
   ["internal", 500],
+  ["mail_failed", 502],
   // §8–§10
   ["session_id_malformed", 400],
   ["passkey_id_malformed", 400],
@@ -50,6 +52,14 @@ const CONTRACT: Array<[ErrorCode, number]> = [
   ["passkey_not_found", 404],
   ["second_factor_enabled", 409],
   ["totp_not_enabled", 409],
+  // §13
+  ["identity_id_malformed", 400],
+  ["logout_token_invalid", 400],
+  ["sso_required", 403],
+  ["provider_not_found", 404],
+  ["identity_not_found", 404],
+  ["last_sign_in_method", 409],
+  ["provider_unavailable", 503],
 ];
 
 Deno.test("ERROR_STATUS holds exactly the contract's codes and statuses", () => {

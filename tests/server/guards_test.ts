@@ -175,10 +175,12 @@ Deno.test("identity lists appear only when the registry answers them", async () 
       "/api/auth/session",
       await signIn(plain, "admin@example.com"),
     );
-    // The own Identity always says which second factors the account has.
+    // The own Identity always says which second factors the account has,
+    // and its mail language ("" until one is known).
     assertEquals(Object.keys(bare.body).sort(), [
       "email",
       "id",
+      "locale",
       "name",
       "role",
       "second_factor",

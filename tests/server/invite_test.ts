@@ -353,7 +353,7 @@ testEachStore(
 );
 
 testEachStore(
-  "a failing mailer answers 500 internal and logs the cause",
+  "a failing mailer answers 502 mail_failed, logs the cause and leaves no invitation",
   async (store) => {
     const t = await setup(store, {
       mail: [],
@@ -362,9 +362,10 @@ testEachStore(
     });
     const res = await t.as.owner({ email: "x@example.com", name: "X" });
     const text = await res.text();
-    assertEquals([res.status, JSON.parse(text).code], [500, "internal"]);
+    assertEquals([res.status, JSON.parse(text).code], [502, "mail_failed"]);
     assertEquals(text.includes("smtp"), false);
     assert(t.logger.lines.some((line) => line.level === "error"));
+    assertEquals(await store.listInvitations(Date.now()), []);
   },
 );
 

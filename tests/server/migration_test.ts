@@ -1,17 +1,21 @@
 // migrate() on each store: a fresh database gets the current schema, one at
 // the current version is left alone, one of an unknown version (newer, or
-// from the unreleased history before the first version) is refused, and
-// instances starting together are safe. On Postgres the schema built is
-// compared, catalog line by catalog line, with the recorded one, which is
-// what the unreleased history of migrations 1 to 8 built (less two functions
-// nothing calls; see tests/fixtures/postgres_catalog.ts).
+// from the unreleased history before the first version) is refused without
+// a write, and instances starting together are safe. On Postgres the schema
+// built is compared, catalog line by catalog line, with the recorded one
+// (tests/fixtures/postgres_catalog.ts), and a database left at version 8 by
+// the unreleased history (its rules in PL/pgSQL) is upgraded to 9 with its
+// data, after which the rules hold on it.
 
 import assert from "node:assert/strict";
+import type postgres from "postgres";
+import { AuthError } from "../../server/http/errors.ts";
+import { RECORDS_SCHEMA_VERSION } from "../../server/stores/kv/_record_schema.ts";
+import { KvStore } from "../../server/stores/kv/mod.ts";
 import {
   LATEST_VERSION,
   MIGRATIONS,
 } from "../../server/stores/postgres/_migrations.ts";
-import { KvStore } from "../../server/stores/kv/mod.ts";
 import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { catalog, RECORDED } from "../fixtures/postgres_catalog.ts";
@@ -21,10 +25,23 @@ import {
   schemaStore,
   uniqueSchema,
 } from "../fixtures/postgres.ts";
+import { buildVersion8 } from "../fixtures/postgres_version_8.ts";
 
 const P = ["gatehouse"];
 
-Deno.test("KvStore.migrate() writes schema 4 and the decoy account once, however many instances start together", async () => {
+// Every key under `prefix`, as JSON, with its versionstamp.
+async function keysUnder(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const entry of kv.list({ prefix })) {
+    keys.push(`${JSON.stringify(entry.key)}@${entry.versionstamp}`);
+  }
+  return keys;
+}
+
+Deno.test("KvStore.migrate() writes schema 5, and only it, once however many instances start together", async () => {
   const path = await Deno.makeTempFile();
   const handles = await Promise.all([Deno.openKv(path), Deno.openKv(path)]);
   try {
@@ -32,16 +49,20 @@ Deno.test("KvStore.migrate() writes schema 4 and the decoy account once, however
     await Promise.all([
       ...handles.map((handle) => new KvStore(handle).migrate()),
       new KvStore(kv!).migrate(),
+      new KvStore(handles[1]!).migrate(),
     ]);
-    assert.equal((await kv!.get([...P, "schema"])).value, 4);
-    const decoy = await kv!.get<{ id: string }>([...P, "decoy_account"]);
-    assert.equal((await kv!.get([...P, "decoy_email"])).value, decoy.value?.id);
+    assert.equal(RECORDS_SCHEMA_VERSION, 5);
+    const schema = await kv!.get([...P, "schema"]);
+    assert.equal(schema.value, 5);
+    assert.deepEqual(await keysUnder(kv!, P), [
+      `${JSON.stringify([...P, "schema"])}@${schema.versionstamp}`,
+    ]);
     const store = new KvStore(kv!);
     const ada = await addUser(store, { email: "ada@example.com" });
     // At the current version nothing is written again.
-    await new KvStore(handles[1]!).migrate();
-    const after = await kv!.get([...P, "decoy_account"]);
-    assert.equal(after.versionstamp, decoy.versionstamp);
+    const before = await keysUnder(kv!, P);
+    await Promise.all(handles.map((handle) => new KvStore(handle).migrate()));
+    assert.deepEqual(await keysUnder(kv!, P), before);
     assert.equal(
       (await store.credentialsByEmail("ada@example.com"))?.user.id,
       ada.id,
@@ -56,25 +77,54 @@ Deno.test("KvStore.migrate() writes schema 4 and the decoy account once, however
 Deno.test("KvStore.migrate() refuses a database of a newer or an unreleased older schema, and writes nothing", async () => {
   for (
     const [version, message] of [
-      [5, /schema version 5 is newer than this Gatehouse \(4\)/],
-      [3, /schema version 3 predates the first release of Gatehouse \(4\)/],
+      [
+        6,
+        /schema version 6 is newer than this Gatehouse's \(5\); upgrade Gatehouse/,
+      ],
+      [
+        4,
+        /unreleased earlier version of Gatehouse \(schema version 4\), whose key layout is not upgraded to version 5/,
+      ],
+      [
+        1,
+        /unreleased earlier version of Gatehouse \(schema version 1\), whose key layout is not upgraded to version 5/,
+      ],
     ] as const
   ) {
     const kv = await Deno.openKv(":memory:");
     try {
       await kv.set([...P, "schema"], version);
+      // A record of that layout, which must stay as it is.
+      await kv.set([...P, "users", "u1"], { email: "ada@example.com" });
+      const before = await keysUnder(kv, P);
       await assert.rejects(new KvStore(kv).migrate(), message);
-      assert.equal((await kv.get([...P, "schema"])).value, version);
-      assert.equal((await kv.get([...P, "decoy_account"])).value, null);
+      assert.deepEqual(await keysUnder(kv, P), before);
     } finally {
       kv.close();
     }
   }
 });
 
+Deno.test("KvStore.migrate() names the prefix of the store it refuses; another prefix of the database is free", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await kv.set(["app", "auth", "schema"], 4);
+    await assert.rejects(
+      new KvStore(kv, { prefix: ["app", "auth"] }).migrate(),
+      /under the prefix \["app","auth"\].*pass another `prefix`/s,
+    );
+    const fresh = new KvStore(kv, { prefix: ["app", "auth2"] });
+    await fresh.migrate();
+    assert.equal((await kv.get(["app", "auth2", "schema"])).value, 5);
+    assert.equal((await kv.get(["app", "auth", "schema"])).value, 4);
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test({
   name:
-    "PostgresStore.migrate() builds, in a fresh schema, the recorded catalog at the latest version",
+    "PostgresStore.migrate() builds, in a fresh schema, the recorded catalog at version 9",
   ignore: ignorePostgres,
   async fn() {
     const { sql, schema, close } = await schemaStore();
@@ -86,7 +136,7 @@ Deno.test({
         rows.map((row) => ({ ...row })),
         [{ version: LATEST_VERSION, name: MIGRATIONS.at(-1)!.name }],
       );
-      assert.equal(LATEST_VERSION, 8);
+      assert.equal(LATEST_VERSION, 9);
       assert.equal(
         await catalog(sql, schema),
         await Deno.readTextFile(RECORDED),
@@ -98,26 +148,20 @@ Deno.test({
 });
 
 Deno.test({
-  name:
-    "PostgresStore.migrate() leaves alone a schema at the latest version, also one the unreleased history built",
+  name: "PostgresStore.migrate() leaves alone a schema at version 9",
   ignore: ignorePostgres,
   async fn() {
     const { store, sql, schema, close } = await schemaStore();
     const quoted = `"${schema}"`;
     try {
-      // What the unreleased history recorded besides its last version.
-      for (let version = 1; version < LATEST_VERSION; version++) {
-        await sql.unsafe(
-          `INSERT INTO ${quoted}.schema_migrations (version, name)
-           VALUES ($1, 'unreleased')`,
-          [version],
-        );
-      }
       const ada = await addUser(store, { email: "ada@example.com" });
       const before = await sql.unsafe(
         `SELECT * FROM ${quoted}.schema_migrations ORDER BY version`,
       );
       const recorded = await catalog(sql, schema);
+      const tallies = await sql.unsafe(
+        `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
+      );
       await Promise.all([
         store.migrate(),
         new PostgresStore(sql, { schema }).migrate(),
@@ -129,6 +173,12 @@ Deno.test({
         before,
       );
       assert.equal(await catalog(sql, schema), recorded);
+      assert.deepEqual(
+        await sql.unsafe(
+          `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
+        ),
+        tallies,
+      );
       assert.equal((await store.userById(ada.id))?.email, "ada@example.com");
     } finally {
       await close();
@@ -141,25 +191,264 @@ Deno.test({
     "PostgresStore.migrate() refuses a schema part-way through the unreleased history, and changes nothing",
   ignore: ignorePostgres,
   async fn() {
+    for (const newest of [5, 7]) {
+      const sql = pool();
+      const schema = uniqueSchema();
+      const quoted = `"${schema}"`;
+      try {
+        await sql.unsafe(`CREATE SCHEMA ${quoted}`);
+        await sql.unsafe(`CREATE TABLE ${quoted}.schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL,
+          applied_at timestamptz NOT NULL DEFAULT now())`);
+        await sql.unsafe(
+          `INSERT INTO ${quoted}.schema_migrations (version, name)
+           SELECT v, 'unreleased' FROM generate_series(1, $1::int) v`,
+          [newest],
+        );
+        await assert.rejects(
+          new PostgresStore(sql, { schema }).migrate(),
+          new RegExp(
+            `schema version ${newest} predates the first release of Gatehouse \\(9\\)`,
+          ),
+        );
+        const [tables] = await sql`
+          SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = ${schema}`;
+        assert.equal(tables?.n, 1);
+        const [versions] = await sql.unsafe(
+          `SELECT max(version) AS v FROM ${quoted}.schema_migrations`,
+        );
+        assert.equal(versions?.v, newest);
+      } finally {
+        await sql.unsafe(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`);
+        await sql.end();
+      }
+    }
+  },
+});
+
+// The accounts of the version-8 database: [email, role, disabled, generation].
+const ACCOUNTS = [
+  ["ada@example.com", "admin", false, 2],
+  ["grace@example.com", "admin", false, 0],
+  ["alan@example.com", "admin", true, 1],
+  ["edsger@example.com", "", false, 0],
+  ["barbara@example.com", "user", true, 0],
+] as const;
+
+const T0 = Date.now();
+const DAY = 86_400_000;
+
+// Fills a version-8 schema as its own functions and triggers would have
+// left it: the triggers keep totp_enabled and passkey_count, as they did.
+async function fillVersion8(
+  sql: postgres.Sql,
+  quoted: string,
+): Promise<[string, string, string, string, string]> {
+  const ids: string[] = [];
+  for (const [email, role, disabled, generation] of ACCOUNTS) {
+    const [row] = await sql.unsafe(
+      `INSERT INTO ${quoted}.users (id, email, email_key, name, name_key,
+         role, disabled, password_hash, generation, created_at)
+       VALUES (gen_random_uuid(), $1, $1, $2, lower($2), $3, $4, $5, $6, $7)
+       RETURNING id`,
+      [
+        email,
+        email.split("@")[0]!,
+        role,
+        disabled,
+        `hash-of-${email}`,
+        generation,
+        T0 - DAY,
+      ],
+    );
+    ids.push(row!.id as string);
+  }
+  const [ada, grace, alan, edsger, barbara] = ids as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  await sql.unsafe(
+    `INSERT INTO ${quoted}.sessions (token_hash, id, user_id, generation,
+       created_at, expires_at, last_seen_at, authenticated_at, ip, user_agent)
+     VALUES ('ada-session', gen_random_uuid(), $1, 2, $3, $4, $3, $3,
+               '203.0.113.1', 'Firefox'),
+            ('edsger-session', gen_random_uuid(), $2, 0, $3, $4, $3, $3,
+               '203.0.113.2', 'Safari')`,
+    [ada, edsger, T0 - 1000, T0 + DAY],
+  );
+  await sql.unsafe(
+    `INSERT INTO ${quoted}.totp (user_id, secret, last_step, recovery_codes)
+     VALUES ($1, 'sealed:v1:secret', 56000000, ARRAY['code-1', 'code-2'])`,
+    [ada],
+  );
+  await sql.unsafe(
+    `INSERT INTO ${quoted}.passkeys (id, user_id, credential_id, public_key,
+       counter, transports, name, created_at, last_used_at)
+     VALUES (gen_random_uuid(), $1, 'credential-1', 'public-key', 7,
+       ARRAY['usb', 'nfc'], 'Key', $2, NULL)`,
+    [ada, T0 - DAY],
+  );
+  return [ada, grace, alan, edsger, barbara];
+}
+
+Deno.test({
+  name:
+    "PostgresStore.migrate() takes a schema at version 8 with data to 9: the data kept, the tallies counted, the rules hold",
+  ignore: ignorePostgres,
+  async fn() {
     const sql = pool();
     const schema = uniqueSchema();
     const quoted = `"${schema}"`;
     try {
-      await sql.unsafe(`CREATE SCHEMA ${quoted}`);
-      await sql.unsafe(`CREATE TABLE ${quoted}.schema_migrations (
-        version integer PRIMARY KEY, name text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now())`);
-      await sql.unsafe(
-        `INSERT INTO ${quoted}.schema_migrations (version, name)
-         SELECT v, 'unreleased' FROM generate_series(1, 5) v`,
+      await buildVersion8(sql, schema);
+      const [ada, grace, alan, edsger] = await fillVersion8(sql, quoted);
+      // The version 8 triggers counted the factors.
+      const [counted] = await sql.unsafe(
+        `SELECT totp_enabled, passkey_count FROM ${quoted}.users
+         WHERE id = $1`,
+        [ada],
       );
-      await assert.rejects(
+      assert.deepEqual({ ...counted }, {
+        totp_enabled: true,
+        passkey_count: 1,
+      });
+
+      const store = new PostgresStore(sql, { schema });
+      await Promise.all([
+        store.migrate(),
         new PostgresStore(sql, { schema }).migrate(),
-        /schema version 5 predates the first release of Gatehouse \(8\)/,
+      ]);
+      const versions = await sql.unsafe(
+        `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
       );
-      const [tables] = await sql`
-        SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = ${schema}`;
-      assert.equal(tables?.n, 1);
+      assert.deepEqual(versions.map((row) => row.version), [8, 9]);
+      // What a fresh schema is, to the line: the rules' functions and
+      // triggers gone, the tallies and the commit function there.
+      const upgraded = await catalog(sql, schema);
+      assert.equal(upgraded, await Deno.readTextFile(RECORDED));
+      const tallies = async () =>
+        (await sql.unsafe(
+          `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
+        )).map((row) => [row.key, Number(row.count)]);
+      assert.deepEqual(await tallies(), [
+        ["enabled", 3],
+        ["role:", 1],
+        ["role:admin", 2],
+      ]);
+
+      // The data, as the rules read it.
+      const now = Date.now();
+      const credentials = await store.credentialsByEmail("ada@example.com");
+      assert.deepEqual(credentials, {
+        user: {
+          id: ada,
+          email: "ada@example.com",
+          name: "ada",
+          role: "admin",
+          disabled: false,
+          createdAt: T0 - DAY,
+          locale: "",
+          localeChosen: false,
+        },
+        passwordHash: "hash-of-ada@example.com",
+        generation: 2,
+        factors: { totpEnabled: true, passkeyCount: 1, factorVersion: 0 },
+      });
+      assert.equal((await store.userById(alan))?.disabled, true);
+      const found = await store.findSession("ada-session", now, ada);
+      assert.equal(found?.user.id, ada);
+      assert.deepEqual(found?.factors, {
+        totpEnabled: true,
+        passkeyCount: 1,
+        factorVersion: 0,
+      });
+      assert.equal(
+        (await store.findSession("edsger-session", now, edsger))?.user.id,
+        edsger,
+      );
+      assert.deepEqual(
+        (await store.listSessions(ada, now)).map((s) => s.ip),
+        ["203.0.113.1"],
+      );
+      assert.deepEqual(await store.totp(ada), {
+        secret: "sealed:v1:secret",
+        lastStep: 56000000,
+        recoveryCodesLeft: 2,
+      });
+      const [passkey] = await store.listPasskeys(ada);
+      assert.equal(passkey?.credentialId, "credential-1");
+      assert.deepEqual(passkey?.transports, ["usb", "nfc"]);
+      assert.equal(passkey?.counter, 7);
+      assert.equal(
+        (await store.passkeyByCredentialId("credential-1"))?.userId,
+        ada,
+      );
+
+      // A sign-in: bound to the account's generation, within its cap (the
+      // session from version 8 ends to make room).
+      assert.equal(
+        await store.createSession({
+          tokenHash: "ada-new-session",
+          userId: ada,
+          createdAt: now,
+          expiresAt: now + DAY,
+          expectedGeneration: 2,
+          maxSessions: 1,
+        }),
+        true,
+      );
+      assert.equal(
+        await store.createSession({
+          tokenHash: "ada-stale-session",
+          userId: ada,
+          createdAt: now,
+          expiresAt: now + DAY,
+          expectedGeneration: 1,
+        }),
+        false,
+      );
+      assert.equal(await store.findSession("ada-session", now, ada), null);
+      assert.equal(
+        (await store.findSession("ada-new-session", now, ada))?.user.id,
+        ada,
+      );
+
+      // The last administrator: the tallies of version 8's accounts count.
+      await store.updateUser(ada, {
+        disabled: true,
+        keepPrivileged: ["admin"],
+      });
+      await assert.rejects(
+        store.updateUser(grace, { disabled: true, keepPrivileged: ["admin"] }),
+        (err: unknown) =>
+          err instanceof AuthError && err.code === "last_privileged_refused",
+      );
+      // With no privileged role named, every enabled account counts.
+      await store.updateUser(edsger, { disabled: true, keepPrivileged: [] });
+      await assert.rejects(
+        store.updateUser(grace, { disabled: true, keepPrivileged: [] }),
+        (err: unknown) =>
+          err instanceof AuthError && err.code === "last_privileged_refused",
+      );
+      assert.equal((await store.userById(grace))?.disabled, false);
+      assert.equal(await store.findSession("ada-new-session", now, ada), null);
+      const counts = (await tallies()).filter(([key, count]) =>
+        count !== 0 && !String(key).startsWith("sessions:")
+      );
+      assert.deepEqual(counts, [["enabled", 1], ["role:admin", 1]]);
+
+      // Migrating again changes nothing.
+      await store.migrate();
+      assert.deepEqual(
+        (await sql.unsafe(
+          `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
+        )).map((row) => row.version),
+        [8, 9],
+      );
+      assert.equal(await catalog(sql, schema), upgraded);
     } finally {
       await sql.unsafe(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`);
       await sql.end();

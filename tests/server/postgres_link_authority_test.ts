@@ -1,9 +1,9 @@
 // PostgresStore spends an invitation under the locks its authority is read
-// with (migration 7's accept_invitation): a change of that authority still
-// uncommitted elsewhere is waited for, then seen. A second, direct pool
-// holds the change open in a transaction while the store's call runs; a
-// call that did not wait would answer before the change commits, and create
-// the account.
+// with (the commit function's locks and checks): a change of that authority
+// still uncommitted elsewhere is waited for, then seen. A second, direct
+// pool holds the change open in a transaction while the store's call runs;
+// a call that did not wait would answer before the change commits, and
+// create the account.
 
 import assert from "node:assert/strict";
 import type postgres from "postgres";
@@ -15,6 +15,8 @@ import {
   HOUR,
   nextId,
 } from "../../server/stores/conformance/_helpers.ts";
+import type { AccountRecord } from "../../server/core/records.ts";
+import { commitPayload } from "../../server/stores/postgres/_record_commit.ts";
 import { ignorePostgres, pool, schemaStore } from "../fixtures/postgres.ts";
 import { gate } from "../fixtures/instrument.ts";
 
@@ -67,13 +69,36 @@ Deno.test({
         role: "admin",
         expiresAt: now + HOUR,
       });
+      // Another instance's sign-up, as its commit writes it (the first-run
+      // rule reads the enabled accounts' tally, which that commit moves),
+      // held open.
+      const other: AccountRecord = {
+        id: nextId(),
+        email: "other@example.com",
+        emailKey: "other@example.com",
+        name: "Other",
+        nameKey: "other",
+        role: "admin",
+        disabled: false,
+        passwordHash: "h",
+        generation: 0,
+        createdAt: now,
+        factorVersion: 0,
+        totpEnabled: false,
+        passkeyCount: 0,
+        locale: "",
+        localeChosen: false,
+      };
+      const payload = commitPayload({
+        checks: [{ kind: "account", key: other.id, version: null }],
+        puts: [{ kind: "account", value: other, before: null }],
+        tallies: [{ key: "enabled", by: 1 }, { key: "role:admin", by: 1 }],
+      });
+      const literal = JSON.stringify(payload).replaceAll("'", "''");
       const accepted = await whileUncommitted(
         direct,
         schema,
-        `INSERT INTO "${schema}".users (id, email, email_key, name, name_key,
-          role, password_hash, created_at)
-        VALUES ('${nextId()}', 'other@example.com', 'other@example.com',
-          'Other', 'other', 'admin', 'h', ${now})`,
+        `SELECT "${schema}".commit('${literal}'::jsonb)`,
         () => store.acceptInvitation(token, acceptance(now)),
       );
       assert.equal(accepted, null);

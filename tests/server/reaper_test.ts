@@ -88,6 +88,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       counters: 1,
       events: 0,
       factorRecords: 0,
+      ssoRecords: 0,
     });
 
     // Gone, not merely expired: a clock before their expiry finds nothing.
@@ -120,6 +121,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       counters: 0,
       events: 0,
       factorRecords: 0,
+      ssoRecords: 0,
     });
   } finally {
     close();

@@ -74,7 +74,8 @@ testEachStore(
       Object.keys(await byTotp.json()).sort(),
       "the answer's shape does not change",
     );
-    assertEquals(byCode.headers.getSetCookie().length, 2);
+    // The session, the pending sign-in cleared, the trusted device (§15).
+    assertEquals(byCode.headers.getSetCookie().length, 3);
     assertEquals(await left(api, cookie), 9);
     assertEquals(await left(api, sessionCookieOf(byCode)), 9, "any session");
     for (const [i, code] of codes.slice(1, 3).entries()) {

@@ -1,17 +1,21 @@
-// Wrong second-factor codes counted per account (issue 26 item 15, DESIGN.md
-// §15), on KV and Postgres: the attack itself (someone who has the password
-// spreads wrong codes over 40 addresses and many pending sign-ins: the 11th
-// evaluation is refused with 429 and Retry-After, and so is a right code,
-// until the window passes), 1,000 concurrent wrong codes on two instances
-// sharing one store (at most 10 evaluated), a success before the lock
-// clearing the count, recovery codes and re-authentication counting too,
-// the configured threshold, and one `login.locked` per window. Evaluations
-// are counted on the store: each code check reads the account's TOTP once.
+// Wrong second-factor codes counted by the account lock (issue 26 item 15,
+// issue 30, DESIGN.md §15), on KV and Postgres: the attack itself (someone
+// who has the password spreads wrong codes over 40 addresses and many
+// pending sign-ins: the 11th evaluation is refused with 429 and
+// Retry-After, and so are a right code and the password step of browsers
+// without a trusted-device cookie, until the window passes), the owner's
+// trusted browser finishing its two steps meanwhile, 1,000 concurrent wrong
+// codes on two instances sharing one store (at most 10 evaluated), a
+// success before the lock clearing the count, recovery codes and
+// re-authentication counting too, the configured threshold, and one
+// `login.locked` per window. Evaluations are counted on the store: each code
+// check reads the account's TOTP once.
 
 import { totpCode } from "../../server/core/totp.ts";
 import type { Store } from "../../mod.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
+import { DEVICE_COOKIE } from "../../server/core/_device_cookie.ts";
 import { instrument } from "../fixtures/instrument.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { testEachStore } from "../fixtures/stores.ts";
@@ -53,11 +57,57 @@ function wrongCode(secret: string, at: number, n: number): string {
 /** An address of its own for the `i`-th guess (40 of them, round robin). */
 const address = (i: number) => `198.51.100.${(i % 40) + 1}`;
 
-/** An account with TOTP, the secret, its recovery codes and a session. */
+/**
+ * An account with TOTP, the secret, its recovery codes, a session and the
+ * trusted-device cookie of the browser that signed in.
+ */
 async function enrolled(api: Api, email: string) {
-  const cookie = await api.login(email);
+  const res = await api.call("POST", "/api/auth/login", {
+    email,
+    password: "correct horse battery staple",
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const pair = (name: string) =>
+    res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))!
+      .split(";")[0]!;
+  const cookie = pair("__Host-session");
   const { secret, codes } = await enrolTotp(api, cookie);
-  return { secret, codes, cookie };
+  return { secret, codes, cookie, device: pair(DEVICE_COOKIE) };
+}
+
+/**
+ * `n` pending sign-ins made now, while the password step is open: a few at
+ * a time, since a password being checked holds its reserved attempt (more
+ * than the threshold at once would be refused, right or not).
+ */
+async function pendings(
+  api: Api | ((i: number) => Api),
+  email: string,
+  n: number,
+): Promise<string[]> {
+  const made: string[] = [];
+  for (let i = 0; i < n; i += 5) {
+    made.push(
+      ...await Promise.all(
+        Array.from(
+          { length: Math.min(5, n - i) },
+          (_, j) =>
+            passwordStep(typeof api === "function" ? api(i + j) : api, email),
+        ),
+      ),
+    );
+  }
+  return made;
+}
+
+/** The password step refused by the lock: 429 before any argon2 work. */
+async function passwordLocked(api: Api, email: string, device?: string) {
+  const res = await api.call("POST", "/api/auth/login", {
+    email,
+    password: "correct horse battery staple",
+  }, device === undefined ? {} : { cookie: device });
+  assertEquals(await refusal(res), [429, "login_rate_limited"]);
 }
 
 /** `n` wrong codes over fresh pending sign-ins, four each: their statuses. */
@@ -82,12 +132,13 @@ async function wrongCodes(
 }
 
 testEachStore(
-  "the attack: wrong codes from 40 addresses over many pending sign-ins; the 11th is refused with 429 and Retry-After, a right code too, until the window passes",
+  "the attack: wrong codes from 40 addresses over many pending sign-ins; the 11th is refused with 429 and Retry-After, so are a right code and the password step, until the window passes",
   async (store) => {
     const { member } = await people(store);
     const watched = counted(store);
     const api = securityApi(watched.store);
     const { secret } = await enrolled(api, member.email);
+    const spare = await pendings(api, member.email, 31);
     watched.seen.evaluations = 0;
 
     assertEquals(
@@ -95,32 +146,31 @@ testEachStore(
       Array(10).fill(401),
     );
     assertEquals(watched.seen.evaluations, 10);
-    // The 11th, from a new address on a new pending sign-in.
-    const pending = await passwordStep(api, member.email);
-    const eleventh = await secondStep(api, pending, {
+    // The 11th, from a new address, on a pending sign-in made before.
+    const eleventh = await secondStep(api, spare[0]!, {
       code: wrongCode(secret, api.clock(), 10),
     }, { address: "192.0.2.99" });
     assertEquals(await refusal(eleventh), [429, "login_rate_limited"]);
     const retryAfter = Number(eleventh.headers.get("retry-after"));
     assert(retryAfter > 0 && retryAfter <= WINDOW / 1000, `${retryAfter}`);
-    // The rest of the 40 addresses, each on pending sign-ins of its own.
+    // The rest of the 40 addresses, each on a pending sign-in of its own.
     for (let i = 11; i < 40; i++) {
       const res = await secondStep(
         api,
-        await passwordStep(api, member.email),
+        spare[i - 10]!,
         { code: wrongCode(secret, api.clock(), i) },
         { address: address(i) },
       );
       assertEquals(await refusal(res), [429, "login_rate_limited"], `#${i}`);
     }
-    // The right code is refused as well: the lock tells nothing.
+    // The right code is refused as well: the lock tells nothing. And no
+    // browser without a trusted-device cookie gets a new pending sign-in.
     api.advance(STEP);
-    const right = await secondStep(
-      api,
-      await passwordStep(api, member.email),
-      { code: totpCode(secret, api.clock()) },
-    );
+    const right = await secondStep(api, spare[30]!, {
+      code: totpCode(secret, api.clock()),
+    });
     assertEquals(await refusal(right), [429, "login_rate_limited"]);
+    await passwordLocked(api, member.email);
     assertEquals(watched.seen.evaluations, 10, "no code evaluated past 10");
 
     const locked = (await api.events()).filter((e) =>
@@ -144,6 +194,42 @@ testEachStore(
 );
 
 testEachStore(
+  "the owner's trusted browser finishes its two steps while wrong codes lock the others out",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const { secret, device } = await enrolled(api, member.email);
+    assertEquals(
+      await wrongCodes(api, member.email, secret, 10),
+      Array(10).fill(401),
+    );
+    await passwordLocked(api, member.email);
+    const step = await api.call("POST", "/api/auth/login", {
+      email: member.email,
+      password: "correct horse battery staple",
+    }, { cookie: device });
+    assertEquals(step.status, 202);
+    await step.body?.cancel();
+    const pending = step.headers.get("set-cookie")!.split(";")[0]!;
+    api.advance(STEP);
+    const done = await secondStep(
+      api,
+      `${pending}; ${device}`,
+      { code: totpCode(secret, api.clock()) },
+    );
+    assertEquals(done.status, 200);
+    await done.body?.cancel();
+    assert(
+      done.headers.getSetCookie().some((c) =>
+        c.startsWith(`${DEVICE_COOKIE}=`)
+      ),
+      "the device cookie is renewed",
+    );
+    await passwordLocked(api, member.email);
+  },
+);
+
+testEachStore(
   "a right code before the lock clears the count: ten more wrong codes are evaluated, the eleventh is refused",
   async (store) => {
     const { member } = await people(store);
@@ -161,12 +247,13 @@ testEachStore(
     );
     assertEquals(right.status, 200);
     await right.body?.cancel();
+    const [spare] = await pendings(api, member.email, 1);
     assertEquals(
       await wrongCodes(api, member.email, secret, 10, 100),
       Array(10).fill(401),
       "the nine before the success no longer count",
     );
-    const res = await secondStep(api, await passwordStep(api, member.email), {
+    const res = await secondStep(api, spare!, {
       code: wrongCode(secret, api.clock(), 500),
     });
     assertEquals(await refusal(res), [429, "login_rate_limited"]);
@@ -195,6 +282,7 @@ testEachStore(
     });
     assertEquals(ok.status, 200, "a right recovery code clears the count");
     await ok.body?.cancel();
+    const [spare] = await pendings(api, member.email, 1);
     for (let i = 0; i < 10; i++) {
       if (i % 4 === 0) pending = await passwordStep(api, member.email);
       const res = await secondStep(api, pending, {
@@ -202,11 +290,7 @@ testEachStore(
       }, { address: address(i) });
       assertEquals(await refusal(res), [401, "credentials_invalid"], `#${i}`);
     }
-    const refused = await secondStep(
-      api,
-      await passwordStep(api, member.email),
-      { recovery_code: codes[1] },
-    );
+    const refused = await secondStep(api, spare!, { recovery_code: codes[1] });
     assertEquals(await refusal(refused), [429, "login_rate_limited"]);
     assert(Number(refused.headers.get("retry-after")) > 0);
     // The refused right code was not spent: it works once the window passed.
@@ -222,11 +306,12 @@ testEachStore(
 );
 
 testEachStore(
-  "re-authentication with a wrong code counts toward the same lock; locked, it answers 429 too, and a password still re-authenticates",
+  "re-authentication with a wrong code counts toward the same lock; locked, a code or a password of that browser answers 429 too, the trusted browser's password does not",
   async (store) => {
     const { member } = await people(store);
     const api = securityApi(store);
-    const { secret, cookie } = await enrolled(api, member.email);
+    const { secret, cookie, device } = await enrolled(api, member.email);
+    const [spare] = await pendings(api, member.email, 1);
     for (let i = 0; i < 6; i++) {
       const res = await api.call("POST", "/api/auth/reauthenticate", {
         code: wrongCode(secret, api.clock(), i),
@@ -239,11 +324,9 @@ testEachStore(
     );
     // Ten failures: the second step is locked, right code or not.
     api.advance(STEP);
-    const signIn = await secondStep(
-      api,
-      await passwordStep(api, member.email),
-      { code: totpCode(secret, api.clock()) },
-    );
+    const signIn = await secondStep(api, spare!, {
+      code: totpCode(secret, api.clock()),
+    });
     assertEquals(await refusal(signIn), [429, "login_rate_limited"]);
     const reauth = await api.call("POST", "/api/auth/reauthenticate", {
       code: totpCode(secret, api.clock()),
@@ -253,9 +336,13 @@ testEachStore(
     const byPassword = await api.call("POST", "/api/auth/reauthenticate", {
       password: "correct horse battery staple",
     }, { cookie });
-    assertEquals(byPassword.status, 204, "a password is no code");
-    // Once the window passed, a right code at re-authentication clears the
-    // count, and sign-ins take codes again.
+    assertEquals(await refusal(byPassword), [429, "login_rate_limited"]);
+    const trusted = await api.call("POST", "/api/auth/reauthenticate", {
+      password: "correct horse battery staple",
+    }, { cookie: `${cookie}; ${device}` });
+    assertEquals(trusted.status, 204, "the trusted browser is not locked out");
+    await trusted.body?.cancel();
+    // Once the window passed, codes are evaluated again.
     api.advance(WINDOW);
     const renewed = await api.call("POST", "/api/auth/reauthenticate", {
       code: totpCode(secret, api.clock()),
@@ -276,11 +363,12 @@ testEachStore(
       limits: { accountLockThreshold: 3, accountLockWindow: 2 * MINUTE },
     });
     const { secret } = await enrolled(api, member.email);
+    const [spare] = await pendings(api, member.email, 1);
     assertEquals(
       await wrongCodes(api, member.email, secret, 3),
       Array(3).fill(401),
     );
-    const res = await secondStep(api, await passwordStep(api, member.email), {
+    const res = await secondStep(api, spare!, {
       code: wrongCode(secret, api.clock(), 3),
     });
     assertEquals(await refusal(res), [429, "login_rate_limited"]);
@@ -305,18 +393,17 @@ pairTest(
     const { secret } = await enrolled(apiA, member.email);
     apiB.advance(apiA.clock() - apiB.clock());
     // 50 pending sign-ins (each a real argon2 verification), 20 codes each.
-    const pendings = await Promise.all(
-      Array.from(
-        { length: 50 },
-        (_, i) => passwordStep(i % 2 === 0 ? apiA : apiB, member.email),
-      ),
+    const made = await pendings(
+      (i) => i % 2 === 0 ? apiA : apiB,
+      member.email,
+      50,
     );
     a.seen.evaluations = 0;
     b.seen.evaluations = 0;
     const answers = await Promise.all(
       Array.from({ length: 1000 }, async (_, i) => {
         const api = i % 2 === 0 ? apiA : apiB;
-        const res = await secondStep(api, pendings[i % 50]!, {
+        const res = await secondStep(api, made[i % 50]!, {
           code: wrongCode(secret, api.clock(), i),
         }, { address: address(i) });
         await res.body?.cancel();
@@ -341,11 +428,10 @@ pairTest(
     assertEquals(locked[0]!.targetId, member.id);
     // Still locked for either instance, right code included.
     apiA.advance(STEP);
-    const right = await secondStep(
-      apiA,
-      await passwordStep(apiA, member.email),
-      { code: totpCode(secret, apiA.clock()) },
-    );
+    const right = await secondStep(apiA, made[1]!, {
+      code: totpCode(secret, apiA.clock()),
+    });
     assertEquals(await refusal(right), [429, "login_rate_limited"]);
+    await passwordLocked(apiB, member.email);
   },
 );

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { uuidv7 } from "../../server/core/_crypto.ts";
+import { AuthError } from "../../server/http/errors.ts";
 import { storeConformance } from "../../server/stores/conformance/mod.ts";
 import {
   LATEST_VERSION,
@@ -121,7 +122,8 @@ Deno.test({
         createdAt: Date.now(),
       };
       await store.createUser(user);
-      // A reused id is not an address conflict: it is an internal failure.
+      // A reused id is not an address conflict: it is an internal failure
+      // (the rules say so before any write), never an AuthError.
       await assert.rejects(
         store.createUser({
           ...user,
@@ -129,11 +131,27 @@ Deno.test({
           emailKey: "other@example.com",
         }),
         (err: unknown) => {
-          assert.equal((err as { code?: string }).code, "23505");
-          assert.equal(err instanceof postgres.PostgresError, true);
+          assert.equal(err instanceof AuthError, false);
+          assert.match(String(err), new RegExp(`${user.id}.*in use`));
           return true;
         },
       );
+      // What the database refuses reaches the caller as the driver's error.
+      await assert.rejects(
+        store.createUser({
+          ...user,
+          id: "not-a-uuid",
+          email: "third@example.com",
+          emailKey: "third@example.com",
+        }),
+        (err: unknown) => {
+          assert.equal(err instanceof postgres.PostgresError, true);
+          assert.equal((err as { code?: string }).code, "22P02");
+          return true;
+        },
+      );
+      assert.equal(await store.credentialsByEmail("other@example.com"), null);
+      assert.equal(await store.credentialsByEmail("third@example.com"), null);
     } finally {
       await close();
     }

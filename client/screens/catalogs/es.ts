@@ -26,6 +26,11 @@ export const es: Catalog = {
   "No role": ["Sin rol"],
   "Sign out": ["Cerrar sesión"],
   "Signing out…": ["Cerrando sesión…"],
+  "Language of your emails": ["Idioma de tus correos"],
+  "Language": ["Idioma"],
+  "Save language": ["Guardar idioma"],
+  "Saving…": ["Guardando…"],
+  "Language saved.": ["Idioma guardado."],
 
   // Users
   "Users": ["Usuarios"],
@@ -143,6 +148,18 @@ export const es: Catalog = {
   "Too many attempts. Try again later.": [
     "Demasiados intentos. Vuelve a intentarlo más tarde.",
   ],
+  "Sign-in to this account is paused after too many failed attempts. Reset your password to sign in again, or ask an administrator to unlock the account.":
+    [
+      "El inicio de sesión en esta cuenta está pausado tras demasiados intentos fallidos. Restablece tu contraseña para volver a entrar, o pide a un administrador que desbloquee la cuenta.",
+    ],
+  "Sign-in to this account is paused after too many failed attempts. Try again later.":
+    [
+      "El inicio de sesión en esta cuenta está pausado tras demasiados intentos fallidos. Vuelve a intentarlo más tarde.",
+    ],
+  "Sign-in to this account is paused after too many failed attempts. You can try again at %s.":
+    [
+      "El inicio de sesión en esta cuenta está pausado tras demasiados intentos fallidos. Podrás volver a intentarlo desde %s.",
+    ],
   "Too many attempts. Try again in %d second.": [
     "Demasiados intentos. Vuelve a intentarlo en %d segundo.",
     "Demasiados intentos. Vuelve a intentarlo en %d segundos.",
@@ -152,6 +169,9 @@ export const es: Catalog = {
     "Demasiados intentos. Vuelve a intentarlo en %d minutos.",
   ],
   "The server does not know this role.": ["El servidor no conoce este rol."],
+  "The server's emails are not written in this language.": [
+    "El servidor no escribe sus correos en este idioma.",
+  ],
   "What you entered is too long.": ["Lo que has escrito es demasiado largo."],
   "The server could not read the request. Reload the page and try again.": [
     "El servidor no pudo leer la solicitud. Recarga la página y vuelve a intentarlo.",
@@ -203,6 +223,10 @@ export const es: Catalog = {
   "The invitation could not be delivered. Try again later.": [
     "No se pudo entregar la invitación. Vuelve a intentarlo más tarde.",
   ],
+  "The invitation email could not be sent, so no invitation was made. Try again later.":
+    [
+      "No se pudo enviar el correo de la invitación, así que no se creó ninguna invitación. Vuelve a intentarlo más tarde.",
+    ],
   "Cannot reach the server. Check your connection and try again.": [
     "No se puede contactar con el servidor. Comprueba tu conexión y vuelve a intentarlo.",
   ],
@@ -447,8 +471,11 @@ export const es: Catalog = {
   "Sign-in blocked after too many attempts": [
     "Inicio de sesión bloqueado tras demasiados intentos",
   ],
-  "Two-step verification locked after too many wrong codes": [
-    "Verificación en dos pasos bloqueada tras demasiados códigos incorrectos",
+  "Sign-in paused after too many failed attempts": [
+    "Inicio de sesión pausado tras demasiados intentos fallidos",
+  ],
+  "Sign-in unlocked by an administrator": [
+    "Inicio de sesión desbloqueado por un administrador",
   ],
   "Signed out": ["Cierre de sesión"],
   "Session ended": ["Sesión cerrada"],
@@ -466,6 +493,18 @@ export const es: Catalog = {
   "Recovery code used": ["Código de recuperación usado"],
   "Passkey added": ["Llave de acceso añadida"],
   "Passkey removed": ["Llave de acceso eliminada"],
+  "Single sign-on identity linked": [
+    "Identidad de inicio de sesión único vinculada",
+  ],
+  "Single sign-on identity unlinked": [
+    "Identidad de inicio de sesión único desvinculada",
+  ],
+  "Role from the sign-in provider not applied, to keep an administrator": [
+    "Rol del proveedor de inicio de sesión no aplicado, para conservar un administrador",
+  ],
+  "Name or email language changed": [
+    "Nombre o idioma de los correos cambiado",
+  ],
   "The passkey %s is added.": ["Se ha añadido la llave de acceso %s."],
   "Passkeys": ["Llaves de acceso"],
   "No passkeys yet.": ["Todavía no hay llaves de acceso."],
@@ -500,9 +539,71 @@ export const es: Catalog = {
     "%s ya puede iniciar sesión solo con su contraseña.",
   ],
   "Remove second factor…": ["Quitar el segundo factor…"],
+  "Unlock": ["Desbloquear"],
+  "%s can sign in again.": ["%s ya puede volver a iniciar sesión."],
+  "Locked until %s": ["Bloqueada hasta %s"],
   "Activity": ["Actividad"],
   "Remove the second factor of %s?": ["¿Quitar el segundo factor de %s?"],
   "Remove second factor": ["Quitar el segundo factor"],
   "Their authenticator app, recovery codes and passkeys stop working. Do this only when you are sure who is asking, for example for a lost phone.":
     ["Su aplicación de autenticación, sus códigos de recuperación y sus llaves de acceso dejarán de funcionar. Hazlo solo si sabes con certeza quién lo pide, por ejemplo por un teléfono perdido."],
+
+  // Single sign-on
+  "This address must sign in with its organisation's single sign-on.": [
+    "Esta dirección debe iniciar sesión con el inicio de sesión único de su organización.",
+  ],
+  "This is the only way left to sign in to your account, so it stays linked. Add a passkey or a password first.":
+    ["Es la única forma que le queda a tu cuenta para iniciar sesión, así que sigue vinculada. Añade antes una llave de acceso o una contraseña."],
+  "This identity is no longer linked. Reload the list.": [
+    "Esta identidad ya no está vinculada. Recarga la lista.",
+  ],
+  "This sign-in provider is no longer offered. Reload the page.": [
+    "Este proveedor de inicio de sesión ya no está disponible. Recarga la página.",
+  ],
+  "Your organisation's sign-in cannot be reached. Try again later, or sign in another way.":
+    ["No se puede contactar con el inicio de sesión de tu organización. Vuelve a intentarlo más tarde o inicia sesión de otra forma."],
+  "Signing in with your organisation took too long or was interrupted. Try again.":
+    ["El inicio de sesión con tu organización tardó demasiado o se interrumpió. Vuelve a intentarlo."],
+  "Your organisation's sign-in was cancelled or refused. Try again, or ask your administrator.":
+    ["El inicio de sesión de tu organización se canceló o se rechazó. Vuelve a intentarlo o consulta a tu administrador."],
+  "The answer from your organisation's sign-in could not be verified. Try again; if it keeps happening, tell your administrator.":
+    ["No se pudo verificar la respuesta del inicio de sesión de tu organización. Vuelve a intentarlo; si sigue ocurriendo, avisa a tu administrador."],
+  "Your organisation's sign-in has not confirmed your email address, so it cannot sign you in here. Confirm it there, or ask your administrator.":
+    ["El inicio de sesión de tu organización no ha confirmado tu dirección de correo, así que no puede iniciar tu sesión aquí. Confírmala allí o consulta a tu administrador."],
+  "No account here belongs to the identity you used. Ask an administrator to invite you, or use the identity linked to your account.":
+    ["Ninguna cuenta de aquí corresponde a la identidad que usaste. Pide a un administrador que te invite o usa la identidad vinculada a tu cuenta."],
+  "This account is disabled. Ask an administrator to enable it.": [
+    "Esta cuenta está desactivada. Pide a un administrador que la active.",
+  ],
+  "This sign-in provider may not sign in addresses of your email's domain here. Sign in another way, or ask your administrator.":
+    ["Este proveedor de inicio de sesión no puede iniciar sesión aquí con direcciones del dominio de tu correo. Inicia sesión de otra forma o consulta a tu administrador."],
+  "Signing in with your organisation did not work. Try again.": [
+    "No se pudo iniciar sesión con tu organización. Vuelve a intentarlo.",
+  ],
+  "Addresses at %1$s sign in with %2$s.": [
+    "Las direcciones de %1$s inician sesión con %2$s.",
+  ],
+  "Sign in with %s": ["Iniciar sesión con %s"],
+  "This address must sign in with %s.": [
+    "Esta dirección debe iniciar sesión con %s.",
+  ],
+  "Single sign-on": ["Inicio de sesión único"],
+  "No identity at your organisation's sign-in is linked to this account.": [
+    "Ninguna identidad del inicio de sesión de tu organización está vinculada a esta cuenta.",
+  ],
+  "Your identity at %s is unlinked.": [
+    "Se ha desvinculado tu identidad de %s.",
+  ],
+  "Linked %s": ["Vinculada el %s"],
+  "Unlink %s": ["Desvincular %s"],
+  "Unlink": ["Desvincular"],
+  "Unlink %s?": ["¿Desvincular %s?"],
+  "Unlinking…": ["Desvinculando…"],
+  "You will no longer sign in to this account with %s.": [
+    "Ya no iniciarás sesión en esta cuenta con %s.",
+  ],
+  "Or confirm at your organisation's sign-in: you come back to this page, then do it again.":
+    ["O confirma en el inicio de sesión de tu organización: vuelves a esta página y, después, lo haces de nuevo."],
+  "Confirm with %s": ["Confirmar con %s"],
+  "Through %s": ["A través de %s"],
 };

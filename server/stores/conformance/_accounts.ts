@@ -55,6 +55,8 @@ const accounts: Case[] = [
       role: "admin",
       disabled: false,
       createdAt: 1_700_000_000_123,
+      locale: "",
+      localeChosen: false,
     };
     assert.deepEqual(created, expected);
     assert.deepEqual(await s.userById(id), expected);
@@ -247,6 +249,39 @@ const rules: Case[] = [
       "user_not_found",
     );
   }],
+  [
+    "updateUser() changes the name and the mail language; a browser's language never replaces a chosen one",
+    async (store) => {
+      const ada = await addUser(store, { email: "ada@example.com" });
+      assert.equal(ada.locale, "");
+      const browser = await store.updateUser(ada.id, {
+        locale: { tag: "es", chosen: false },
+      });
+      assert.deepEqual(browser, { ...ada, locale: "es" });
+      const chosen = await store.updateUser(ada.id, {
+        name: "Ada Byron",
+        locale: { tag: "en", chosen: true },
+      });
+      assert.deepEqual(chosen, {
+        ...ada,
+        name: "Ada Byron",
+        locale: "en",
+        localeChosen: true,
+      });
+      const kept = await store.updateUser(ada.id, {
+        locale: { tag: "es", chosen: false },
+      });
+      assert.deepEqual(kept, chosen);
+      assert.deepEqual(await store.userById(ada.id), chosen);
+      assert.deepEqual(
+        (await store.credentialsByEmail("ada@example.com"))?.user,
+        chosen,
+      );
+      // The new name is what a search finds.
+      const found = await store.listUsers({ limit: 10, q: "byron" });
+      assert.deepEqual(found.users.map((user) => user.id), [ada.id]);
+    },
+  ],
   [
     "updateUser() refuses a stale expected role with role_changed",
     async (s) => {

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import type { AuditEvent, AuditQuery, Store } from "../../core/store.ts";
-import { eventWithinReach } from "../_audit_reach.ts";
+import { eventWithinReach } from "../../core/rules/_audit_reach.ts";
 import {
   addUser,
   type Case,

@@ -207,7 +207,8 @@ const links: Case[] = [
       role: "member",
       expiresAt: now + HOUR,
     });
-    const first = acceptance(now);
+    // The language of the person's mail, from their browser (§14).
+    const first = { ...acceptance(now), locale: "es" };
     const accepted = await store.acceptInvitation(token, first);
     const expected: UserRecord = {
       id: first.userId,
@@ -216,6 +217,8 @@ const links: Case[] = [
       role: "member",
       disabled: false,
       createdAt: now,
+      locale: "es",
+      localeChosen: false,
     };
     assert.deepEqual(accepted, expected);
     assert.deepEqual(await store.credentialsByEmail("new@example.com"), {

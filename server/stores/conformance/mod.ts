@@ -34,3 +34,8 @@ export {
   type StoreConformanceOptions,
   type StoreUnderTest,
 } from "./store_conformance.ts";
+export {
+  type OpenRecordStore,
+  recordStoreConformance,
+  type RecordStoreUnderTest,
+} from "./records.ts";

@@ -21,3 +21,4 @@
  */
 
 export { KvStore, type KvStoreOptions } from "./kv_store.ts";
+export { KvRecords, type KvRecordsOptions } from "./kv_records.ts";

@@ -20,3 +20,7 @@
  */
 
 export { PostgresStore, type PostgresStoreOptions } from "./postgres_store.ts";
+export {
+  PostgresRecords,
+  type PostgresRecordsOptions,
+} from "./postgres_records.ts";

@@ -29,6 +29,8 @@ import {
   inviteDelivered,
   inviteUndelivered,
   listInvitationsOk,
+  listSsoIdentitiesOk,
+  listSsoProvidersOk,
   listUsersOk,
   loginInvalid,
   loginRateLimited,
@@ -37,7 +39,9 @@ import {
   requestPasswordResetOk,
   resetPasswordInvalidToken,
   resetPasswordOk,
+  sampleSsoProvider,
   setUserDisabledOk,
+  unlinkSsoIdentityRefused,
   userWithRole,
 } from "@gatehouse/client/testing";
 import {
@@ -229,6 +233,8 @@ const grace = accountOf(userWithRole("editor"), {
 
 type Scenario = [string, () => Promise<RenderResult>];
 
+const okta = { id: "okta", name: "Okta", domains: [], enforce: false };
+
 const click = (view: RenderResult, name: string | RegExp) =>
   fireEvent.click(view.getByRole("button", { name }));
 
@@ -283,6 +289,101 @@ const scenarios: Scenario[] = [
     type(view, "Contraseña", "wrong");
     click(view, "Iniciar sesión");
     return settled(view, ".gh-alert p");
+  }],
+  ["LoginScreen with single sign-on providers", () => {
+    env.use(listSsoProvidersOk([sampleSsoProvider, okta]));
+    return settled(
+      render(<LoginScreen brand="Acme" onLogin={() => {}} />),
+      ".gh-sso-sign-in button",
+    );
+  }],
+  ["LoginScreen for a domain that must use single sign-on", async () => {
+    env.use(listSsoProvidersOk([{ ...sampleSsoProvider, enforce: true }]));
+    const view = await settled(
+      render(<LoginScreen brand="Acme" onLogin={() => {}} />),
+      ".gh-sso-sign-in button",
+    );
+    type(view, "Correo electrónico", "ada@acme.example");
+    return settled(view, ".gh-sso-sign-in .gh-hint");
+  }],
+  ["LoginScreen refused: the address must use single sign-on", async () => {
+    env.use(
+      listSsoProvidersOk([sampleSsoProvider]),
+      refuse("login", "sso_required", { meta: { provider: "acme" } }),
+    );
+    const view = await settled(
+      render(<LoginScreen brand="Acme" onLogin={() => {}} />),
+      ".gh-sso-sign-in button",
+    );
+    type(view, "Correo electrónico", "ada@corp.example");
+    type(view, "Contraseña", "a password");
+    click(view, "Iniciar sesión");
+    return settled(view, ".gh-alert p");
+  }],
+  ["LoginScreen back from a failed single sign-on", () => {
+    history.replaceState(null, "", "/?sso_error=sso_email_unverified");
+    return settled(
+      render(<LoginScreen brand="Acme" onLogin={() => {}} />),
+      ".gh-alert p",
+    );
+  }],
+  ["AccountPanel with linked identities", () => {
+    env.use(listSsoProvidersOk([sampleSsoProvider]), listSsoIdentitiesOk());
+    return settled(
+      renderWith(<AccountPanel />, admin),
+      ".gh-identity-list .gh-list-item",
+    );
+  }],
+  ["AccountPanel keeping the last way to sign in", async () => {
+    env.use(
+      listSsoProvidersOk([sampleSsoProvider]),
+      listSsoIdentitiesOk(),
+      unlinkSsoIdentityRefused("last_sign_in_method"),
+    );
+    const view = await settled(
+      renderWith(<AccountPanel />, admin),
+      ".gh-identity-list .gh-list-item",
+    );
+    click(view, `Desvincular ${sampleSsoProvider.name}`);
+    await settled(
+      view,
+      'dialog[data-gh-dialog="unlink-identity"]',
+    );
+    fireEvent.click(
+      within(
+        view.container.querySelector<HTMLElement>(
+          'dialog[data-gh-dialog="unlink-identity"]',
+        )!,
+      ).getByRole("button", { name: "Desvincular" }),
+    );
+    return settled(
+      view,
+      'dialog[data-gh-dialog="unlink-identity"] .gh-alert p',
+    );
+  }],
+  ["AccountPanel asking to confirm at the provider", async () => {
+    env.use(
+      listSsoProvidersOk([sampleSsoProvider]),
+      listSsoIdentitiesOk(),
+      unlinkSsoIdentityRefused("reauthentication_required"),
+    );
+    const view = await settled(
+      renderWith(<AccountPanel />, admin),
+      ".gh-identity-list .gh-list-item",
+    );
+    click(view, `Desvincular ${sampleSsoProvider.name}`);
+    await settled(view, 'dialog[data-gh-dialog="unlink-identity"]');
+    fireEvent.click(
+      within(
+        view.container.querySelector<HTMLElement>(
+          'dialog[data-gh-dialog="unlink-identity"]',
+        )!,
+      ).getByRole("button", { name: "Desvincular" }),
+    );
+    return settled(
+      view,
+      'dialog[data-gh-dialog="reauthenticate"] .gh-sso-sign-in button',
+    );
   }],
   ["AccountPanel", () => Promise.resolve(renderWith(<AccountPanel />, admin))],
   [

@@ -22,6 +22,7 @@ import {
   assertAccessible,
   assertNoFieldErrors,
   findFieldError,
+  inSpanish,
   member,
   renderWith,
   type,
@@ -196,6 +197,34 @@ Deno.test("InviteScreen treats delivered false without a link as a failed invita
     )
   );
   assert.deepEqual(results, []);
+});
+
+Deno.test("InviteScreen says no invitation was made when its mail could not be sent (502 mail_failed), in English and Spanish", async () => {
+  env.use(refuse("invite", "mail_failed"));
+  const { view, results } = renderInvite();
+  send(view);
+  await waitFor(() =>
+    assert.equal(
+      alertText(view.container),
+      "The invitation email could not be sent, so no invitation was made. Try again later.",
+    )
+  );
+  assert.deepEqual(results, []);
+  assertNoFieldErrors(view.container);
+  view.unmount();
+  await inSpanish(async () => {
+    const { view } = renderInvite();
+    type(view, "Correo electrónico", "ada@example.com");
+    type(view, "Nombre", "Ada");
+    fireEvent.click(view.getByRole("button", { name: "Enviar invitación" }));
+    await waitFor(() =>
+      assert.equal(
+        alertText(view.container),
+        "No se pudo enviar el correo de la invitación, así que no se creó ninguna invitación. Vuelve a intentarlo más tarde.",
+      )
+    );
+    view.unmount();
+  });
 });
 
 Deno.test("InviteScreen shows refusals next to the field they concern", async (t) => {

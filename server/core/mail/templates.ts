@@ -1,0 +1,65 @@
+/**
+ * The shipped templates: every kind of mail in English and Spanish, from
+ * the catalogues (`en.ts`, `es.ts`) through one layout (`layout.ts`).
+ * `templates` in the options replaces any of them per kind.
+ *
+ * @module
+ */
+
+import {
+  type MailCatalog,
+  type MailFormat,
+  mailFormat,
+  type MailParts,
+} from "./catalog.ts";
+import type { MailDataOf, MailTemplate } from "./data.ts";
+import { en } from "./en.ts";
+import { es } from "./es.ts";
+import { MAIL_KINDS, type MailKind } from "./kinds.ts";
+import { layoutMail } from "./layout.ts";
+import { type MailLocale, mailLocale } from "./locale.ts";
+
+const CATALOGS: Readonly<Record<MailLocale, MailCatalog>> = { en, es };
+
+function shipped<K extends MailKind>(kind: K): MailTemplate<K> {
+  return (data: MailDataOf[K], locale: string) => {
+    const catalog = CATALOGS[mailLocale(locale)];
+    const write = catalog.kinds[kind] as unknown as (
+      data: MailDataOf[K],
+      format: MailFormat,
+    ) => MailParts;
+    return layoutMail(write(data, mailFormat(catalog.locale)), {
+      locale: catalog.locale,
+      product: data.product,
+      footer: catalog.footer(data.product, data.email),
+    });
+  };
+}
+
+/**
+ * The template of every kind of mail as Gatehouse ships it: a subject, a
+ * plain-text part and an HTML part, in English (`en`) or Spanish (`es`;
+ * any other locale is written in English).
+ *
+ * @example The shipped invitation in Spanish
+ * ```ts
+ * import { defaultMailTemplates } from "@gatehouse/server";
+ *
+ * const mail = defaultMailTemplates.invitation({
+ *   product: "Acme",
+ *   email: "ana@example.com",
+ *   name: "Ana",
+ *   link: "https://acme.example/invite#token=abc",
+ *   expiresAt: Date.now() + 7 * 86_400_000,
+ *   validFor: 7 * 86_400_000,
+ *   inviter: "Grace",
+ * }, "es");
+ * console.assert(mail.subject === "Te invitan a Acme");
+ * console.assert(mail.text.includes("https://acme.example/invite#token=abc"));
+ * ```
+ */
+export const defaultMailTemplates: {
+  readonly [K in MailKind]: MailTemplate<K>;
+} = Object.freeze(
+  Object.fromEntries(MAIL_KINDS.map((kind) => [kind, shipped(kind)])),
+) as { readonly [K in MailKind]: MailTemplate<K> };

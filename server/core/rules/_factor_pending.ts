@@ -1,0 +1,191 @@
+// The short-lived records of a second-factor sign-in over the narrow store:
+// pending sign-ins (bound to the account's generation and factor version,
+// counting wrong codes exactly) and WebAuthn challenges (single use, bound
+// to a use). Both are spent with a checked delete.
+
+import type {
+  AccountRecord,
+  RecordStore,
+  StoredChallenge,
+  StoredPendingSignIn,
+  Versioned,
+} from "../records.ts";
+import type {
+  ChallengeRecord,
+  ChallengeUse,
+  NewPendingSignIn,
+  PendingFailure,
+  PendingSignIn,
+} from "../store.ts";
+import { committing, readRecord, unchanged } from "./_commit.ts";
+
+/** Records a pending sign-in with no failures yet. */
+export async function createPendingSignIn(
+  records: RecordStore,
+  pending: NewPendingSignIn,
+): Promise<void> {
+  const value: StoredPendingSignIn = {
+    tokenHash: pending.tokenHash,
+    userId: pending.userId,
+    generation: pending.generation,
+    factorVersion: pending.factorVersion,
+    failures: 0,
+    createdAt: pending.createdAt,
+    expiresAt: pending.expiresAt,
+  };
+  if (!await records.commit({ puts: [{ kind: "pending", value }] })) {
+    throw new Error("Cannot store the pending sign-in");
+  }
+}
+
+// The pending sign-in and its account as read; `live` is the pending
+// sign-in when it may still finish: unexpired, its account enabled and
+// still at the generation and factor version it was bound to.
+interface PendingRead {
+  pending: Versioned<StoredPendingSignIn> | null;
+  account: Versioned<AccountRecord> | null;
+  live: PendingSignIn | null;
+}
+
+async function readPending(
+  records: RecordStore,
+  tokenHash: string,
+  now: number,
+): Promise<PendingRead> {
+  const pending = await readRecord(records, "pending", tokenHash);
+  const value = pending?.value ?? null;
+  if (value === null || value.expiresAt <= now) {
+    return { pending, account: null, live: null };
+  }
+  const account = await readRecord(records, "account", value.userId);
+  const holder = account?.value ?? null;
+  const live = holder !== null && !holder.disabled &&
+      holder.generation === value.generation &&
+      holder.factorVersion === value.factorVersion
+    ? value
+    : null;
+  return { pending, account, live };
+}
+
+/** The live pending sign-in, or null. */
+export async function findPendingSignIn(
+  records: RecordStore,
+  tokenHash: string,
+  now: number,
+): Promise<PendingSignIn | null> {
+  return (await readPending(records, tokenHash, now)).live;
+}
+
+/**
+ * Counts a wrong code; the `maxFailures`-th ends the pending sign-in. The
+ * commit checks the record's version, so no count is lost and none counts
+ * past the end.
+ */
+export function failPendingSignIn(
+  records: RecordStore,
+  tokenHash: string,
+  now: number,
+  maxFailures: number,
+): Promise<PendingFailure | null> {
+  return committing<PendingFailure | null>(records, async () => {
+    const { pending, account, live } = await readPending(
+      records,
+      tokenHash,
+      now,
+    );
+    if (live === null || account === null) {
+      return { commit: null, result: null };
+    }
+    const failures = live.failures + 1;
+    const ended = failures >= maxFailures;
+    const checks = [
+      unchanged("pending", tokenHash, pending),
+      unchanged("account", live.userId, account),
+    ];
+    return {
+      commit: ended
+        ? { checks, deletes: [{ kind: "pending", value: live }] }
+        : {
+          checks,
+          puts: [{
+            kind: "pending",
+            value: { ...live, failures },
+            before: live,
+          }],
+        },
+      result: { failures, ended },
+    };
+  });
+}
+
+/** Ends a live pending sign-in and returns it: one of concurrent calls wins. */
+export function spendPendingSignIn(
+  records: RecordStore,
+  tokenHash: string,
+  now: number,
+): Promise<PendingSignIn | null> {
+  return committing(records, async () => {
+    const { pending, account, live } = await readPending(
+      records,
+      tokenHash,
+      now,
+    );
+    if (live === null || account === null) {
+      return { commit: null, result: null };
+    }
+    return {
+      commit: {
+        checks: [
+          unchanged("pending", tokenHash, pending),
+          unchanged("account", live.userId, account),
+        ],
+        deletes: [{ kind: "pending", value: live }],
+      },
+      result: live,
+    };
+  });
+}
+
+/** Keeps a WebAuthn challenge until it is spent or expires. */
+export async function createChallenge(
+  records: RecordStore,
+  challenge: ChallengeRecord,
+): Promise<void> {
+  const value: StoredChallenge = {
+    tokenHash: challenge.tokenHash,
+    challenge: challenge.challenge,
+    use: challenge.use,
+    userId: challenge.userId,
+    createdAt: challenge.createdAt,
+    expiresAt: challenge.expiresAt,
+  };
+  if (!await records.commit({ puts: [{ kind: "challenge", value }] })) {
+    throw new Error("Cannot store the challenge");
+  }
+}
+
+/**
+ * Spends the live challenge issued for `use`: one of concurrent calls gets
+ * it. One issued for another use is left as it is.
+ */
+export function spendChallenge(
+  records: RecordStore,
+  tokenHash: string,
+  use: ChallengeUse,
+  now: number,
+): Promise<ChallengeRecord | null> {
+  return committing(records, async () => {
+    const found = await readRecord(records, "challenge", tokenHash);
+    const value = found?.value ?? null;
+    if (value === null || value.use !== use || value.expiresAt <= now) {
+      return { commit: null, result: null };
+    }
+    return {
+      commit: {
+        checks: [unchanged("challenge", tokenHash, found)],
+        deletes: [{ kind: "challenge", value }],
+      },
+      result: value,
+    };
+  });
+}

@@ -1,0 +1,253 @@
+// Creating a session. Its commit decides on three reads: the account (is
+// it enabled, at the generation and factor version the sign-in verified?),
+// the account's `sessions:{userId}` tally, and the account's sessions (for
+// the cap). Every commit that adds or removes a session of the account
+// moves the tally, and this one checks it: sign-ins of one account commit
+// one after another, each having seen the sessions of those before it.
+//
+// A sign-in can begin the reads while argon2id verifies the password
+// (`EarlyReads`), so that only the commit waits for the verify. Early
+// reads are a starting point only: the commit checks the account and the
+// tally as they were read and reads again when either moved; a refusal
+// decided on early reads is decided again on fresh ones, since no commit
+// would have caught what changed. Within one process the sign-ins of an
+// account wait their turn (`InTurn`) rather than collide at the commit.
+
+import { uuidv7 } from "../_crypto.ts";
+import type {
+  AccountRecord,
+  Commit,
+  RecordStore,
+  StoredSession,
+  StoredTally,
+  Versioned,
+} from "../records.ts";
+import type { NewSession } from "../store.ts";
+import { committing, readRecords, unchanged } from "./_commit.ts";
+import { tally } from "./_records.ts";
+
+// Sessions one commit may end to make room, within a commit's 300 writes.
+// An account over its cap by more (sessions from before the cap) is
+// trimmed by this many at each sign-in.
+const MAX_ENDED = 200;
+
+// Early reads kept waiting for their createSession, and how long one is
+// worth keeping. A verify takes tens of milliseconds, seconds when many
+// queue for argon2's threads; a wrong password leaves its reads unused
+// until they age out. Bounded so that a flood of sign-ins holds little.
+const MAX_EARLY = 256;
+const EARLY_FOR_MS = 10_000;
+
+/** What a session's commit decides on. */
+export interface CreationReads {
+  account: Versioned<AccountRecord> | null;
+  count: Versioned<StoredTally> | null;
+  /** The account's sessions; null when not listed. */
+  sessions: StoredSession[] | null;
+}
+
+/**
+ * Reads what a session of `userId` is decided on. The sessions are listed
+ * only once the tally is read: every change to the list after that read
+ * moves the tally, so the commit's check on it catches a list that is
+ * already stale. (Listing in parallel could answer an older list than the
+ * tally, and let a racing sign-in slip past the cap.)
+ */
+export async function readForCreation(
+  records: RecordStore,
+  userId: string,
+  listing: boolean,
+): Promise<CreationReads> {
+  const [account, count] = await readRecords<[AccountRecord, StoredTally]>(
+    records,
+    [
+      { kind: "account", key: userId },
+      { kind: "tally", key: tally.sessions(userId) },
+    ],
+  );
+  const sessions = listing && account !== null
+    ? (await records.list("session", "userId", userId)).map((s) => s.value)
+    : null;
+  return { account, count, sessions };
+}
+
+/**
+ * Reads begun ahead of the createSession they serve, one per account at a
+ * time (the latest), each taken by the first createSession of its account
+ * within {@linkcode EARLY_FOR_MS}.
+ */
+export class EarlyReads {
+  readonly #records: RecordStore;
+  readonly #waiting = new Map<
+    string,
+    { at: number; reads: Promise<CreationReads | null> }
+  >();
+
+  /** Reads from `records`. */
+  constructor(records: RecordStore) {
+    this.#records = records;
+  }
+
+  /** Begins the reads of a session of `userId`; writes nothing, never throws. */
+  begin(userId: string): void {
+    try {
+      const at = performance.now();
+      this.#forgetOld(at);
+      // A read that fails is as if none had been begun.
+      const reads = readForCreation(this.#records, userId, true)
+        .catch(() => null);
+      this.#waiting.delete(userId);
+      this.#waiting.set(userId, { at, reads });
+    } catch {
+      // A hint is worth no failure: createSession reads for itself.
+    }
+  }
+
+  /** The reads begun for `userId`, if fresh enough; each is taken once. */
+  take(userId: string): Promise<CreationReads | null> | null {
+    const early = this.#waiting.get(userId);
+    if (early === undefined) return null;
+    this.#waiting.delete(userId);
+    return performance.now() - early.at < EARLY_FOR_MS ? early.reads : null;
+  }
+
+  /** How many reads wait (for tests of the bound). */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  #forgetOld(now: number): void {
+    // Insertion order is age order (begin re-inserts): the oldest go first,
+    // the stale ones always, more while the map is full.
+    for (const [userId, { at }] of this.#waiting) {
+      if (this.#waiting.size < MAX_EARLY && now - at < EARLY_FOR_MS) break;
+      this.#waiting.delete(userId);
+    }
+  }
+}
+
+/**
+ * Runs the tasks of one account one after another, in the order they
+ * come; accounts run independently. The sign-ins of one account commit
+ * one after another anyway (each checks the account's session tally, which
+ * each moves): queued in the process, they no longer collide, retry and
+ * crowd the store with reads whose commits are bound to fail. Instances
+ * sharing a store still meet at the checks.
+ */
+export class InTurn {
+  readonly #tails = new Map<string, Promise<void>>();
+
+  /** Whether a task of `key` is running or waiting. */
+  busy(key: string): boolean {
+    return this.#tails.has(key);
+  }
+
+  /** Runs `task` once every task of `key` given before it has settled. */
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = (this.#tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = result.then(() => {}, () => {});
+    this.#tails.set(key, tail);
+    // The last task of a key takes its entry with it: the map holds only
+    // accounts with a sign-in in progress.
+    tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return result;
+  }
+}
+
+/**
+ * Records a session if the account exists, is enabled and at the expected
+ * generation and factor version, ending the sessions that would end first
+ * beyond `maxSessions` in the same commit. `early` stands in for the first
+ * attempt's reads.
+ */
+export function createSession(
+  records: RecordStore,
+  session: NewSession,
+  early: Promise<CreationReads | null> | null = null,
+): Promise<boolean> {
+  const listing = session.maxSessions !== undefined;
+  const read = () => readForCreation(records, session.userId, listing);
+  return committing(records, async () => {
+    const earlier = early === null ? null : await early;
+    early = null;
+    let commit = plan(session, earlier ?? await read());
+    if (commit === null && earlier !== null) {
+      // What was read early may have changed (an account created, enabled):
+      // a refusal needs reads no older than the request.
+      commit = plan(session, await read());
+    }
+    return { commit, result: commit !== null };
+  });
+}
+
+// The commit that records `session`, or null when it is refused.
+function plan(session: NewSession, reads: CreationReads): Commit | null {
+  const { account: found, count } = reads;
+  const account = found?.value;
+  if (
+    account === undefined || account.disabled ||
+    (session.expectedGeneration !== undefined &&
+      account.generation !== session.expectedGeneration) ||
+    (session.expectedFactorVersion !== undefined &&
+      account.factorVersion !== session.expectedFactorVersion)
+  ) {
+    return null;
+  }
+  const { tokenHash, userId, createdAt, maxSessions } = session;
+  const value: StoredSession = {
+    tokenHash,
+    id: session.id ?? uuidv7(createdAt),
+    userId,
+    generation: account.generation,
+    createdAt,
+    expiresAt: session.expiresAt,
+    lastSeenAt: createdAt,
+    authenticatedAt: createdAt,
+    ip: session.ip ?? "",
+    userAgent: session.userAgent ?? "",
+  };
+  // A single sign-on's: its provider, and the `sid` a logout names.
+  if (session.sso !== undefined) {
+    value.ssoProvider = session.sso.provider;
+    if (session.sso.sid !== null) value.ssoSid = session.sso.sid;
+  }
+  const ended = maxSessions === undefined
+    ? []
+    : surplus(reads.sessions ?? [], account.generation, createdAt, maxSessions);
+  return {
+    checks: [
+      unchanged("account", userId, found),
+      unchanged("tally", tally.sessions(userId), count),
+    ],
+    puts: [{ kind: "session", value, before: null }],
+    deletes: ended.map((s) => ({ kind: "session" as const, value: s })),
+    tallies: [{ key: tally.sessions(userId), by: 1 }],
+    ...(session.events === undefined ? {} : { events: session.events }),
+  };
+}
+
+// The sessions to end so that, with the new one, at most `maxSessions` are
+// live (the live ones that end first, ties by token digest), and the dead
+// ones (expired, or of an older generation) while there is room in the
+// commit: they no longer count, and are removed in passing.
+function surplus(
+  sessions: readonly StoredSession[],
+  generation: number,
+  createdAt: number,
+  maxSessions: number,
+): StoredSession[] {
+  const live: StoredSession[] = [];
+  const dead: StoredSession[] = [];
+  for (const s of sessions) {
+    (s.expiresAt > createdAt && s.generation === generation ? live : dead)
+      .push(s);
+  }
+  live.sort((a, b) =>
+    a.expiresAt - b.expiresAt ||
+    (a.tokenHash < b.tokenHash ? -1 : a.tokenHash > b.tokenHash ? 1 : 0)
+  );
+  const over = Math.max(0, live.length - Math.max(0, maxSessions - 1));
+  return [...live.slice(0, over), ...dead].slice(0, MAX_ENDED);
+}

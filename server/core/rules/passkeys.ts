@@ -1,0 +1,204 @@
+// Passkeys over the narrow store: registration within a cap, a credential
+// registered once across every account, listing, renaming, removal (which
+// moves the factor version) and the signature counter rule. Registration
+// and removal rewrite the account's `passkeyCount` in their commit, checked
+// against the account's version: the cap holds under concurrency.
+
+import { AuthError } from "../../http/errors.ts";
+import type { AccountRecord, RecordStore, StoredPasskey } from "../records.ts";
+import type {
+  NewPasskey,
+  PasskeyRecord,
+  PasskeyUse,
+  Store,
+  WithEvents,
+} from "../store.ts";
+import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
+
+// The passkey operations of `Store`.
+type PasskeyRules = Pick<
+  Store,
+  | "addPasskey"
+  | "listPasskeys"
+  | "passkeyByCredentialId"
+  | "renamePasskey"
+  | "removePasskey"
+  | "usePasskey"
+>;
+
+/**
+ * The passkey operations of `Store`, decided over `records`.
+ *
+ * @example Registering a passkey within a cap of 10
+ * ```ts
+ * import { passkeyRules } from "./passkeys.ts";
+ * import type { RecordStore } from "../records.ts";
+ *
+ * async function register(records: RecordStore, userId: string) {
+ *   const passkeys = passkeyRules(records);
+ *   return await passkeys.addPasskey({
+ *     id: crypto.randomUUID(),
+ *     userId,
+ *     credentialId: "credential-id",
+ *     publicKey: "AAEC",
+ *     counter: 0,
+ *     transports: ["internal"],
+ *     name: "Laptop",
+ *     createdAt: Date.now(),
+ *   }, 10);
+ * }
+ * ```
+ */
+export function passkeyRules(records: RecordStore): PasskeyRules {
+  return {
+    addPasskey: (passkey, maxPasskeys, options) =>
+      addPasskey(records, passkey, maxPasskeys, options),
+    listPasskeys: async (userId) =>
+      (await records.list("passkey", "userId", userId))
+        .map(({ value }) => value)
+        .sort((a, b) =>
+          a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+        ),
+    passkeyByCredentialId: async (credentialId) => {
+      const [found] = await readRecords<[StoredPasskey]>(records, [
+        { kind: "passkey", unique: "credentialId", value: credentialId },
+      ]);
+      return found?.value ?? null;
+    },
+    renamePasskey: (userId, id, name) =>
+      updatePasskey(
+        records,
+        id,
+        (passkey) => passkey.userId === userId ? { ...passkey, name } : null,
+      ),
+    removePasskey: (userId, id, options) =>
+      removePasskey(records, userId, id, options),
+    usePasskey: async (id, use) =>
+      await updatePasskey(records, id, (passkey) => counted(passkey, use)) !==
+        null,
+  };
+}
+
+// Registers a passkey for an enabled account below the cap. The credential
+// id is unique among passkeys: a racing registration of it fails the
+// commit, and the retry reads it and refuses.
+function addPasskey(
+  records: RecordStore,
+  passkey: NewPasskey,
+  maxPasskeys: number,
+  options: WithEvents = {},
+): Promise<PasskeyRecord | null> {
+  const value: StoredPasskey = {
+    id: passkey.id,
+    userId: passkey.userId,
+    credentialId: passkey.credentialId,
+    publicKey: passkey.publicKey,
+    counter: passkey.counter,
+    transports: [...passkey.transports],
+    name: passkey.name,
+    createdAt: passkey.createdAt,
+    lastUsedAt: null,
+  };
+  return committing(records, async () => {
+    const [account, credential, same] = await readRecords<
+      [AccountRecord, StoredPasskey, StoredPasskey]
+    >(records, [
+      { kind: "account", key: value.userId },
+      { kind: "passkey", unique: "credentialId", value: value.credentialId },
+      { kind: "passkey", key: value.id },
+    ]);
+    if (account === null || account.value.disabled) {
+      throw new AuthError("user_not_found");
+    }
+    // A passkey with this id is one registered already, too.
+    if (credential !== null || same !== null) {
+      throw new AuthError("passkey_invalid");
+    }
+    const { passkeyCount } = account.value;
+    if (passkeyCount >= maxPasskeys) return { commit: null, result: null };
+    return {
+      commit: {
+        checks: [
+          unchanged("account", value.userId, account),
+          unchanged("passkey", value.id, null),
+        ],
+        puts: [
+          accountPut(
+            account.value,
+            withFactors(account.value, { passkeyCount: passkeyCount + 1 }),
+          ),
+          { kind: "passkey", value, before: null },
+        ],
+        events: options.events ?? [],
+      },
+      result: value,
+    };
+  });
+}
+
+// One read-modify-write of a passkey: `change` answers the next record, or
+// null to write nothing (the answer is then null).
+function updatePasskey(
+  records: RecordStore,
+  id: string,
+  change: (passkey: StoredPasskey) => StoredPasskey | null,
+): Promise<PasskeyRecord | null> {
+  return committing(records, async () => {
+    const found = await readRecord(records, "passkey", id);
+    const next = found === null ? null : change(found.value);
+    if (found === null || next === null) return { commit: null, result: null };
+    return {
+      commit: {
+        checks: [unchanged("passkey", id, found)],
+        puts: [{ kind: "passkey", value: next, before: found.value }],
+      },
+      result: next,
+    };
+  });
+}
+
+// The signature counter must grow, unless the authenticator does not count
+// (stored and new counter both 0): otherwise a replay or a clone.
+function counted(
+  passkey: StoredPasskey,
+  use: PasskeyUse,
+): StoredPasskey | null {
+  const counts = passkey.counter > 0 || use.counter > 0;
+  if (counts && use.counter <= passkey.counter) return null;
+  return { ...passkey, counter: use.counter, lastUsedAt: use.now };
+}
+
+// Removes the account's passkey and moves the factor version.
+function removePasskey(
+  records: RecordStore,
+  userId: string,
+  id: string,
+  options: WithEvents = {},
+): Promise<boolean> {
+  return committing(records, async () => {
+    const [account, found] = await readRecords<[AccountRecord, StoredPasskey]>(
+      records,
+      [{ kind: "account", key: userId }, { kind: "passkey", key: id }],
+    );
+    const passkey = found?.value ?? null;
+    if (account === null || passkey === null || passkey.userId !== userId) {
+      return { commit: null, result: false };
+    }
+    const next = afterRemoval(account.value, {
+      passkeyCount: Math.max(0, account.value.passkeyCount - 1),
+    });
+    return {
+      commit: {
+        checks: [
+          unchanged("account", userId, account),
+          unchanged("passkey", id, found),
+        ],
+        puts: [accountPut(account.value, next)],
+        deletes: [{ kind: "passkey", value: passkey }],
+        events: options.events ?? [],
+      },
+      result: true,
+    };
+  });
+}

@@ -1,0 +1,165 @@
+// What Gatehouse takes from a provider's claims (DESIGN.md §13): the
+// identity's key (`iss`, `sub`), the address and whether the provider
+// vouches for it, the name, the role claim's values, the provider's session
+// id. The ID token is the source; userinfo only fills what it lacks, and an
+// address and its verification always come from the same source.
+
+import type { SsoProvider } from "./provider_config.ts";
+
+/** Claims as a JSON object (an ID token's payload, a userinfo answer). */
+export type SsoClaims = Readonly<Record<string, unknown>>;
+
+/** The person a provider signed in, as the callback answers it. */
+export interface SsoIdentity {
+  /** The issuer (`iss`): with `subject`, the identity's exact key. */
+  issuer: string;
+  /** The subject (`sub`) at that issuer. */
+  subject: string;
+  /** The address the provider gives, or null when it gives none usable. */
+  email: string | null;
+  /**
+   * Whether the provider vouches for `email`: `email_verified` exactly
+   * `true` (absent is false), or Entra's `xms_edov: true`.
+   */
+  emailVerified: boolean;
+  /** The person's name at the provider, or null. */
+  name: string | null;
+  /**
+   * The values of the provider's `roleClaim` (a string becomes a list of
+   * one), or null when the claim is absent: `syncRole` then fails closed.
+   */
+  roleValues: readonly string[] | null;
+  /** The provider's session id (`sid`), for back-channel logout; or null. */
+  sid: string | null;
+  /** When the person authenticated at the provider (`auth_time`), ms; or null. */
+  authTime: number | null;
+}
+
+const MAX_EMAIL = 320;
+const MAX_NAME = 200;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The identity in validated ID token claims, with userinfo's claims (when
+ * fetched) filling what the ID token lacks.
+ *
+ * @param provider The provider (its `roleClaim`).
+ * @param idToken The ID token's claims, already verified.
+ * @param userinfo The userinfo answer (its `sub` already checked), if any.
+ * @returns The identity.
+ *
+ * @example Entra's verified-domain signal
+ * ```ts
+ * import { identityFromClaims } from "./claims.ts";
+ * import { resolveSsoProviders } from "./provider_config.ts";
+ *
+ * const [entra] = resolveSsoProviders({ providers: [{
+ *   id: "entra", name: "Entra", issuer: "https://login.example/tenant/v2.0",
+ *   clientId: "app", clientSecret: "s",
+ * }] });
+ * const person = identityFromClaims(entra!, {
+ *   iss: "https://login.example/tenant/v2.0", sub: "x1",
+ *   email: "ada@example.com", xms_edov: true, groups: "staff",
+ * });
+ * console.assert(person.emailVerified && person.roleValues?.[0] === "staff");
+ * ```
+ */
+export function identityFromClaims(
+  provider: SsoProvider,
+  idToken: SsoClaims,
+  userinfo: SsoClaims | null = null,
+): SsoIdentity {
+  const mail = idToken.email !== undefined || userinfo === null
+    ? idToken
+    : userinfo;
+  const email = readEmail(mail.email);
+  const authTime = idToken.auth_time;
+  return {
+    issuer: String(idToken.iss),
+    subject: String(idToken.sub),
+    email,
+    emailVerified: email !== null &&
+      (mail.email_verified === true || mail.xms_edov === true),
+    name: readName(idToken.name) ?? readName(userinfo?.name),
+    roleValues: readValues(
+      idToken[provider.roleClaim] ?? userinfo?.[provider.roleClaim],
+    ),
+    sid: typeof idToken.sid === "string" && idToken.sid !== ""
+      ? idToken.sid
+      : null,
+    authTime: typeof authTime === "number" && Number.isFinite(authTime)
+      ? authTime * 1000
+      : null,
+  };
+}
+
+/**
+ * Whether the ID token lacks something userinfo could give: an address, or
+ * the role claim when the provider maps or syncs roles.
+ *
+ * @param provider The provider.
+ * @param idToken The ID token's claims.
+ * @returns True when userinfo is worth asking.
+ *
+ * @example
+ * ```ts
+ * import { needsUserinfo } from "./claims.ts";
+ * import { resolveSsoProviders } from "./provider_config.ts";
+ *
+ * const [p] = resolveSsoProviders({ providers: [{
+ *   id: "p", name: "P", issuer: "https://idp.example", clientId: "a",
+ *   clientSecret: "s",
+ * }] });
+ * console.assert(needsUserinfo(p!, { sub: "1" }));
+ * console.assert(!needsUserinfo(p!, { sub: "1", email: "a@b.example" }));
+ * ```
+ */
+export function needsUserinfo(
+  provider: SsoProvider,
+  idToken: SsoClaims,
+): boolean {
+  if (idToken.email === undefined) return true;
+  const rolesMatter = provider.roleMap.length > 0 || provider.syncRole;
+  return rolesMatter && idToken[provider.roleClaim] === undefined;
+}
+
+/**
+ * The folded domain of an address (after its last `@`), or null.
+ *
+ * @param email An address.
+ * @returns The domain in lower case, or null when there is none.
+ *
+ * @example
+ * ```ts
+ * import { emailDomain } from "./claims.ts";
+ *
+ * console.assert(emailDomain("Ada@Example.COM") === "example.com");
+ * ```
+ */
+export function emailDomain(email: string | null): string | null {
+  if (email === null) return null;
+  const at = email.lastIndexOf("@");
+  if (at <= 0 || at === email.length - 1) return null;
+  return email.slice(at + 1).normalize("NFC").toLowerCase();
+}
+
+function readEmail(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const email = value.trim();
+  if (email.length > MAX_EMAIL || CONTROL.test(email)) return null;
+  return emailDomain(email) === null ? null : email;
+}
+
+function readName(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const name = value.trim();
+  if (name === "" || name.length > MAX_NAME || CONTROL.test(name)) return null;
+  return name;
+}
+
+function readValues(value: unknown): readonly string[] | null {
+  if (typeof value === "string") return [value];
+  if (!Array.isArray(value)) return null;
+  return value.filter((each): each is string => typeof each === "string");
+}

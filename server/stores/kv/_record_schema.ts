@@ -1,0 +1,51 @@
+// KvRecords' schema version, recorded under `schema`. Version 5 is the key
+// layout of ./_record_keys.ts: records by kind, unique copies, list and
+// expiry entries. Versions up to 4 were KvStore's layout, never released
+// as a stable format; it is not upgraded in place. A later version adds
+// its step here, idempotent and committed record by record with checks, so
+// instances that start together may run it at once, and records the
+// version last.
+
+import { commit } from "./_atomic.ts";
+import type { RecordKeys } from "./_record_keys.ts";
+
+/** The schema version KvRecords writes and reads. */
+export const RECORDS_SCHEMA_VERSION = 5;
+
+/**
+ * Brings the store to {@linkcode RECORDS_SCHEMA_VERSION}: an empty one gets
+ * its version; one of another version is refused with what to do.
+ */
+export async function migrateRecords(
+  kv: Deno.Kv,
+  k: RecordKeys,
+  prefix: Deno.KvKey,
+): Promise<void> {
+  for (;;) {
+    const current = await kv.get<number>(k.schema());
+    if (current.value === RECORDS_SCHEMA_VERSION) return;
+    if (current.value !== null) refuse(current.value, prefix);
+    // Checked against the absent version: of instances starting together,
+    // one writes; the others read the version it wrote on the next pass.
+    const written = await commit(
+      kv.atomic().check(current).set(k.schema(), RECORDS_SCHEMA_VERSION),
+    );
+    if (written.ok) return;
+  }
+}
+
+function refuse(version: unknown, prefix: Deno.KvKey): never {
+  const where = `the Deno KV database under the prefix ${
+    JSON.stringify(prefix)
+  }`;
+  if (typeof version === "number" && version > RECORDS_SCHEMA_VERSION) {
+    throw new Error(
+      `Cannot use ${where}: its schema version ${version} is newer than this Gatehouse's (${RECORDS_SCHEMA_VERSION}); upgrade Gatehouse`,
+    );
+  }
+  throw new Error(
+    `Cannot use ${where}: it was written by an unreleased earlier version of Gatehouse (schema version ${
+      String(version)
+    }), whose key layout is not upgraded to version ${RECORDS_SCHEMA_VERSION}. Start from a new store: open a new KV file, or pass another \`prefix\` to KvRecords`,
+  );
+}

@@ -1,0 +1,121 @@
+// One SQLite connection (`node:sqlite`, synchronous) with what every query
+// of the store needs: its statements prepared once, and transactions that
+// begin, commit and roll back in one synchronous stretch. Nothing awaits
+// inside a transaction, so a connection never holds a lock across the event
+// loop; another connection to the same file (another instance, or
+// `create-admin`) waits on the busy timeout instead.
+
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+
+// SQLite's primary result code for a lock held by another connection; the
+// extended codes (BUSY_RECOVERY, BUSY_SNAPSHOT, …) share its low byte.
+const SQLITE_BUSY = 5;
+// How many times a write waits out the whole busy timeout before giving up.
+const BEGIN_ATTEMPTS = 3;
+
+/** A statement's row, as `node:sqlite` answers it. */
+export type Row = Record<string, unknown>;
+
+/** The store's connection to one SQLite database. */
+export class Connection {
+  /** The file (or `:memory:`), for messages. */
+  readonly path: string;
+  #db: DatabaseSync;
+  #busyTimeout: number;
+  #statements = new Map<string, StatementSync>();
+
+  constructor(path: string, busyTimeout: number) {
+    this.path = path;
+    this.#busyTimeout = busyTimeout;
+    this.#db = new DatabaseSync(path);
+    try {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, busyTimeout | 0)}`);
+      // Readers never wait for the writer and a commit appends to the log.
+      // A `:memory:` database keeps its own journal and answers "memory".
+      this.#db.exec("PRAGMA journal_mode = WAL");
+    } catch (err) {
+      this.#db.close();
+      throw err;
+    }
+  }
+
+  /** The statement for `sql`, prepared on first use. */
+  statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `sql` (one or more statements, no parameters). */
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  /**
+   * Runs `fn` in a write transaction (`BEGIN IMMEDIATE`: the write lock
+   * first, so what `fn` reads cannot change before it writes). Commits what
+   * it did, or rolls everything back when it throws.
+   */
+  write<T>(fn: () => T): T {
+    this.#begin();
+    return this.#finish(fn);
+  }
+
+  /** Runs `fn` on one snapshot of the database. */
+  read<T>(fn: () => T): T {
+    this.statement("BEGIN").run();
+    return this.#finish(fn);
+  }
+
+  /** Closes the database; the statements die with it. */
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #finish<T>(fn: () => T): T {
+    try {
+      const result = fn();
+      this.statement("COMMIT").run();
+      return result;
+    } catch (err) {
+      if (this.#db.isTransaction) this.statement("ROLLBACK").run();
+      throw err;
+    }
+  }
+
+  // SQLite waits up to the busy timeout for the lock; a writer that holds it
+  // longer (a long import in another process) gets a few more chances
+  // before the store says plainly what happened.
+  #begin(): void {
+    for (let attempt = 1;; attempt++) {
+      try {
+        // Prepared, not exec()uted: only a statement's error carries errcode.
+        this.statement("BEGIN IMMEDIATE").run();
+        return;
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        if (attempt === BEGIN_ATTEMPTS) {
+          throw new Error(
+            `The SQLite database at ${this.path} stayed locked by another ` +
+              `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
+            { cause: err },
+          );
+        }
+      }
+    }
+  }
+}
+
+const errcode = (err: unknown) =>
+  Number((err as { errcode?: unknown } | null)?.errcode);
+const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
+
+/** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
+export function isUniqueViolation(err: unknown): boolean {
+  // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY.
+  return errcode(err) === 2067 || errcode(err) === 1555;
+}

@@ -1,0 +1,92 @@
+// The two paged reads on SQLite: accounts (the search, the orders of
+// `AccountQuery.sort` and the keyset cursor of today's `listUsers`, as the
+// in-memory listing in ../_user_listing.ts defines them) and audit events
+// (newest first by id). Folded keys compare in SQLite's binary order of
+// their UTF-8, which is code-point order, as on Postgres (`COLLATE "C"`).
+
+import type { SQLInputValue } from "node:sqlite";
+import type {
+  AccountPage,
+  AccountQuery,
+  AccountRecord,
+  AuditEvent,
+  EventQuery,
+} from "../../core/records.ts";
+import type { Connection } from "./_connection.ts";
+import { field, RECORDS } from "./_schema.ts";
+
+/** The page of accounts `query` asks for, and how many match in all. */
+export function accountPage(c: Connection, query: AccountQuery): AccountPage {
+  const sort = query.sort ?? "created";
+  const descending = sort.startsWith("-");
+  const by = descending ? sort.slice(1) : sort;
+  // Ids (UUIDv7, so creation order) are the key and break ties.
+  const order = by === "name"
+    ? field("nameKey")
+    : by === "email"
+    ? field("emailKey")
+    : "key";
+  const args: Record<string, SQLInputValue> = { limit: query.limit + 1 };
+  let search = "";
+  if (query.q !== undefined && query.q !== "") {
+    // instr(), not LIKE: LIKE folds ASCII case and reads % and _.
+    search = ` AND (instr(${field("emailKey")}, :q) > 0` +
+      ` OR instr(${field("nameKey")}, :q) > 0)`;
+    args.q = query.q;
+  }
+  const after = descending ? "<" : ">";
+  let from = "";
+  if (query.cursor !== undefined) {
+    args.cursor = query.cursor;
+    // The cursor is the previous page's last id; in creation order it says
+    // where to go on by itself, otherwise its account gives the sort key
+    // (none: an empty page, as in memory).
+    from = order === "key"
+      ? ` AND key ${after} :cursor`
+      : ` AND (${order}, key) ${after} (
+        SELECT ${order}, key FROM ${RECORDS}
+        WHERE kind = 'account' AND key = :cursor)`;
+  }
+  const direction = descending ? " DESC" : "";
+  return c.read(() => {
+    // One row more than asked tells whether another page follows.
+    const rows = c.statement(`
+      SELECT value FROM ${RECORDS} WHERE kind = 'account'${search}${from}
+      ORDER BY ${order}${direction}, key${direction} LIMIT :limit`).all(args);
+    const { limit: _, cursor: __, ...counted } = args;
+    const total = c.statement(`
+      SELECT count(*) AS n FROM ${RECORDS}
+      WHERE kind = 'account'${search}`).get(counted);
+    const accounts = rows.slice(0, query.limit)
+      .map((row) => JSON.parse(row.value as string) as AccountRecord);
+    return {
+      accounts,
+      nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
+      total: Number(total!.n),
+    };
+  });
+}
+
+/** A page of events, newest first, of one account and type if asked. */
+export function eventPage(c: Connection, query: EventQuery): AuditEvent[] {
+  const where = ["kind = 'event'"];
+  const args: Record<string, SQLInputValue> = { limit: query.limit };
+  if (query.userId !== undefined) {
+    where.push(
+      `(${field("actorId")} = :user OR ${field("targetId")} = :user)`,
+    );
+    args.user = query.userId;
+  }
+  if (query.type !== undefined) {
+    where.push(`${field("type")} = :type`);
+    args.type = query.type;
+  }
+  if (query.cursor !== undefined) {
+    where.push("key < :cursor");
+    args.cursor = query.cursor;
+  }
+  const rows = c.statement(`
+    SELECT value FROM ${RECORDS} WHERE ${where.join(" AND ")}
+    ORDER BY key DESC LIMIT :limit`).all(args);
+  return rows.map((row) => JSON.parse(row.value as string) as AuditEvent);
+}

@@ -1,0 +1,103 @@
+// The SQLite schema: one table of records (kind, key, version, the record as
+// JSON), the indexes `KINDS` describes as expression indexes on the JSON,
+// a clock for versions, the limiter's counters and the schema version. The
+// tables carry a `gatehouse_` prefix so an application can keep its own
+// tables in the same file.
+
+import { type Kind, KINDS } from "../../core/records.ts";
+import type { Connection } from "./_connection.ts";
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = 1;
+
+/** The table of records. */
+export const RECORDS = "gatehouse_records";
+/** The table of limiter counters. */
+export const COUNTERS = "gatehouse_counters";
+
+/** The SQL expression for the record's JSON field `field`. */
+export function field(name: string): string {
+  // Names come from KINDS (checked by `fieldOf`), never from a request.
+  return `json_extract(value, '$.${name}')`;
+}
+
+// Each entry takes the schema from the version before it to the next one.
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE ${RECORDS} (
+     kind TEXT NOT NULL,
+     key TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     value TEXT NOT NULL,
+     PRIMARY KEY (kind, key)
+   );
+   CREATE TABLE gatehouse_clock (n INTEGER NOT NULL);
+   INSERT INTO gatehouse_clock (n) VALUES (0);
+   CREATE TABLE ${COUNTERS} (
+     key TEXT PRIMARY KEY,
+     count INTEGER NOT NULL,
+     reset_at INTEGER NOT NULL
+   );
+   CREATE INDEX gatehouse_counters_reset_at ON ${COUNTERS} (reset_at);`,
+];
+
+// Indexes are partial (one kind each), so a query names its kind as a
+// literal for SQLite to use them. Ties in an order break by key.
+function indexes(): string[] {
+  const on = (kind: Kind, name: string, columns: string, unique = false) =>
+    `CREATE ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ` +
+    `gatehouse_${kind}_${name} ON ${RECORDS} (${columns}) ` +
+    `WHERE kind = '${kind}'`;
+  const all: string[] = [];
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    const spec = KINDS[kind];
+    for (const name of spec.unique as readonly string[]) {
+      all.push(on(kind, `unique_${name}`, field(name), true));
+    }
+    for (const name of spec.lists as readonly string[]) {
+      all.push(on(kind, `by_${name}`, field(name)));
+    }
+    if (spec.expiry !== null) {
+      all.push(on(kind, "expiry", field(spec.expiry)));
+    }
+  }
+  // The orders and filters of the account and event pages.
+  all.push(on("account", "by_nameKey", `${field("nameKey")}, key`));
+  for (const name of ["actorId", "targetId", "type"]) {
+    all.push(on("event", `by_${name}`, `${field(name)}, key`));
+  }
+  return all;
+}
+
+/**
+ * Brings the database to {@linkcode SCHEMA_VERSION} in one write
+ * transaction (so two instances starting together migrate once), then makes
+ * sure every index `KINDS` describes exists. Refuses a database a newer
+ * Gatehouse has migrated.
+ */
+export function migrate(c: Connection): void {
+  c.write(() => {
+    c.exec(
+      "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
+    );
+    const row = c.statement(
+      "SELECT max(version) AS version FROM gatehouse_schema",
+    ).get();
+    const current = Number(row?.version ?? 0);
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `The SQLite database at ${c.path} has Gatehouse schema version ` +
+          `${current}, newer than this Gatehouse knows (${SCHEMA_VERSION}): ` +
+          "upgrade Gatehouse to open it",
+      );
+    }
+    for (let version = current; version < SCHEMA_VERSION; version++) {
+      c.exec(MIGRATIONS[version]!);
+    }
+    if (current < SCHEMA_VERSION) {
+      c.exec("DELETE FROM gatehouse_schema");
+      c.statement("INSERT INTO gatehouse_schema (version) VALUES (?)")
+        .run(SCHEMA_VERSION);
+    }
+    for (const sql of indexes()) c.exec(sql);
+  });
+}
