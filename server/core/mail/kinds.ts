@@ -8,9 +8,7 @@
  */
 
 /**
- * Every security notice, in the order DESIGN.md §14 lists them. Gatehouse
- * sends each but `sso_linked`, which has its template and waits for the
- * single sign-on's event to be mapped.
+ * Every security notice, in the order DESIGN.md §14 lists them.
  *
  * @example Picking the notices to send
  * ```ts

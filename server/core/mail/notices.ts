@@ -8,7 +8,8 @@
 // (./new_sign_in.ts, decided after the answer). `account_locked` comes from
 // `login.locked`, which the account lock (§15) records once per lock window
 // (and once per lock until a reset), naming the account when the address
-// has one. `sso_linked` is the single sign-on's to map (§13).
+// has one. `sso_linked` comes from `sso.linked`, recorded in the commit that
+// links an identity to an account (§13).
 
 import type { AuditEventType } from "@gatehouse/contract";
 import type { AuditEvent } from "../audit_event.ts";
@@ -28,6 +29,7 @@ export const NOTICE_OF_EVENT: Readonly<
   "recovery_codes.regenerated": "recovery_codes_regenerated",
   "login.succeeded": "new_sign_in",
   "login.locked": "account_locked",
+  "sso.linked": "sso_linked",
 });
 
 /** The notice of a committed event, its recipient and its facts; null for none. */
