@@ -60,14 +60,18 @@ export async function accountsPage(
     ? sql`(${key}, id) < (SELECT ${key}, id FROM ${users} WHERE id = ${after}::uuid)`
     : sql`(${key}, id) > (SELECT ${key}, id FROM ${users} WHERE id = ${after}::uuid)`;
   const order = descending ? sql`${key} DESC, id DESC` : sql`${key}, id`;
-  // One row more than asked tells whether another page follows.
-  const [rows, [count]] = await Promise.all([
-    sql`
-      SELECT to_jsonb(u) AS r FROM ${users} u
-      WHERE ${search} AND ${from}
-      ORDER BY ${order} LIMIT ${query.limit + 1}`,
-    sql`SELECT count(*) AS n FROM ${users} WHERE ${search}`,
-  ]);
+  // One row more than asked tells whether another page follows. The count
+  // is a subquery of the same statement, so page and total come from one
+  // snapshot (two statements could each see a different set of accounts
+  // while others are created); a page with no row counts alone.
+  const counted = sql`(SELECT count(*) FROM ${users} WHERE ${search})`;
+  const rows = await sql`
+    SELECT to_jsonb(u) AS r, ${counted} AS n FROM ${users} u
+    WHERE ${search} AND ${from}
+    ORDER BY ${order} LIMIT ${query.limit + 1}`;
+  const count = rows.length > 0
+    ? rows[0]!
+    : (await sql`SELECT ${counted} AS n`)[0];
   const accounts: AccountRecord[] = rows.slice(0, query.limit).map((row) =>
     fromRow("account", row.r as RowJson)
   );
