@@ -17,6 +17,7 @@ import {
 } from "../fixtures/mail.ts";
 import { startSmtpServer, type TestSmtpServer } from "../fixtures/smtp.ts";
 import { testEachStore } from "../fixtures/stores.ts";
+import { HOSTILE } from "../fixtures/hostile.ts";
 import type { Store } from "../../mod.ts";
 
 type Site = Awaited<ReturnType<typeof mailSite>>;
@@ -312,3 +313,56 @@ Deno.test("a reset link goes in the account's own language; an account without o
     await smtp.close();
   }
 });
+
+testEachStore(
+  "PATCH /api/auth/account: 200 simultaneous changes of name and language lose neither; hostile values get a JSON 4xx, never a 5xx",
+  (store) =>
+    withSite(store, async (site) => {
+      const ada = await site.account("ada@example.com", { name: "Ada" });
+      const cookie = await site.signIn(ada.email);
+      const patch = (body: unknown) =>
+        site.call("PATCH", "/api/auth/account", body, { cookie });
+      // Half rename, half choose a language, all at once: each change is
+      // decided on the account it commits against, so neither field is
+      // put back by a change of the other read before it.
+      const names = Array.from({ length: 100 }, (_, i) => `Ada ${i}`);
+      const answers = await Promise.all([
+        ...names.map((name) => patch({ name })),
+        ...names.map((_, i) => patch({ locale: i % 2 === 0 ? "es" : "en" })),
+      ]);
+      for (const res of answers) {
+        assertEquals(res.status, 200);
+        await res.body?.cancel();
+      }
+      await site.gatehouse.settled();
+      const after = await identity(site, cookie);
+      assert(names.includes(after.name), after.name);
+      assert(["en", "es"].includes(after.locale), after.locale);
+      const events = await updates(site);
+      assert(events.length >= 2 && events.length <= 200, `${events.length}`);
+      for (const event of events) {
+        assert(
+          "new_name" in event.detail || "locale" in event.detail,
+          JSON.stringify(event.detail),
+        );
+      }
+
+      // Hostile names and languages: a JSON 4xx with its code, or (for a
+      // name the rules accept) a 200; never a 5xx, and the stored name is
+      // always the last one answered.
+      let expected = after.name as string;
+      for (const value of HOSTILE) {
+        for (const body of [{ name: value }, { locale: value }]) {
+          const res = await patch(body);
+          assert(res.status < 500, `${res.status} for ${JSON.stringify(body)}`);
+          const answer = await res.json();
+          if (res.status === 200) {
+            expected = answer.name;
+          } else {
+            assertEquals(typeof answer.code, "string");
+          }
+        }
+      }
+      assertEquals((await store.userById(ada.id))?.name, expected);
+    }),
+);
