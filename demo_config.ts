@@ -5,13 +5,15 @@
 // nothing. An account may also have no role.
 
 import {
-  type GatehouseSsoOptions,
   type Logger,
   type RoleDefinition,
-  type SsoProviderOptions,
   type TrustedProxy,
   USERS_MANAGE,
 } from "@gatehouse/server";
+import type {
+  GatehouseSsoOptions,
+  SsoProviderOptions,
+} from "@gatehouse/server/sso";
 
 /** The demo's roles, as `createGatehouse` and `runCreateAdmin` take them. */
 export const ROLES: Readonly<Record<string, RoleDefinition>> = {

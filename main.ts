@@ -56,6 +56,7 @@ Deno.cron("gatehouse-reaper", "0 * * * *", async () => {
   // Waits for the store should the first run come before startup ends.
   await (await reaper.promise).sweep().catch(() => {}); // failures are logged
 });
+console.log('Reaper: hourly sweep registered as Deno.cron "gatehouse-reaper"');
 
 const env = Deno.env.toObject();
 const onDeploy = env.DENO_DEPLOY === "true" ||

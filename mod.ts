@@ -10,21 +10,20 @@
  *   {@linkcode respondError}, {@linkcode decode}, {@linkcode AuthError} and
  *   {@linkcode errorResponseForAuthError} to answer in the same shape.
  * - Composing by hand: {@linkcode createAuth}, {@linkcode createAdmin},
- *   {@linkcode createAccountLinks}, {@linkcode createSecondFactor},
- *   {@linkcode createPasskeys}, {@linkcode loginRateLimiter},
- *   {@linkcode crossOriginGuard} and {@linkcode Reaper} are what
- *   `createGatehouse` is built from.
- * - {@linkcode smtpMailer}: sends invitations, reset links and security
- *   notices over SMTP, each in the recipient's language with a text and an
- *   HTML part ({@linkcode defaultMailTemplates}, replaceable per kind);
- *   {@linkcode developmentMailer} prints them, links included, in
- *   development; otherwise no link is ever logged.
+ *   {@linkcode loginRateLimiter}, {@linkcode crossOriginGuard} and
+ *   {@linkcode Reaper} are what `createGatehouse` is built from;
+ *   {@linkcode firstRunInvitation} is the link that sets up the first
+ *   administrator.
  *
- * Other entries: `@gatehouse/server/kv` and `@gatehouse/server/postgres`
- * (the stores), `@gatehouse/server/store` (the `Store` interface and its
- * records, for writing a store), `@gatehouse/server/conformance` (the suite
- * a store must pass), `@gatehouse/server/open` (a store from the
- * environment) and `@gatehouse/server/create-admin` (the command).
+ * Other entries: `@gatehouse/server/mail` (the mailers, `smtpMailer` and
+ * `developmentMailer`, their templates and the mail options),
+ * `@gatehouse/server/sso` (the types of the `sso` option),
+ * `@gatehouse/server/kv`, `@gatehouse/server/postgres` and
+ * `@gatehouse/server/sqlite` (the stores), `@gatehouse/server/store` (the
+ * `Store` interface and its records, for writing a store),
+ * `@gatehouse/server/conformance` (the suite a store must pass),
+ * `@gatehouse/server/open` (a store from the environment) and
+ * `@gatehouse/server/create-admin` (the command).
  *
  * @example Mounting every route on Deno.serve
  * ```ts
@@ -59,11 +58,7 @@ export {
   type GatehouseOptions,
 } from "./server/gatehouse.ts";
 export type { Route } from "./server/core/routes.ts";
-export type {
-  MailOptions,
-  RoleOptions,
-  SharedOptions,
-} from "./server/core/options.ts";
+export type { RoleOptions, SharedOptions } from "./server/core/options.ts";
 export { USERS_MANAGE } from "@gatehouse/contract";
 export { type Auth, type AuthOptions, createAuth } from "./server/core/auth.ts";
 export {
@@ -74,13 +69,6 @@ export {
 export type { Account } from "./server/features/account.ts";
 export type { SecondFactor } from "./server/features/second_factor.ts";
 export type { Passkeys } from "./server/features/passkeys.ts";
-export type { SingleSignOn } from "./server/features/sso.ts";
-export type { GatehouseSsoOptions } from "./server/core/sso_settings.ts";
-export type {
-  SsoOptions,
-  SsoProviderOptions,
-} from "./server/core/sso/provider_config.ts";
-export type { SsoFetch } from "./server/core/sso/no_redirect_fetch.ts";
 export type { AccountLinks } from "./server/features/account_links.ts";
 export type {
   MaybePromise,
@@ -122,32 +110,6 @@ export {
   type FirstRunOptions,
 } from "./server/features/first_run.ts";
 export type { Logger } from "./server/http/logger.ts";
-export {
-  developmentMailer,
-  type DevelopmentMailerOptions,
-  type Mailer,
-  type MailKind,
-  type MailMessage,
-} from "./server/core/mailer.ts";
-export {
-  SmtpError,
-  type SmtpMailer,
-  smtpMailer,
-  type SmtpMailerOptions,
-} from "./server/core/mail/smtp.ts";
-export { NOTICE_KINDS, type NoticeKind } from "./server/core/mail/kinds.ts";
-export type {
-  InvitationData,
-  MailContent,
-  MailData,
-  MailDataOf,
-  MailTemplate,
-  MailTemplates,
-  NoticeData,
-  PasswordResetData,
-} from "./server/core/mail/data.ts";
-export { defaultMailTemplates } from "./server/core/mail/templates.ts";
-export type { MailCounts } from "./server/core/mail/outbox.ts";
 export {
   argon2Hasher,
   type Argon2Options,

@@ -127,19 +127,22 @@ export async function startServerIn(
     info,
     cpuSeconds: () => cpuSecondsOf(child.pid),
     stderrTail: () => stderr,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* gone */ }
-      }, 5000);
-      await child.status;
-      clearTimeout(timer);
-    },
+    stop: () => stopProcess(child),
   };
+}
+
+/** Stops `child` (SIGTERM, then SIGKILL after 5 s) and waits for it. */
+export async function stopProcess(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, 5000);
+  await child.status;
+  clearTimeout(timer);
 }
 
 // utime + stime from /proc/{pid}/stat, in clock ticks of 1/100 s (the

@@ -11,7 +11,9 @@
  *
  * The operations of signed-out people (`acceptInvite`,
  * `requestPasswordReset`, `resetPassword`) moved to the main entry,
- * `@gatehouse/client`; the names here still work, deprecated.
+ * `@gatehouse/client`; the names here still work, deprecated, as does
+ * `fetchUsers`, the earlier name of `listUsers`, also as a transport
+ * operation ({@linkcode DeprecatedTransportNames}).
  *
  * Like the session calls, these go through the transport: REST unless
  * `configureAuthTransport` replaced them. A server older than a feature
@@ -48,6 +50,7 @@ export {
   unlockUser,
 } from "./admin_security_calls.ts";
 export type {
+  AuditAccount,
   AuditEvent,
   AuditEventPage,
   AuditEventType,
@@ -55,6 +58,7 @@ export type {
 } from "./security_types.ts";
 export {
   acceptInvite,
+  type DeprecatedTransportNames,
   fetchUsers,
   requestPasswordReset,
   resetPassword,

@@ -4,8 +4,10 @@
  * SPEC's list), and `acceptInvite`, `requestPasswordReset` and
  * `resetPassword` where they first lived, in `@gatehouse/client/admin`.
  * `DeprecatedTransportNames` is the type of the transport's old `fetchUsers`
- * member. `client/mod.ts` and `client/admin.ts` re-export them; they go with
- * the next breaking release.
+ * member (`configureAuthTransport` still accepts it). `client/admin.ts`
+ * re-exports them all; they go with the next breaking release. The canned
+ * handlers of `@gatehouse/client/testing` under SPEC.md's earlier names are
+ * in `testing/deprecated.ts`, so that no other entry loads the harness.
  *
  * @module
  */

@@ -25,16 +25,16 @@
  *   {@linkcode verifySecondFactor}, {@linkcode registerPasskey},
  *   {@linkcode loginWithPasskey}, …). `login` answers a
  *   {@linkcode SecondFactorChallenge} when a second step is due.
- * - Single sign-on (DESIGN.md §13): {@linkcode listSsoProviders},
- *   {@linkcode startSso} (a navigation to the provider),
- *   {@linkcode listSsoIdentities}, {@linkcode unlinkSsoIdentity}.
  * - Typed errors: {@linkcode InvalidCredentialsError},
  *   {@linkcode RateLimitedError}, {@linkcode UnauthorizedError},
  *   {@linkcode InvalidTokenError}, {@linkcode ValidationError} and more, all
  *   {@linkcode AuthClientError}s with the server's `code`.
  *
- * User administration (accounts and invitations) is in
- * `@gatehouse/client/admin`; the test harness in `@gatehouse/client/testing`.
+ * User administration (accounts, invitations, the audit log and the audit
+ * event types `listActivity` answers too) is in `@gatehouse/client/admin`;
+ * single sign-on in `@gatehouse/client/sso`; the screens in
+ * `@gatehouse/client/screens`; the test harness in
+ * `@gatehouse/client/testing`.
  *
  * @example The app behind the gate
  * ```tsx
@@ -125,10 +125,6 @@ export {
   type AccountSession,
   type AccountUpdate,
   type ActivityQuery,
-  type AuditAccount,
-  type AuditEvent,
-  type AuditEventPage,
-  type AuditEventType,
   isSecondFactorChallenge,
   type Passkey,
   type PasskeyOptions,
@@ -144,25 +140,6 @@ export {
   ServerError,
   UnexpectedResponseError,
 } from "./service_errors.ts";
-export {
-  listSsoIdentities,
-  listSsoProviders,
-  startSso,
-  unlinkSsoIdentity,
-} from "./sso_calls.ts";
-export {
-  IdentityNotFoundError,
-  LastSignInMethodError,
-  ProviderNotFoundError,
-  ProviderUnavailableError,
-  SsoRequiredError,
-} from "./sso_errors.ts";
-export type {
-  SsoErrorCode,
-  SsoIdentity,
-  SsoProvider,
-  SsoStartOptions,
-} from "./sso_types.ts";
 export {
   fetchSession,
   isSessionRevoked,
@@ -180,7 +157,6 @@ export {
   configureAuthTransport,
   resetAuthTransport,
 } from "./transport.ts";
-export type { DeprecatedTransportNames } from "./deprecated.ts";
 export type {
   FetchSessionOptions,
   SecondFactorState,

@@ -198,7 +198,7 @@ export interface Passkey {
  *
  * @example
  * ```ts
- * import type { AuditAccount } from "@gatehouse/client";
+ * import type { AuditAccount } from "@gatehouse/client/admin";
  *
  * const ada: AuditAccount = { id: "0190f0a0-0000-7000-8000-000000000001", email: "ada@example.com" };
  * ```
@@ -218,7 +218,7 @@ export interface AuditAccount {
  *
  * @example A role change
  * ```ts
- * import type { AuditEvent } from "@gatehouse/client";
+ * import type { AuditEvent } from "@gatehouse/client/admin";
  *
  * const event: AuditEvent = {
  *   id: "0190f0a0-0000-7000-8000-0000000000e1",
@@ -263,7 +263,7 @@ export interface AuditEvent {
  *
  * @example The last page
  * ```ts
- * import type { AuditEventPage } from "@gatehouse/client";
+ * import type { AuditEventPage } from "@gatehouse/client/admin";
  *
  * const page: AuditEventPage = { events: [], nextCursor: null };
  * ```

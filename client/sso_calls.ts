@@ -19,7 +19,7 @@ import type { SsoIdentity, SsoProvider, SsoStartOptions } from "./sso_types.ts";
  *
  * @example The buttons' names
  * ```ts
- * import { listSsoProviders } from "@gatehouse/client";
+ * import { listSsoProviders } from "@gatehouse/client/sso";
  *
  * const names = async () => (await listSsoProviders()).map((p) => p.name);
  * ```
@@ -42,7 +42,7 @@ export function listSsoProviders(): Promise<SsoProvider[]> {
  *
  * @example A button of your own
  * ```ts
- * import { startSso } from "@gatehouse/client";
+ * import { startSso } from "@gatehouse/client/sso";
  *
  * const signInWithAcme = () => startSso("acme", { returnTo: "/projects" });
  * ```
@@ -63,7 +63,7 @@ export function startSso(
  *
  * @example Whether the account signs in with a provider
  * ```ts
- * import { listSsoIdentities } from "@gatehouse/client";
+ * import { listSsoIdentities } from "@gatehouse/client/sso";
  *
  * const linked = async () => (await listSsoIdentities()).length > 0;
  * ```
@@ -84,7 +84,7 @@ export function listSsoIdentities(): Promise<SsoIdentity[]> {
  *
  * @example
  * ```ts
- * import { unlinkSsoIdentity } from "@gatehouse/client";
+ * import { unlinkSsoIdentity } from "@gatehouse/client/sso";
  *
  * const unlink = (id: string) => unlinkSsoIdentity(id);
  * ```

@@ -19,7 +19,8 @@ import { ServerError } from "./service_errors.ts";
  *
  * @example Sending the person to their provider
  * ```ts
- * import { login, SsoRequiredError, startSso } from "@gatehouse/client";
+ * import { login } from "@gatehouse/client";
+ * import { SsoRequiredError, startSso } from "@gatehouse/client/sso";
  *
  * async function signIn(email: string, password: string) {
  *   try {
@@ -60,7 +61,7 @@ export class SsoRequiredError extends AuthClientError {
  *
  * @example Recognising it
  * ```ts
- * import { ProviderNotFoundError } from "@gatehouse/client";
+ * import { ProviderNotFoundError } from "@gatehouse/client/sso";
  *
  * console.assert(new ProviderNotFoundError().status === 404);
  * ```
@@ -88,7 +89,8 @@ export class ProviderNotFoundError extends AuthClientError {
  *
  * @example Recognising it
  * ```ts
- * import { ProviderUnavailableError, ServerError } from "@gatehouse/client";
+ * import { ServerError } from "@gatehouse/client";
+ * import { ProviderUnavailableError } from "@gatehouse/client/sso";
  *
  * console.assert(new ProviderUnavailableError() instanceof ServerError);
  * ```
@@ -115,7 +117,7 @@ export class ProviderUnavailableError extends ServerError {
  *
  * @example Recognising it
  * ```ts
- * import { IdentityNotFoundError } from "@gatehouse/client";
+ * import { IdentityNotFoundError } from "@gatehouse/client/sso";
  *
  * console.assert(new IdentityNotFoundError().code === "identity_not_found");
  * ```
@@ -143,7 +145,7 @@ export class IdentityNotFoundError extends AuthClientError {
  *
  * @example Recognising it
  * ```ts
- * import { LastSignInMethodError } from "@gatehouse/client";
+ * import { LastSignInMethodError } from "@gatehouse/client/sso";
  *
  * console.assert(new LastSignInMethodError().status === 409);
  * ```

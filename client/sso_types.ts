@@ -16,7 +16,7 @@ export type { SsoErrorCode };
  *
  * @example A company's provider that its staff must use
  * ```ts
- * import type { SsoProvider } from "@gatehouse/client";
+ * import type { SsoProvider } from "@gatehouse/client/sso";
  *
  * const acme: SsoProvider = {
  *   id: "acme",
@@ -46,7 +46,7 @@ export interface SsoProvider {
  *
  * @example Ada's identity at Acme
  * ```ts
- * import type { SsoIdentity } from "@gatehouse/client";
+ * import type { SsoIdentity } from "@gatehouse/client/sso";
  *
  * const linked: SsoIdentity = {
  *   id: "0190f0a0-0000-7000-8000-0000000000e1",
@@ -75,7 +75,7 @@ export interface SsoIdentity {
  *
  * @example Renewing the proof of identity, back to the same page
  * ```ts
- * import type { SsoStartOptions } from "@gatehouse/client";
+ * import type { SsoStartOptions } from "@gatehouse/client/sso";
  *
  * const options: SsoStartOptions = { returnTo: "/users", reauthenticate: true };
  * ```

@@ -28,7 +28,8 @@ export type { AuthTransport, LinkKind };
  *
  * @example Replacing the account list under its earlier name
  * ```ts
- * import { configureAuthTransport, type DeprecatedTransportNames, resetAuthTransport } from "@gatehouse/client";
+ * import { configureAuthTransport, resetAuthTransport } from "@gatehouse/client";
+ * import type { DeprecatedTransportNames } from "@gatehouse/client/admin";
  *
  * const old: DeprecatedTransportNames = {
  *   fetchUsers: () => Promise.resolve({ users: [], nextCursor: null }),

@@ -10,7 +10,6 @@
 
 import {
   createGatehouse,
-  type GatehouseSsoOptions,
   type Handler,
   type Logger,
   type PasswordHasher,
@@ -19,6 +18,7 @@ import {
   type Store,
   type TrustedProxy,
 } from "@gatehouse/server";
+import type { GatehouseSsoOptions } from "@gatehouse/server/sso";
 import { defaultLogger } from "../server/http/logger.ts";
 import { restTransport } from "@gatehouse/client";
 import { ROLES } from "../demo_config.ts";

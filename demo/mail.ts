@@ -6,15 +6,15 @@
 // convenience that must never face a network, since the messages hold live
 // links.
 
+import type { Logger } from "@gatehouse/server";
 import {
   developmentMailer,
-  type Logger,
   type Mailer,
   type MailKind,
   type MailMessage,
   NOTICE_KINDS,
   smtpMailer,
-} from "@gatehouse/server";
+} from "@gatehouse/server/mail";
 
 /** Where the demo's mail goes. */
 export interface DemoMail {

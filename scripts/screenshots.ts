@@ -10,13 +10,15 @@
 // mails no invitation, so the invite screen shows its link.
 
 import {
-  developmentMailer,
   firstRunInvitation,
   type Handler,
   type Logger,
+} from "@gatehouse/server";
+import {
+  developmentMailer,
   type MailKind,
   NOTICE_KINDS,
-} from "@gatehouse/server";
+} from "@gatehouse/server/mail";
 import { openStoreFromEnv } from "@gatehouse/server/open";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { createDemoApp } from "../demo/app.ts";

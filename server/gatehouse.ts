@@ -263,12 +263,17 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   // operation below (DEVELOPERS.md, "Decisions").
   const context = gatehouseContext({ ...options, privileged, roles });
   const { logger, trail } = context;
-  const openapi = openApiDocument({
-    cookieName: context.sessions.cookieName,
-    ...(options.publicUrl === undefined
-      ? {}
-      : { servers: [options.publicUrl] }),
-  });
+  // The OpenAPI description is built when first read (by the property or
+  // `GET /api/openapi.json`), not at start-up: a cold start does not pay
+  // for a document a session check never serves.
+  let openapi: OpenApiDocument | undefined;
+  const describe = () =>
+    openapi ??= openApiDocument({
+      cookieName: context.sessions.cookieName,
+      ...(options.publicUrl === undefined
+        ? {}
+        : { servers: [options.publicUrl] }),
+    });
   const operations = {
     ...authOperations(context),
     ...adminOperations(context),
@@ -277,7 +282,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     ...secondFactorOperations(context),
     ...passkeyOperations(context),
     ...ssoOperations(context),
-    describeApi: describeApiOperation(context, openapi),
+    describeApi: describeApiOperation(context, describe),
   };
   const limiter = (
     namespace: string,
@@ -427,7 +432,9 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       now: context.now,
       ...defined({ auditRetention: options.auditRetention }),
     }),
-    openapi,
+    get openapi() {
+      return describe();
+    },
     privileged,
     mail: context.mail.counts,
     settled: () => settled(store),
@@ -445,9 +452,9 @@ function defined<T extends Record<string, unknown>>(
 
 function describeApiOperation(
   context: Parameters<typeof defineOperation>[0],
-  document: OpenApiDocument,
+  document: () => OpenApiDocument,
 ): Operation {
-  const body = JSON.stringify(document);
+  let body: string | undefined;
   // Like every answer of the API: the description changes with the
   // deployment's options and version, and a cache must not pin an old one.
   const headers = {
@@ -455,6 +462,7 @@ function describeApiOperation(
     ...NO_STORE,
   };
   return defineOperation(context, "describeApi", function describeApi() {
+    body ??= JSON.stringify(document());
     return new Response(body, { headers });
   });
 }

@@ -42,6 +42,8 @@ Deno.test("deno task bench --help lists every scenario", async () => {
       "client-size",
       "loadgen",
       "reshape",
+      "cold-start",
+      "memory",
     ]
   ) {
     assert.match(stdout, new RegExp(`\\b${name}\\b`));

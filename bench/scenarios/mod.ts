@@ -14,6 +14,8 @@ import { reaper } from "./reaper.ts";
 import { clientSize } from "./client_size.ts";
 import { loadgen } from "./loadgen.ts";
 import { reshape } from "./reshape.ts";
+import { memory } from "./memory.ts";
+import { coldStart } from "./cold_start.ts";
 
 /** The scenarios `deno task bench` knows. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -30,4 +32,6 @@ export const SCENARIOS: readonly Scenario[] = [
   clientSize,
   loadgen,
   reshape,
+  memory,
+  coldStart,
 ];

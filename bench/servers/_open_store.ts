@@ -2,10 +2,12 @@
 // before the server starts (bench/_seed.ts); servers only read and write
 // through it like an application would.
 
-import postgres from "postgres";
+// Each store's modules (and postgres.js) are imported for the run that
+// uses them only, so a server's cold start on KV (the cold-start scenario)
+// does not pay for the Postgres driver, and the other way round.
+
+import type postgres from "postgres";
 import type { Store } from "../../server/core/store.ts";
-import { KvStore } from "../../server/stores/kv/mod.ts";
-import { PostgresStore } from "../../server/stores/postgres/mod.ts";
 
 /** Where a bench server finds its store. */
 export type StoreConfig =
@@ -24,9 +26,16 @@ export async function openStore(
   config: StoreConfig,
 ): Promise<OpenedBenchStore> {
   if (config.store === "kv") {
-    const kv = await Deno.openKv(config.kvPath);
+    const [{ KvStore }, kv] = await Promise.all([
+      import("../../server/stores/kv/mod.ts"),
+      Deno.openKv(config.kvPath),
+    ]);
     return { store: new KvStore(kv), kv };
   }
+  const [{ default: postgres }, { PostgresStore }] = await Promise.all([
+    import("postgres"),
+    import("../../server/stores/postgres/mod.ts"),
+  ]);
   // Ten connections, postgres.js's default, for ours and lean alike.
   const sql = postgres(config.url, { max: 10, onnotice: () => {} });
   return { store: new PostgresStore(sql, { schema: config.schema }), sql };

@@ -25,7 +25,10 @@
 // any size, on any number of instances sharing the store, evaluates at most
 // the threshold per scope and window. The consecutive failures are read in
 // the same round trip and counted once a failure is known (the scopes'
-// gates already bound what can be in flight). Only the store's counters are
+// gates already bound what can be in flight). An instance remembers the
+// keys each scope had last, so an attempt reserves beside the read of the
+// values that name them, in the account read's round trip, and reserves
+// again only when they moved. Only the store's counters are
 // used (reserveAttempt / releaseAttempt / readCounter), keyed by strings:
 //
 //   account_lock:<h>:cleared                moved by a reset or an unlock
@@ -75,10 +78,10 @@ export const CONSECUTIVE_FAILURE_LIMIT = 100;
 const YEAR = 365 * 24 * 60 * 60 * 1000;
 // `cleared` and `signed` only ever grow within their year.
 const UNBOUNDED = 2 ** 31 - 1;
-// Windows this instance already reported, so that a flood of refusals asks
-// the store once per scope and window; past this many the memory starts
-// over and the store's marker decides.
-const MAX_REMEMBERED_REPORTS = 1024;
+// Windows this instance already reported (so that a flood of refusals asks
+// the store once per scope and window), and scopes whose keys it last
+// used; past this many the memory starts over (the store decides anyway).
+const MAX_REMEMBERED = 1024;
 
 /**
  * Told of each `login.locked` recorded for an address that has an account
@@ -272,7 +275,7 @@ export function accountLock(context: AccountLockContext): AccountLock {
         const at = now();
         const counter = await store.readCounter(key, at);
         if (counter?.resetAt !== resetAt || counter.count < limit) return;
-        if (reported.size >= MAX_REMEMBERED_REPORTS) reported.clear();
+        if (reported.size >= MAX_REMEMBERED) reported.clear();
         reported.set(key, resetAt);
         return await store.reserveAttempt(`${key}:locked:${resetAt}`, {
           now: at,
@@ -339,29 +342,92 @@ export function accountLock(context: AccountLockContext): AccountLock {
       own.count > (held ? 1 : 0) ? restart(keys.scopeSigned) : undefined,
     ]);
 
+  // The scope's attempt is reserved (the exact gate: no burst evaluates
+  // more than the threshold); the consecutive failures are read beside it,
+  // in the same round trip, and counted once a failure is known.
+  const reserveUnder = (keys: Keys, at: number) =>
+    Promise.all([
+      store.reserveAttempt(keys.scope, { now: at, windowMs, limit: threshold }),
+      store.readCounter(keys.total, at),
+    ]);
+
+  // The keys each scope had at its last attempt on this instance. They
+  // change only when a count starts again, so the next attempt reserves
+  // under them while it reads the values that name the keys, in the same
+  // round trip, and only when those name other keys reserves again under
+  // the right ones (giving the first reservation back). Which keys count
+  // is always decided by the values read, never by this memory.
+  const lastKeys = new Map<string, Keys>();
+
+  // Reserves under `keys`, tracked from before the reservation (a report
+  // waiting for the attempts in flight must see this one too); `judged`
+  // ends the tracking.
+  async function reserveTracked(keys: Keys, at: number) {
+    const judged = track(keys.scope);
+    try {
+      const [own, total] = await reserveUnder(keys, at);
+      return { keys, own, total, judged };
+    } catch (error) {
+      judged();
+      throw error;
+    }
+  }
+
+  async function reserve(scope: LockScope, at: number) {
+    const id = `${scope.emailKey}\u0000${scope.device ?? ""}`;
+    const guess = lastKeys.get(id);
+    let keys: Keys;
+    let early: Awaited<ReturnType<typeof reserveTracked>> | undefined;
+    if (guess === undefined) keys = await keysOf(scope, at);
+    else {
+      const [read, attempt] = await Promise.allSettled([
+        keysOf(scope, at),
+        reserveTracked(guess, at),
+      ]);
+      if (attempt.status === "fulfilled") early = attempt.value;
+      if (read.status === "rejected") {
+        if (early !== undefined) await giveUp(early);
+        throw read.reason;
+      }
+      if (attempt.status === "rejected") throw attempt.reason;
+      keys = read.value;
+      if (keys.scope !== guess.scope || keys.total !== guess.total) {
+        await giveUp(early!);
+        early = undefined;
+      }
+    }
+    if (lastKeys.size >= MAX_REMEMBERED) lastKeys.clear();
+    lastKeys.set(id, keys);
+    return early ?? await reserveTracked(keys, at);
+  }
+
+  // A reservation not taken up: given back, then no longer tracked.
+  async function giveUp(reserved: Awaited<ReturnType<typeof reserveTracked>>) {
+    try {
+      if (reserved.own.admitted) {
+        await release(reserved.keys.scope, reserved.own.resetAt);
+      }
+    } finally {
+      reserved.judged();
+    }
+  }
+
   async function admit(
     scope: LockScope,
     client: ClientMeta,
   ): Promise<LockTicket | Response> {
     const at = now();
-    const keys = await keysOf(scope, at);
-    // The scope's attempt is reserved (the exact gate: no burst evaluates
-    // more than the threshold); the consecutive failures are read beside
-    // it, in the same round trip, and counted once a failure is known.
-    const [own, total] = await Promise.all([
-      store.reserveAttempt(keys.scope, { now: at, windowMs, limit: threshold }),
-      store.readCounter(keys.total, at),
-    ]);
+    const reserved = await reserve(scope, at);
+    const { keys, own, total, judged } = reserved;
     const hard = total !== null && total.count >= consecutive;
     if (!own.admitted || hard) {
-      if (own.admitted) await release(keys.scope, own.resetAt);
+      await giveUp(reserved);
       if (hard) report(keys.total, total.resetAt, scope.emailKey, client, true);
       else if (scope.device === null) {
         report(keys.scope, own.resetAt, scope.emailKey, client, false);
       }
       return refusal(hard ? total.resetAt : own.resetAt, hard);
     }
-    const judged = track(keys.scope);
     return {
       async failed() {
         try {

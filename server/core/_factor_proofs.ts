@@ -12,7 +12,7 @@ import { AuthError } from "../http/errors.ts";
 import { hashRecoveryCode } from "./recovery_codes.ts";
 import type { AuditEvent, Store } from "./store.ts";
 import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
-import { totpStepOf } from "./totp.ts";
+import { loadTotp } from "./_totp_loader.ts";
 import type { TotpSealing } from "./_totp_sealing.ts";
 import { inBackground } from "../http/_background.ts";
 import type { Logger } from "../http/logger.ts";
@@ -63,6 +63,7 @@ export async function spendTotpCode(
   const totp = await store.totp(userId);
   if (totp === null) return false;
   const secret = await totpSealing.open(totp.secret, userId);
+  const { totpStepOf } = await loadTotp();
   const step = totpStepOf(secret, code, now);
   if (step === null || !(await store.useTotpStep(userId, step))) return false;
   if (

@@ -18,6 +18,8 @@ import {
 } from "../http/respond.ts";
 import { hasSecondFactor, methodsOf } from "./sessions.ts";
 import type { LockTicket } from "./_account_lock.ts";
+import { afterAnswer } from "../http/_background.ts";
+import { identityJson } from "./_identity_json.ts";
 import { AuthError } from "../http/errors.ts";
 import type { AuthOptions } from "./options.ts";
 
@@ -152,6 +154,26 @@ export function authOperations(
 ): Operations<"login" | "logout" | "fetchSession"> {
   const { sessions, limits, now, trail } = context;
   const lock = context.accountLock;
+  const identityText = identityJson();
+
+  // A completed sign-in's attempt is settled once the answer is out: its
+  // writes (a give-back, a count started again) keep no one's sign-in
+  // waiting, and an attempt held a moment longer errs on the safe side. A
+  // guess that lands before the count starts again settles on the old
+  // count and is left behind with it, like a guess in flight during the
+  // sign-in.
+  const completeAfter = (
+    info: Deno.ServeHandlerInfo | undefined,
+    ticket: LockTicket | undefined,
+  ) => {
+    if (ticket === undefined) return;
+    afterAnswer(
+      context.store,
+      info,
+      () => ticket.complete(),
+      (error) => context.logger.error("account lock not settled", { error }),
+    );
+  };
 
   const login = defineOperation(
     context,
@@ -191,7 +213,8 @@ export function authOperations(
         throw err;
       }
       if (hasSecondFactor(verified.factors)) {
-        // A password accepted at the first of two steps clears nothing.
+        // A password accepted at the first of two steps clears nothing: its
+        // attempt goes back before the code it leads to can be tried.
         await ticket?.giveBack();
         return respond({ second_factor: methodsOf(verified.factors) }, {
           status: 202,
@@ -201,16 +224,14 @@ export function authOperations(
           },
         });
       }
-      const [{ cookie, events }] = await Promise.all([
-        sessions.signIn(
-          verified.user,
-          { generation: verified.generation, method: "password" },
-          meta,
-          made,
-        ),
-        // A completed sign-in clears the count it was counted under.
-        ticket?.complete(),
-      ]);
+      const { cookie, events } = await sessions.signIn(
+        verified.user,
+        { generation: verified.generation, method: "password" },
+        meta,
+        made,
+      );
+      // A completed sign-in clears the count it was counted under.
+      completeAfter(info, ticket);
       trail.committed(events);
       const headers = new Headers(NO_STORE);
       headers.append("set-cookie", cookie);
@@ -244,8 +265,9 @@ export function authOperations(
     context,
     "fetchSession",
     function fetchSession(_req, caller) {
-      // The hot path: a constant header record, no merging per request.
-      return new Response(JSON.stringify(caller.identity), {
+      // The hot path: a constant header record, no merging per request,
+      // and the text of an unchanged identity made once.
+      return new Response(identityText(caller.identity), {
         headers: IDENTITY_HEADERS,
       });
     },

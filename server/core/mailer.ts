@@ -48,7 +48,7 @@ export interface MailMessage {
  *
  * @example A mailer that posts to an HTTP mail API
  * ```ts
- * import type { Mailer } from "@gatehouse/server";
+ * import type { Mailer } from "@gatehouse/server/mail";
  *
  * const mailer: Mailer = {
  *   async send(message) {
@@ -96,7 +96,8 @@ export interface DevelopmentMailerOptions {
  *
  * @example Reset links printed by a local demo
  * ```ts
- * import { createGatehouse, developmentMailer } from "@gatehouse/server";
+ * import { createGatehouse } from "@gatehouse/server";
+ * import { developmentMailer } from "@gatehouse/server/mail";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");

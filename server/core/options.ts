@@ -80,7 +80,7 @@ export interface RoleOptions {
  *
  * @example Links on a public origin, handed to the administrator
  * ```ts
- * import type { MailOptions } from "@gatehouse/server";
+ * import type { MailOptions } from "@gatehouse/server/mail";
  *
  * const mail: MailOptions = { publicUrl: "https://app.example" };
  * ```

@@ -94,31 +94,44 @@ export interface StoredSession {
   ssoSid?: string;
 }
 
-/** A single-use link (invitation or password reset), by its token digest. */
+/** The two kinds of single-use link. */
+export type LinkKind = "invitation" | "reset";
+
+/**
+ * A single-use link (invitation or password reset), by its token digest;
+ * the `Store` names it `LinkRecord`.
+ */
 export interface StoredLink {
-  /** The SHA-256 digest of the token that names it. */
+  /** SHA-256 digest of the link's token, base64url. */
   tokenHash: string;
-  /** Its id, a UUID. */
+  /** A UUID of its own, the public name of the link (never the token). */
   id: string;
-  /** Invitation or reset. */
-  kind: "invitation" | "reset";
-  /** The address as given. */
+  /** Which flow the link belongs to. */
+  kind: LinkKind;
+  /** The invited address, or the address of the account to reset. */
   email: string;
-  /** The folded address. */
+  /** `email` folded (NFC, then lower case). */
   emailKey: string;
-  /** The display name. */
+  /** Invitation: the name the account will get. Empty for resets. */
   name: string;
-  /** The role; empty for none. */
+  /** Invitation: the role the account will get. Empty for resets. */
   role: string;
-  /** The account it belongs to. */
+  /** Reset: the account. Empty for invitations. */
   userId: string;
-  /** The inviting account, or empty. */
+  /**
+   * Invitation: the account that sent it; empty for the first-run
+   * invitation, which works only while the store has no account. Empty for
+   * resets.
+   */
   invitedBy: string;
-  /** The account's generation it is bound to. */
+  /**
+   * Reset: the account's generation when the link was issued; the link is
+   * dead once it moved (a reset, a disable). 0 for invitations.
+   */
   generation: number;
-  /** When it was created, ms. */
+  /** Creation time, ms. */
   createdAt: number;
-  /** When it ends, ms. */
+  /** Expiry time, ms; a link is dead from this instant. */
   expiresAt: number;
 }
 
@@ -134,71 +147,88 @@ export interface StoredTotp {
   recoveryCodes: string[];
 }
 
-/** A TOTP enrolment waiting for its first code. */
+/**
+ * A TOTP enrolment waiting for its first code, by its account; the `Store`
+ * names it `TotpEnrolment`.
+ */
 export interface StoredEnrolment {
-  /** The account it belongs to. */
+  /** The account. */
   userId: string;
-  /** The TOTP secret (sealed when `totpKeys` are set). */
+  /** The new secret: base32, or sealed when `totpKeys` are configured. */
   secret: string;
-  /** When it was created, ms. */
+  /** When the enrolment started, ms. */
   createdAt: number;
-  /** When it ends, ms. */
+  /** When it dies unconfirmed, ms. */
   expiresAt: number;
 }
 
-/** A sign-in that proved the password and waits for the second factor. */
+/**
+ * A sign-in whose password was right, waiting for its second factor; the
+ * `Store` names it `PendingSignIn`.
+ */
 export interface StoredPendingSignIn {
-  /** The SHA-256 digest of the token that names it. */
+  /** SHA-256 digest of the pending cookie's token, base64url. */
   tokenHash: string;
-  /** The account it belongs to. */
+  /** The account. */
   userId: string;
-  /** The account's generation it is bound to. */
+  /** The account's generation when the password was verified. */
   generation: number;
-  /** The account's factor version it is bound to. */
+  /** The account's factor version then. */
   factorVersion: number;
   /** Wrong codes so far. */
   failures: number;
-  /** When it was created, ms. */
+  /** Creation time, ms. */
   createdAt: number;
-  /** When it ends, ms. */
+  /** Expiry time, ms. */
   expiresAt: number;
 }
 
-/** A WebAuthn challenge, by the digest of the token that names it. */
+/** The uses a WebAuthn challenge is issued for. */
+export type ChallengeUse =
+  | "register"
+  | "login"
+  | "second_factor"
+  | "reauthenticate";
+
+/**
+ * A WebAuthn challenge kept server-side until its answer comes back, by
+ * the digest of the token that names it; the `Store` names it
+ * `ChallengeRecord`.
+ */
 export interface StoredChallenge {
-  /** The SHA-256 digest of the token that names it. */
+  /** SHA-256 digest of the token that names it (a cookie), base64url. */
   tokenHash: string;
-  /** The WebAuthn challenge. */
+  /** The challenge sent to the browser, base64url. */
   challenge: string;
-  /** The ceremony it was issued for. */
-  use: "register" | "login" | "second_factor" | "reauthenticate";
-  /** The account it belongs to. */
+  /** What it was issued for; spending it for another use fails. */
+  use: ChallengeUse;
+  /** The account it was issued to, or "" (passwordless sign-in). */
   userId: string;
-  /** When it was created, ms. */
+  /** Creation time, ms. */
   createdAt: number;
-  /** When it ends, ms. */
+  /** Expiry time, ms. */
   expiresAt: number;
 }
 
-/** A registered passkey. */
+/** A registered passkey; the `Store` names it `PasskeyRecord`. */
 export interface StoredPasskey {
-  /** Its id, a UUID. */
+  /** A UUID, its public name. */
   id: string;
-  /** The account it belongs to. */
+  /** The account. */
   userId: string;
-  /** The WebAuthn credential id (base64url); unique. */
+  /** The WebAuthn credential id, base64url; unique in the store. */
   credentialId: string;
-  /** The credential's public key (base64url). */
+  /** The COSE public key, base64url. */
   publicKey: string;
-  /** The authenticator's signature counter. */
+  /** The signature counter last seen (0: the authenticator does not count). */
   counter: number;
-  /** Transports the authenticator reported. */
+  /** Transports the authenticator named at registration. */
   transports: string[];
-  /** The display name. */
+  /** The name its owner gave it. */
   name: string;
-  /** When it was created, ms. */
+  /** Registration time, ms. */
   createdAt: number;
-  /** Its last sign-in, ms, or null. */
+  /** Last sign-in with it, ms, or null. */
   lastUsedAt: number | null;
 }
 

@@ -107,12 +107,14 @@ export function routeTable(
     if (spec.limiter !== undefined) inner = wrap.limiters[spec.limiter](inner);
     let guarded = guard?.(inner) ?? inner;
     if (spec.method !== "GET") guarded = wrap.crossOrigin(guarded);
-    const pattern = new URLPattern({ pathname: spec.path });
+    const pattern = lazyPattern(spec.path);
     routes.push(Object.freeze({
       operation: name,
       method: spec.method,
       path: spec.path,
-      pattern,
+      get pattern() {
+        return pattern();
+      },
       handler: spec.path.includes(":")
         ? matchingItself(guarded, pattern)
         : guarded,
@@ -121,12 +123,22 @@ export function routeTable(
   return routes;
 }
 
+// A route's URLPattern is made when it is first read, then kept: parsing
+// the sixty-odd patterns at start-up was the largest share of
+// createGatehouse's work in a cold start (issue 31), before a mount tested
+// any. A mount that checks the method first (the README's) parses only
+// the patterns of its method up to the route it finds.
+function lazyPattern(path: string): () => URLPattern {
+  let pattern: URLPattern | undefined;
+  return () => pattern ??= new URLPattern({ pathname: path });
+}
+
 // A handler of a path with values (`:id`) given no match reads them from
 // the request itself. So a mount may route with `pattern.test()` (a
 // fraction of the time and garbage of `exec()`) and hand over no match;
 // only the few routes with path values then pay for `exec()`.
-function matchingItself(handler: Handler, pattern: URLPattern): Handler {
+function matchingItself(handler: Handler, pattern: () => URLPattern): Handler {
   return function withPathValues(req, params, info) {
-    return handler(req, params ?? pattern.exec(req.url) ?? undefined, info);
+    return handler(req, params ?? pattern().exec(req.url) ?? undefined, info);
   };
 }

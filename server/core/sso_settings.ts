@@ -24,7 +24,7 @@ import { safeReturnPath } from "./sso/return_to.ts";
  *
  * @example One provider for the staff of acme.example
  * ```ts
- * import type { GatehouseSsoOptions } from "@gatehouse/server";
+ * import type { GatehouseSsoOptions } from "@gatehouse/server/sso";
  *
  * const sso: GatehouseSsoOptions = {
  *   providers: [{

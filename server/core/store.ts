@@ -37,7 +37,13 @@ import type { AuditEvent, WithEvents } from "./audit_event.ts";
 import type { AccountFactors, FactorStore } from "./store_factors.ts";
 import type { SsoStore } from "./store_sso.ts";
 
-import type { AttemptWindow, Counter, Reservation } from "./records.ts";
+import type {
+  AttemptWindow,
+  Counter,
+  LinkKind,
+  Reservation,
+  StoredLink,
+} from "./records.ts";
 
 export type { AuditEvent, AuditEventType, UserSort, WithEvents };
 export type * from "./records.ts";
@@ -354,43 +360,8 @@ export interface PasswordChange extends WithEvents {
   };
 }
 
-/** The two kinds of single-use link. */
-export type LinkKind = "invitation" | "reset";
-
-/** A single-use link (invitation or password reset) as stored. */
-export interface LinkRecord {
-  /** SHA-256 digest of the link's token, base64url. */
-  tokenHash: string;
-  /** A UUID of its own, the public name of the link (never the token). */
-  id: string;
-  /** Which flow the link belongs to. */
-  kind: LinkKind;
-  /** The invited address, or the address of the account to reset. */
-  email: string;
-  /** `email` folded (NFC, then lower case). */
-  emailKey: string;
-  /** Invitation: the name the account will get. Empty for resets. */
-  name: string;
-  /** Invitation: the role the account will get. Empty for resets. */
-  role: string;
-  /** Reset: the account. Empty for invitations. */
-  userId: string;
-  /**
-   * Invitation: the account that sent it; empty for the first-run
-   * invitation, which works only while the store has no account. Empty for
-   * resets.
-   */
-  invitedBy: string;
-  /**
-   * Reset: the account's generation when the link was issued; the link is
-   * dead once it moved (a reset, a disable). 0 for invitations.
-   */
-  generation: number;
-  /** Creation time, ms. */
-  createdAt: number;
-  /** Expiry time, ms; a link is dead from this instant. */
-  expiresAt: number;
-}
+/** A single-use link (invitation or password reset): the record `link`. */
+export type LinkRecord = StoredLink;
 
 /** What accepting an invitation writes, and the authority it needs. */
 export interface InvitationAcceptance extends WithEvents {

@@ -22,6 +22,15 @@
  */
 
 import type { WithEvents } from "./audit_event.ts";
+import type {
+  ChallengeUse,
+  StoredChallenge,
+  StoredEnrolment,
+  StoredPasskey,
+  StoredPendingSignIn,
+} from "./records.ts";
+
+export type { ChallengeUse };
 
 /** What a sign-in needs to know of an account's second factors. */
 export interface AccountFactors {
@@ -33,17 +42,8 @@ export interface AccountFactors {
   factorVersion: number;
 }
 
-/** A TOTP enrolment waiting for its first code. */
-export interface TotpEnrolment {
-  /** The account. */
-  userId: string;
-  /** The new secret: base32, or sealed when `totpKeys` are configured. */
-  secret: string;
-  /** When the enrolment started, ms. */
-  createdAt: number;
-  /** When it dies unconfirmed, ms. */
-  expiresAt: number;
-}
+/** A TOTP enrolment waiting for its first code: the record `enrolment`. */
+export type TotpEnrolment = StoredEnrolment;
 
 /** The enabled TOTP of an account, read to verify a code. */
 export interface TotpRecord {
@@ -67,23 +67,8 @@ export interface TotpConfirmation extends WithEvents {
   now: number;
 }
 
-/** A sign-in whose password was right, waiting for its second factor. */
-export interface PendingSignIn {
-  /** SHA-256 digest of the pending cookie's token, base64url. */
-  tokenHash: string;
-  /** The account. */
-  userId: string;
-  /** The account's generation when the password was verified. */
-  generation: number;
-  /** The account's factor version then. */
-  factorVersion: number;
-  /** Wrong codes so far. */
-  failures: number;
-  /** Creation time, ms. */
-  createdAt: number;
-  /** Expiry time, ms. */
-  expiresAt: number;
-}
+/** A sign-in waiting for its second factor: the record `pending`. */
+export type PendingSignIn = StoredPendingSignIn;
 
 /** What a pending sign-in is created from. */
 export type NewPendingSignIn = Omit<PendingSignIn, "failures">;
@@ -96,50 +81,11 @@ export interface PendingFailure {
   ended: boolean;
 }
 
-/** The uses a WebAuthn challenge is issued for. */
-export type ChallengeUse =
-  | "register"
-  | "login"
-  | "second_factor"
-  | "reauthenticate";
+/** A WebAuthn challenge kept server-side: the record `challenge`. */
+export type ChallengeRecord = StoredChallenge;
 
-/** A WebAuthn challenge kept server-side until its answer comes back. */
-export interface ChallengeRecord {
-  /** SHA-256 digest of the token that names it (a cookie), base64url. */
-  tokenHash: string;
-  /** The challenge sent to the browser, base64url. */
-  challenge: string;
-  /** What it was issued for; spending it for another use fails. */
-  use: ChallengeUse;
-  /** The account it was issued to, or "" (passwordless sign-in). */
-  userId: string;
-  /** Creation time, ms. */
-  createdAt: number;
-  /** Expiry time, ms. */
-  expiresAt: number;
-}
-
-/** A passkey as stored. */
-export interface PasskeyRecord {
-  /** A UUID, its public name. */
-  id: string;
-  /** The account. */
-  userId: string;
-  /** The WebAuthn credential id, base64url; unique in the store. */
-  credentialId: string;
-  /** The COSE public key, base64url. */
-  publicKey: string;
-  /** The signature counter last seen (0: the authenticator does not count). */
-  counter: number;
-  /** Transports the authenticator named at registration. */
-  transports: string[];
-  /** The name its owner gave it. */
-  name: string;
-  /** Registration time, ms. */
-  createdAt: number;
-  /** Last sign-in with it, ms, or null. */
-  lastUsedAt: number | null;
-}
+/** A passkey as stored: the record `passkey`. */
+export type PasskeyRecord = StoredPasskey;
 
 /** What registering a passkey writes. */
 export type NewPasskey = Omit<PasskeyRecord, "lastUsedAt">;

@@ -4,16 +4,18 @@
 // Every ceremony requires user verification, so a verified passkey counts
 // as both factors. Challenges are kept by the store (`createChallenge`,
 // `spendChallenge`): single use, bound to a use, five minutes.
+//
+// The library (and its ASN.1 and COSE stack) is the heaviest thing
+// Gatehouse could load: about 130 ms of a cold start that a session check
+// does not need. It is imported by the first ceremony that uses it
+// (`simpleWebAuthn()`), never at start-up.
 
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import type { PasskeyRecord } from "./store_factors.ts";
+import { lazyImport } from "../http/_lazy_import.ts";
 
 export type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -135,6 +137,7 @@ export async function passkeyRegistrationOptions(
   account: PasskeyAccount,
   existing: readonly PasskeyRecord[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   return await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -246,6 +249,7 @@ export async function verifyPasskeyRegistration(
     (response.response as Record<string, unknown>).transports,
   );
   if (transports === null) return null;
+  const { verifyRegistrationResponse } = await simpleWebAuthn();
   try {
     const result = await verifyRegistrationResponse({
       // deno-lint-ignore no-explicit-any
@@ -301,6 +305,7 @@ export async function passkeyAuthenticationOptions(
   rp: RelyingParty,
   allowed: readonly PasskeyRecord[],
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   return await generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: allowed.map(descriptorOf),
@@ -380,6 +385,7 @@ export async function verifyPasskeyAuthentication(
   if (!isAbsent(handle) && !isUserHandleOf(handle, passkey.userId)) {
     return null;
   }
+  const { verifyAuthenticationResponse } = await simpleWebAuthn();
   try {
     const result = await verifyAuthenticationResponse({
       // deno-lint-ignore no-explicit-any
@@ -430,6 +436,10 @@ export function hasUserHandle(response: unknown): boolean {
   return isCredentialJson(response) &&
     !isAbsent((response.response as Record<string, unknown>).userHandle);
 }
+
+// The library, imported by the first ceremony. A failed import reaches the
+// caller (a 500, as a missing module was a failed start), never a refusal.
+const simpleWebAuthn = lazyImport(() => import("@simplewebauthn/server"));
 
 // Browsers send `null` (or leave it out) when an authenticator gave none.
 function isAbsent(value: unknown): value is null | undefined {

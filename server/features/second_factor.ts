@@ -46,7 +46,7 @@ import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../core/recovery_codes.ts";
 import type { UserRecord } from "../core/store.ts";
-import { newTotpSecret, totpSetup, totpStepOf } from "../core/totp.ts";
+import { loadTotp } from "../core/_totp_loader.ts";
 
 /** Options of {@linkcode createSecondFactor}. */
 export interface SecondFactorOptions {
@@ -149,6 +149,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
     context,
     "setupTotp",
     async function setupTotp(_req, { identity }) {
+      const { newTotpSecret, totpSetup } = await loadTotp();
       const secret = newTotpSecret();
       const at = now();
       await store.startTotpEnrolment({
@@ -181,6 +182,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       }
       const at = now();
       const enrolment = await store.totpEnrolment(identity.id, at);
+      const { totpStepOf } = await loadTotp();
       const step = enrolment === null || code.length > 64 ? null : totpStepOf(
         await context.totpSealing.open(enrolment.secret, identity.id),
         code,

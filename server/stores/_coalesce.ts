@@ -81,3 +81,42 @@ export function coalescing<Q, A>(
       if (inFlight < maxInFlight) send();
     });
 }
+
+/**
+ * A function that answers one query at a time to its callers, and reads
+ * together every query asked for in the same turn of the event loop (up
+ * to `maxBatch` a read): several reads started at once (`Promise.all`)
+ * cost one round trip's fixed part, not one each. Unlike
+ * {@linkcode coalescing}, the first query waits for the end of the turn (a
+ * microtask, no timer), so this suits reads that come in groups, such as
+ * the account lock's counters.
+ */
+export function batching<Q, A>(
+  readMany: (queries: readonly Q[]) => Promise<readonly A[]>,
+  maxBatch: number,
+): (query: Q) => Promise<A> {
+  let waiting: Waiter<Q, A>[] = [];
+
+  async function send(batch: Waiter<Q, A>[]): Promise<void> {
+    try {
+      const answers = await readMany(batch.map((w) => w.query));
+      for (let i = 0; i < batch.length; i++) batch[i]!.resolve(answers[i]!);
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
+  }
+
+  function flush(): void {
+    const all = waiting;
+    waiting = [];
+    for (let i = 0; i < all.length; i += maxBatch) {
+      send(all.slice(i, i + maxBatch));
+    }
+  }
+
+  return (query) =>
+    new Promise<A>((resolve, reject) => {
+      if (waiting.length === 0) queueMicrotask(flush);
+      waiting.push({ query, resolve, reject });
+    });
+}

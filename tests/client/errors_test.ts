@@ -9,17 +9,13 @@ import {
   CodeInvalidError,
   CrossOriginError,
   ForbiddenError,
-  IdentityNotFoundError,
   InvalidCredentialsError,
   InvalidTokenError,
-  LastSignInMethodError,
   listSessions,
   login,
   PasskeyInvalidError,
   PasskeyNotFoundError,
   PasswordIncorrectError,
-  ProviderNotFoundError,
-  ProviderUnavailableError,
   RateLimitedError,
   ReauthenticationRequiredError,
   SecondFactorEnabledError,
@@ -27,12 +23,18 @@ import {
   ServerError,
   SessionNotFoundError,
   setupTotp,
-  SsoRequiredError,
   TotpNotEnabledError,
   UnauthorizedError,
   UnexpectedResponseError,
   ValidationError,
 } from "@gatehouse/client";
+import {
+  IdentityNotFoundError,
+  LastSignInMethodError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  SsoRequiredError,
+} from "@gatehouse/client/sso";
 import { ServerTooOldError } from "../../client/service_errors.ts";
 import {
   acceptInvite,

@@ -40,9 +40,9 @@ import {
   createAuth,
   createGatehouse,
   crossOriginGuard,
-  developmentMailer,
   USERS_MANAGE,
 } from "../../mod.ts";
+import { developmentMailer } from "../../server/mail.ts";
 import { until } from "../fixtures/api.ts";
 import { mount, routesFor } from "../fixtures/app.ts";
 import {

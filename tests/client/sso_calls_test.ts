@@ -7,20 +7,22 @@
 import assert from "node:assert/strict";
 import {
   configureAuthTransport,
+  login,
+  ReauthenticationRequiredError,
+  restTransport,
+  ServerError,
+  ValidationError,
+} from "@gatehouse/client";
+import {
   IdentityNotFoundError,
   LastSignInMethodError,
   listSsoIdentities,
   listSsoProviders,
-  login,
   ProviderUnavailableError,
-  ReauthenticationRequiredError,
-  restTransport,
-  ServerError,
   SsoRequiredError,
   startSso,
   unlinkSsoIdentity,
-  ValidationError,
-} from "@gatehouse/client";
+} from "@gatehouse/client/sso";
 import * as testing from "@gatehouse/client/testing";
 import { recordRequests, rejection } from "./_support.ts";
 

@@ -6,13 +6,8 @@ import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { cookiePair, mount, routesFor } from "../fixtures/app.ts";
-import {
-  createAuth,
-  developmentMailer,
-  firstRunInvitation,
-  type MailMessage,
-  type Store,
-} from "../../mod.ts";
+import { createAuth, firstRunInvitation, type Store } from "../../mod.ts";
+import { developmentMailer, type MailMessage } from "../../server/mail.ts";
 import { createAccountLinks } from "../../server/features/account_links.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

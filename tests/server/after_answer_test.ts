@@ -6,7 +6,8 @@
 // with a plain `info` object cannot see either: the request never closes.
 
 import { OPERATIONS } from "@gatehouse/contract";
-import type { GatehouseOptions, Mailer, Store } from "../../mod.ts";
+import type { GatehouseOptions, Store } from "../../mod.ts";
+import type { Mailer } from "../../server/mail.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { ROLES } from "../fixtures/admin.ts";
 import { gatehouseApp } from "../fixtures/app.ts";

@@ -14,11 +14,11 @@ import {
 import {
   createGatehouse,
   type Handler,
-  type MailMessage,
   type RoleRegistry,
   type Store,
   USERS_MANAGE,
 } from "../../mod.ts";
+import type { MailMessage } from "../../server/mail.ts";
 
 const ROLES = {
   admin: { capabilities: [USERS_MANAGE], grants: ["admin", "member"] },

@@ -11,9 +11,9 @@ import {
   createAdmin,
   createAuth,
   type Identity,
-  type MailMessage,
   type Store,
 } from "../../mod.ts";
+import type { MailMessage } from "../../server/mail.ts";
 import { createAccountLinks } from "../../server/features/account_links.ts";
 
 const NEW_PASSWORD = "the invited person's passphrase";

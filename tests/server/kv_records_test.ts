@@ -8,11 +8,15 @@ import type {
   AccountRecord,
   AuditEvent,
   StoredLink,
-  StoredSession,
 } from "../../server/core/records.ts";
 import { recordStoreConformance } from "../../server/stores/conformance/records.ts";
+import {
+  account,
+  event,
+  link,
+  session,
+} from "../../server/stores/conformance/_builders.ts";
 import { KvRecords } from "../../server/stores/kv/kv_records.ts";
-import { uuidv7 } from "../../server/core/_crypto.ts";
 import {
   assert,
   assertEquals,
@@ -96,80 +100,6 @@ async function rawKeys(kv: Deno.Kv): Promise<string[]> {
   return keys.sort();
 }
 
-function account(over: Partial<AccountRecord> = {}): AccountRecord {
-  const id = over.id ?? uuidv7();
-  return {
-    id,
-    email: `${id}@example.com`,
-    emailKey: `${id}@example.com`,
-    name: "Ada",
-    nameKey: "ada",
-    role: "user",
-    disabled: false,
-    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
-    generation: 0,
-    createdAt: 1_700_000_000_000,
-    factorVersion: 0,
-    totpEnabled: false,
-    passkeyCount: 0,
-    locale: "",
-    localeChosen: false,
-    ...over,
-  };
-}
-
-function session(userId: string, over: Partial<StoredSession> = {}) {
-  return {
-    tokenHash: crypto.randomUUID(),
-    id: crypto.randomUUID(),
-    userId,
-    generation: 0,
-    createdAt: 1_000,
-    expiresAt: 2_000,
-    lastSeenAt: 1_000,
-    authenticatedAt: 1_000,
-    ip: "203.0.113.9",
-    userAgent: "Firefox on Linux",
-    ...over,
-  } satisfies StoredSession;
-}
-
-function link(over: Partial<StoredLink> = {}): StoredLink {
-  return {
-    tokenHash: crypto.randomUUID(),
-    id: crypto.randomUUID(),
-    kind: "invitation",
-    email: "bob@example.com",
-    emailKey: "bob@example.com",
-    name: "Bob",
-    role: "user",
-    userId: "",
-    invitedBy: "",
-    generation: 0,
-    createdAt: 1_000,
-    expiresAt: 2_000,
-    ...over,
-  };
-}
-
-let clock = 1_700_000_000_000;
-function event(over: Partial<AuditEvent> = {}): AuditEvent {
-  const at = over.at ?? clock++;
-  return {
-    id: uuidv7(at),
-    type: "login.succeeded",
-    at,
-    actorId: null,
-    actorEmail: null,
-    targetId: null,
-    targetEmail: null,
-    ip: "",
-    userAgent: "",
-    detail: {},
-    ...over,
-  };
-}
-
 Deno.test("KvRecords keeps a unique copy with the record's versionstamp, moved and removed with it", async () => {
   await withRecords(async (records, kv) => {
     const a = account();
@@ -213,7 +143,7 @@ Deno.test("KvRecords keeps a unique copy with the record's versionstamp, moved a
 
 Deno.test("KvRecords moves list and expiry entries with their fields and deletes them with the record", async () => {
   await withRecords(async (records, kv) => {
-    const l = link({ emailKey: "bob@example.com", kind: "invitation" });
+    const l = link({ emailKey: "bob@example.com", expiresAt: 2_000 });
     await records.commit({ puts: [{ kind: "link", value: l }] });
     assertEquals(await rawKeys(kv), [
       `link/${l.tokenHash}`,

@@ -11,14 +11,13 @@ import {
   assertMatch,
   assertThrows,
 } from "../fixtures/assert.ts";
+import { createGatehouse, type Store } from "../../mod.ts";
 import {
-  createGatehouse,
   defaultMailTemplates,
   type MailDataOf,
   type MailKind,
   NOTICE_KINDS,
-  type Store,
-} from "../../mod.ts";
+} from "../../server/mail.ts";
 import { negotiateLocale } from "../../server/core/mail/locale.ts";
 import { MAIL_KINDS } from "../../server/core/mail/kinds.ts";
 

@@ -22,7 +22,7 @@ import {
   SmtpError,
   smtpMailer,
   type SmtpMailerOptions,
-} from "../../mod.ts";
+} from "../../server/mail.ts";
 import type { AddressObject } from "mailparser";
 
 const MESSAGE: MailMessage = {

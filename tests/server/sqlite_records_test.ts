@@ -5,13 +5,18 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { uuidv7 } from "../../server/core/_crypto.ts";
 import type {
   AccountRecord,
   AuditEvent,
   RecordStore,
-  StoredSession,
 } from "../../server/core/records.ts";
 import { recordStoreConformance } from "../../server/stores/conformance/records.ts";
+import {
+  account,
+  event,
+  session,
+} from "../../server/stores/conformance/_builders.ts";
 import { SqliteRecords } from "../../server/stores/sqlite/sqlite_records.ts";
 import type { SqliteWork, SqliteWorkDone } from "../fixtures/sqlite_worker.ts";
 
@@ -67,67 +72,6 @@ async function inMemory(fn: (r: SqliteRecords) => Promise<void>) {
   }
 }
 
-let sequence = 0;
-// Sortable like the UUIDv7 ids the rules make.
-function sortableId(): string {
-  const n = (1_000_000 + sequence++).toString(16).padStart(12, "0");
-  return `00000000-0000-7000-8000-${n}`;
-}
-
-function account(over: Partial<AccountRecord> = {}): AccountRecord {
-  const id = over.id ?? sortableId();
-  return {
-    id,
-    email: `${id}@example.com`,
-    emailKey: `${id}@example.com`,
-    name: "Ada",
-    nameKey: "ada",
-    role: "user",
-    disabled: false,
-    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
-    generation: 0,
-    createdAt: 1_700_000_000_000,
-    factorVersion: 0,
-    totpEnabled: false,
-    passkeyCount: 0,
-    locale: "",
-    localeChosen: false,
-    ...over,
-  };
-}
-
-function session(over: Partial<StoredSession> = {}): StoredSession {
-  return {
-    tokenHash: crypto.randomUUID(),
-    id: crypto.randomUUID(),
-    userId: "u",
-    generation: 0,
-    createdAt: 1,
-    expiresAt: 2,
-    lastSeenAt: 1,
-    authenticatedAt: 1,
-    ip: "",
-    userAgent: "",
-    ...over,
-  };
-}
-
-function event(over: Partial<AuditEvent> = {}): AuditEvent {
-  return {
-    id: sortableId(),
-    type: "login.succeeded",
-    at: 1,
-    actorId: null,
-    actorEmail: null,
-    targetId: null,
-    targetEmail: null,
-    ip: "",
-    userAgent: "",
-    detail: {},
-    ...over,
-  };
-}
-
 const put = (records: RecordStore, ...values: AccountRecord[]) =>
   records.commit({
     puts: values.map((value) => ({ kind: "account" as const, value })),
@@ -167,7 +111,7 @@ Deno.test("SqliteRecords: two handles racing on one check, exactly one wins", as
     const [tally] = await b.read([{ kind: "tally", key: "wins" }]);
     assert.deepEqual(tally?.value, { key: "wins", count: 1 });
     // The absence check likewise: one handle creates, the other is refused.
-    const id = sortableId();
+    const id = uuidv7();
     const create = (store: SqliteRecords) =>
       store.commit({
         checks: [{ kind: "account", key: id, version: null }],
@@ -182,7 +126,7 @@ Deno.test("SqliteRecords: a unique value taken on one handle refuses the other's
     const ada = account();
     await put(a, ada);
     const twin = account({ emailKey: ada.emailKey });
-    const s = session({ userId: twin.id });
+    const s = session(twin.id);
     assert.equal(
       await b.commit({
         puts: [{ kind: "session", value: s }, { kind: "account", value: twin }],
@@ -304,7 +248,7 @@ Deno.test("SqliteRecords: reserveAttempt() windows, refusals and releases", asyn
 Deno.test("SqliteRecords: deleteExpired() takes what ended at or before the cut, oldest first", async () => {
   await inMemory(async (r) => {
     const sessions = [30, 10, 20, 40].map((expiresAt) =>
-      session({ expiresAt })
+      session("u", { expiresAt })
     );
     const events = [5, 15].map((at) => event({ at }));
     await r.commit({

@@ -16,7 +16,8 @@ import { BACKENDS, testEachStore } from "../fixtures/stores.ts";
 import { landing, ssoWorld, TestBrowser } from "../fixtures/sso.ts";
 import { assertion, registerPasskey } from "../fixtures/passkey_ceremonies.ts";
 import { createAuthenticator } from "../fixtures/webauthn.ts";
-import type { GatehouseSsoOptions, Store } from "../../mod.ts";
+import type { Store } from "../../mod.ts";
+import type { GatehouseSsoOptions } from "../../server/sso.ts";
 import { hashToken, randomToken, uuidv7 } from "../../server/core/_crypto.ts";
 
 const ENFORCED = { enforce: true, createAccounts: false };

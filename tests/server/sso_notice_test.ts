@@ -8,7 +8,7 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { BACKENDS } from "../fixtures/stores.ts";
 import { ssoWorld, TestBrowser } from "../fixtures/sso.ts";
-import type { MailMessage } from "../../mod.ts";
+import type { MailMessage } from "../../server/mail.ts";
 
 for (const backend of BACKENDS) {
   Deno.test({

@@ -98,7 +98,7 @@ export type MailTemplate<K extends MailKind> = (
  *
  * @example A subject of your own for invitations
  * ```ts
- * import { defaultMailTemplates, type MailTemplates } from "@gatehouse/server";
+ * import { defaultMailTemplates, type MailTemplates } from "@gatehouse/server/mail";
  *
  * const templates: MailTemplates = {
  *   invitation: (data, locale) => ({

@@ -12,7 +12,7 @@
  *
  * @example Picking the notices to send
  * ```ts
- * import { NOTICE_KINDS } from "@gatehouse/server";
+ * import { NOTICE_KINDS } from "@gatehouse/server/mail";
  *
  * const notices = NOTICE_KINDS.filter((kind) => kind !== "passkey_added");
  * console.assert(notices.length === NOTICE_KINDS.length - 1);

@@ -54,7 +54,7 @@ export interface SmtpMailer extends Mailer {
  *
  * @example Telling a refused recipient from an outage
  * ```ts
- * import { SmtpError } from "@gatehouse/server";
+ * import { SmtpError } from "@gatehouse/server/mail";
  *
  * const error = new SmtpError("mail.example:587: recipient refused (550)", { code: "EENVELOPE", responseCode: 550 });
  * console.assert(error.permanent);
@@ -120,7 +120,8 @@ const CONTROL = /[\p{Cc}\u2028\u2029]/u;
  *
  * @example Mail through a provider's submission port
  * ```ts
- * import { createGatehouse, smtpMailer } from "@gatehouse/server";
+ * import { createGatehouse } from "@gatehouse/server";
+ * import { smtpMailer } from "@gatehouse/server/mail";
  * import { KvStore } from "@gatehouse/server/kv";
  *
  * const kv = await Deno.openKv(":memory:");
@@ -158,7 +159,7 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
     : [...options.ca];
   let transport: Promise<Transporter> | undefined;
   // nodemailer is loaded by the first send, so an application that never
-  // mails never loads it.
+  // mails never loads it; a failed load is tried again by the next send.
   const open = () =>
     transport ??= import("nodemailer").then(({ default: nodemailer }) =>
       nodemailer.createTransport({
@@ -184,7 +185,10 @@ export function smtpMailer(options: SmtpMailerOptions): SmtpMailer {
         disableFileAccess: true,
         disableUrlAccess: true,
       })
-    );
+    ).catch((error) => {
+      transport = undefined;
+      throw error;
+    });
   return {
     ...(options.kinds === undefined
       ? {}

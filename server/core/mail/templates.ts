@@ -43,7 +43,7 @@ function shipped<K extends MailKind>(kind: K): MailTemplate<K> {
  *
  * @example The shipped invitation in Spanish
  * ```ts
- * import { defaultMailTemplates } from "@gatehouse/server";
+ * import { defaultMailTemplates } from "@gatehouse/server/mail";
  *
  * const mail = defaultMailTemplates.invitation({
  *   product: "Acme",

@@ -9,8 +9,8 @@
 // whether that identity may sign in is the routes' and the store's call.
 
 import { timingSafeEqual } from "node:crypto";
-import * as oidc from "openid-client";
 import { hashToken, isTokenShaped } from "../_crypto.ts";
+import { openidClient } from "./_libraries.ts";
 import { safeMessage } from "./_redact.ts";
 import {
   identityFromClaims,
@@ -103,6 +103,8 @@ export async function finishSsoFlow(
   const refusal = checkAnswer(client, flow, params, now);
   if (refusal !== null) return refusal;
 
+  // Loaded already: the client's discovery imported it.
+  const oidc = await openidClient();
   const secret = client.provider.clientSecret;
   const currentUrl = new URL(client.redirectUri);
   currentUrl.search = params.toString();

@@ -6,8 +6,9 @@
 // redirect; ID token signatures are always checked; the client secret is in
 // no message this module makes.
 
-import * as oidc from "openid-client";
-import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from "jose";
+import type * as oidc from "openid-client";
+import type { JWTVerifyGetKey } from "jose";
+import { jose, openidClient } from "./_libraries.ts";
 import { safeMessage } from "./_redact.ts";
 import { noRedirectFetch, type SsoFetch } from "./no_redirect_fetch.ts";
 import { isLoopbackHost, type SsoProvider } from "./provider_config.ts";
@@ -124,6 +125,10 @@ export async function discoverSsoProvider(
       `Cannot use SSO provider "${provider.id}" (${provider.issuer}): ${detail}`,
     );
   };
+  const [oidc, { createRemoteJWKSet, customFetch }] = await Promise.all([
+    openidClient(),
+    jose(),
+  ]);
   const guarded = noRedirectFetch(options.fetch);
   // openid-client types its request body more widely than RequestInit (a
   // Uint8Array over any buffer); the values it sends are plain fetch bodies.
@@ -191,7 +196,7 @@ export async function discoverSsoProvider(
       client_secret: secret,
       [oidc.clockTolerance]: SSO_CLOCK_TOLERANCE,
     },
-    clientAuthentication(metadata, secret, fail),
+    clientAuthentication(oidc, metadata, secret, fail),
   );
   configuration[oidc.customFetch] = forOidc;
   configuration.timeout = timeout;
@@ -234,6 +239,7 @@ function checkEndpoint(
 // client_secret_basic is what a provider that lists nothing supports
 // (OpenID Connect Discovery §3); post when only that is listed.
 function clientAuthentication(
+  oidc: typeof import("openid-client"),
   metadata: oidc.ServerMetadata,
   secret: string,
   fail: (detail: string) => never,

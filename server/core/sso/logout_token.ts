@@ -6,9 +6,9 @@
 // else — so an ID token (or any other JWT the provider signs for us) can
 // never be replayed here as a logout.
 
-import { decodeProtectedHeader, jwtVerify } from "jose";
 import { SSO_CLOCK_TOLERANCE, type SsoClient } from "./discovery.ts";
 import { refuse, type SsoRefusal } from "./errors.ts";
+import { jose } from "./_libraries.ts";
 
 /** The event a logout token's `events` claim must hold. */
 export const BACKCHANNEL_LOGOUT_EVENT =
@@ -102,6 +102,8 @@ export async function verifyLogoutToken(
   if (typeof token !== "string" || token === "" || token.length > MAX_TOKEN) {
     return invalid("No logout token, or one too long");
   }
+  // Loaded already: the client's discovery imported it.
+  const { decodeProtectedHeader, jwtVerify } = await jose();
   let typ: unknown;
   try {
     typ = decodeProtectedHeader(token).typ;

@@ -3,7 +3,6 @@
 // cookie token, and the provider's authorization URL that carries them.
 // PKCE S256 always, whatever the provider says it needs.
 
-import * as oidc from "openid-client";
 import { hashToken, randomToken } from "../_crypto.ts";
 import type { SsoClient } from "./discovery.ts";
 import {
@@ -12,6 +11,7 @@ import {
   type SsoFlowStore,
   type SsoPurpose,
 } from "./flow.ts";
+import { openidClient } from "./_libraries.ts";
 import { safeReturnPath } from "./return_to.ts";
 
 /** Options of {@linkcode startSsoFlow}. */
@@ -86,6 +86,8 @@ export async function startSsoFlow(
   if (purpose === "reauthenticate" && userId === null) {
     throw new TypeError("A re-authentication needs the signed-in account");
   }
+  // Loaded already: the client's discovery imported it.
+  const oidc = await openidClient();
   const cookieToken = randomToken();
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const flow: SsoFlow = {

@@ -4,14 +4,13 @@
 // interface's meaning, so a failure names the store's fault, not a rule's.
 
 import type {
-  AccountRecord,
   AuditEvent,
   RecordStore,
   StoredLink,
   StoredPasskey,
-  StoredSession,
   StoredTotp,
 } from "../../core/records.ts";
+import { account, event, session } from "./_builders.ts";
 
 /** A record store opened for one case, and how to close it. */
 export interface RecordStoreUnderTest {
@@ -36,69 +35,6 @@ function same(actual: unknown, expected: unknown, what: string): void {
   const a = JSON.stringify(actual);
   const e = JSON.stringify(expected);
   if (a !== e) fail(`${what}: expected ${e}, got ${a}`);
-}
-
-let counter = 0;
-function uuid(): string {
-  // Sortable ids (like the UUIDv7 the rules use) so event order is known.
-  const n = (Date.now() * 1000 + counter++).toString(16).padStart(16, "0");
-  return `${n.slice(0, 8)}-${n.slice(8, 12)}-7${n.slice(13, 16)}-8000-${
-    crypto.randomUUID().slice(-12)
-  }`;
-}
-
-function account(over: Partial<AccountRecord> = {}): AccountRecord {
-  const id = over.id ?? crypto.randomUUID();
-  return {
-    id,
-    email: `${id}@example.com`,
-    emailKey: `${id}@example.com`,
-    name: "Ada Lovelace",
-    nameKey: "ada lovelace",
-    role: "user",
-    disabled: false,
-    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
-    generation: 0,
-    createdAt: 1_700_000_000_000,
-    factorVersion: 0,
-    totpEnabled: false,
-    passkeyCount: 0,
-    locale: "",
-    localeChosen: false,
-    ...over,
-  };
-}
-
-function session(userId: string, over: Partial<StoredSession> = {}) {
-  return {
-    tokenHash: crypto.randomUUID(),
-    id: crypto.randomUUID(),
-    userId,
-    generation: 0,
-    createdAt: 1_700_000_000_000,
-    expiresAt: 1_700_000_100_000,
-    lastSeenAt: 1_700_000_000_000,
-    authenticatedAt: 1_700_000_000_000,
-    ip: "203.0.113.9",
-    userAgent: "Firefox on Linux",
-    ...over,
-  } satisfies StoredSession;
-}
-
-function event(over: Partial<AuditEvent> = {}): AuditEvent {
-  return {
-    id: uuid(),
-    type: "login.succeeded",
-    at: 1_700_000_000_000,
-    actorId: null,
-    actorEmail: null,
-    targetId: null,
-    targetEmail: null,
-    ip: "203.0.113.9",
-    userAgent: "Firefox on Linux",
-    detail: {},
-    ...over,
-  };
 }
 
 const CASES: Case[] = [

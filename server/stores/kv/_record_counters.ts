@@ -11,7 +11,8 @@ import type {
   Reservation,
 } from "../../core/records.ts";
 import { commit, retry } from "./_atomic.ts";
-import { type RecordKeys, ttl } from "./_record_keys.ts";
+import { batching } from "../_coalesce.ts";
+import { READ_BATCH, type RecordKeys, ttl } from "./_record_keys.ts";
 
 /**
  * Reserves an attempt: one versionstamp-checked read-modify-write, retried
@@ -70,15 +71,28 @@ export async function releaseAttempt(
   });
 }
 
-/** The counter if its window is open at `now`. */
-export async function readCounter(
+/** A counter's read: its key, and the time its window must be open at. */
+export interface CounterQuery {
+  key: string;
+  now: number;
+}
+
+/**
+ * Reads counters, those asked for in the same turn in one getMany (the
+ * account lock reads three at once, beside the account's own read).
+ */
+export function counterReader(
   kv: Deno.Kv,
   k: RecordKeys,
-  key: string,
-  now: number,
-): Promise<Counter | null> {
-  const entry = await kv.get<Counter>(k.counter(key));
-  return entry.value !== null && entry.value.resetAt > now ? entry.value : null;
+): (query: CounterQuery) => Promise<Counter | null> {
+  return batching<CounterQuery, Counter | null>(async (queries) => {
+    const entries = await kv.getMany<Counter[]>(
+      queries.map((q) => k.counter(q.key)),
+    );
+    return entries.map(({ value }, i) =>
+      value !== null && value.resetAt > queries[i]!.now ? value : null
+    );
+  }, READ_BATCH);
 }
 
 /** Deletes up to `limit` counters whose window ended by `now`. */

@@ -104,6 +104,9 @@ export class KvRecords implements RecordStore {
   readonly #read: (
     refs: readonly RecordRef[],
   ) => Promise<(Versioned<unknown> | null)[]>;
+  readonly #readCounter: (
+    query: counters.CounterQuery,
+  ) => Promise<Counter | null>;
 
   /**
    * Wraps an open `Deno.Kv`.
@@ -120,6 +123,7 @@ export class KvRecords implements RecordStore {
       this.#k,
       options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
     );
+    this.#readCounter = counters.counterReader(kv, this.#k);
   }
 
   /**
@@ -239,7 +243,7 @@ export class KvRecords implements RecordStore {
 
   /** The counter `key` if its window is open at `now`, else null. */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return counters.readCounter(this.#kv, this.#k, key, now);
+    return this.#readCounter({ key, now });
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */

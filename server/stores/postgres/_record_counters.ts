@@ -4,6 +4,7 @@
 // each seeing the count the one before committed), each release one update.
 
 import type postgres from "postgres";
+import { batching } from "../_coalesce.ts";
 import type {
   AttemptWindow,
   Counter,
@@ -35,7 +36,10 @@ export async function reserveAttempt(
     RETURNING count, reset_at`;
   if (row !== undefined) return { admitted: true, ...toCounter(row) };
   // Refused: the window is full. Its end is for Retry-After.
-  const counter = await readCounter(t, key, now);
+  const [found] = await t.sql`
+    SELECT count, reset_at FROM ${t.counters}
+    WHERE key = ${key} AND reset_at > ${now}`;
+  const counter = found === undefined ? null : toCounter(found);
   return {
     admitted: false,
     ...(counter ?? { count: limit, resetAt: now + windowMs }),
@@ -53,16 +57,30 @@ export async function releaseAttempt(
     WHERE key = ${key} AND reset_at = ${resetAt} AND count > 0`;
 }
 
-/** The counter if its window is open at `now`. */
-export async function readCounter(
+/** A counter's read: its key, and the time its window must be open at. */
+export interface CounterQuery {
+  key: string;
+  now: number;
+}
+
+/**
+ * Reads counters, those asked for in the same turn in one statement (the
+ * account lock reads three at once).
+ */
+export function counterReader(
   t: CounterTable,
-  key: string,
-  now: number,
-): Promise<Counter | null> {
-  const [row] = await t.sql`
-    SELECT count, reset_at FROM ${t.counters}
-    WHERE key = ${key} AND reset_at > ${now}`;
-  return row === undefined ? null : toCounter(row);
+): (query: CounterQuery) => Promise<Counter | null> {
+  return batching<CounterQuery, Counter | null>(async (queries) => {
+    const keys = [...new Set(queries.map((q) => q.key))];
+    const rows = await t.sql`
+      SELECT key, count, reset_at FROM ${t.counters} WHERE key = ANY(${keys})`;
+    const found = new Map(rows.map((row) => [row.key as string, row]));
+    return queries.map(({ key, now }) => {
+      const row = found.get(key);
+      const counter = row === undefined ? null : toCounter(row);
+      return counter !== null && counter.resetAt > now ? counter : null;
+    });
+  }, 100);
 }
 
 /**

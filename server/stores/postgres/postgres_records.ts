@@ -83,6 +83,9 @@ export class PostgresRecords implements RecordStore {
   readonly #schema: string;
   readonly #tables: ListingTables;
   readonly #counters: counters.CounterTable;
+  readonly #readCounter: (
+    query: counters.CounterQuery,
+  ) => Promise<Counter | null>;
   readonly #read: (refs: readonly RecordRef[]) => Promise<ReadAnswer[]>;
   readonly #commit: string;
 
@@ -117,6 +120,7 @@ export class PostgresRecords implements RecordStore {
       auditEvents: sql(`${schema}.audit_events`),
     };
     this.#counters = { sql, counters: sql(`${schema}.counters`) };
+    this.#readCounter = counters.counterReader(this.#counters);
     this.#read = recordReader(
       sql,
       schema,
@@ -195,7 +199,7 @@ export class PostgresRecords implements RecordStore {
 
   /** The counter if its window is open at `now`. */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return counters.readCounter(this.#counters, key, now);
+    return this.#readCounter({ key, now });
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */

@@ -70,6 +70,18 @@ export class Connection {
     return this.#finish(fn);
   }
 
+  /**
+   * Deletes, in one write, the first `limit` rows of `table` that `where`
+   * (`?` for `cut`, then an `ORDER BY`) picks; returns how many.
+   */
+  sweep(table: string, where: string, cut: number, limit: number): number {
+    const sql = `DELETE FROM ${table} WHERE rowid IN (
+      SELECT rowid FROM ${table} WHERE ${where} LIMIT ?)`;
+    return this.write(() =>
+      Number(this.statement(sql).run(cut, limit).changes)
+    );
+  }
+
   /** Closes the database; the statements die with it. */
   close(): void {
     this.#statements.clear();
@@ -113,6 +125,9 @@ export class Connection {
 const errcode = (err: unknown) =>
   Number((err as { errcode?: unknown } | null)?.errcode);
 const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
+
+/** The record a row holds (records hold only JSON values). */
+export const parse = <T>(row: Row): T => JSON.parse(row.value as string) as T;
 
 /** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
 export function isUniqueViolation(err: unknown): boolean {

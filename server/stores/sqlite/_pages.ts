@@ -12,21 +12,23 @@ import type {
   AuditEvent,
   EventQuery,
 } from "../../core/records.ts";
-import type { Connection } from "./_connection.ts";
+import { type Connection, parse } from "./_connection.ts";
 import { field, RECORDS } from "./_schema.ts";
+
+// The column of each order. Ids (UUIDv7, so creation order) are the key and
+// break ties.
+const ORDERS = {
+  created: "key",
+  name: field("nameKey"),
+  email: field("emailKey"),
+};
 
 /** The page of accounts `query` asks for, and how many match in all. */
 export function accountPage(c: Connection, query: AccountQuery): AccountPage {
   const sort = query.sort ?? "created";
   const descending = sort.startsWith("-");
-  const by = descending ? sort.slice(1) : sort;
-  // Ids (UUIDv7, so creation order) are the key and break ties.
-  const order = by === "name"
-    ? field("nameKey")
-    : by === "email"
-    ? field("emailKey")
-    : "key";
-  const args: Record<string, SQLInputValue> = { limit: query.limit + 1 };
+  const order = ORDERS[sort.replace("-", "") as keyof typeof ORDERS];
+  const args: Record<string, SQLInputValue> = {};
   let search = "";
   if (query.q !== undefined && query.q !== "") {
     // instr(), not LIKE: LIKE folds ASCII case and reads % and _.
@@ -36,8 +38,9 @@ export function accountPage(c: Connection, query: AccountQuery): AccountPage {
   }
   const after = descending ? "<" : ">";
   let from = "";
+  const page: Record<string, SQLInputValue> = { limit: query.limit + 1 };
   if (query.cursor !== undefined) {
-    args.cursor = query.cursor;
+    page.cursor = query.cursor;
     // The cursor is the previous page's last id; in creation order it says
     // where to go on by itself, otherwise its account gives the sort key
     // (none: an empty page, as in memory).
@@ -48,17 +51,14 @@ export function accountPage(c: Connection, query: AccountQuery): AccountPage {
         WHERE kind = 'account' AND key = :cursor)`;
   }
   const direction = descending ? " DESC" : "";
+  const matching = `FROM ${RECORDS} WHERE kind = 'account'${search}`;
   return c.read(() => {
     // One row more than asked tells whether another page follows.
-    const rows = c.statement(`
-      SELECT value FROM ${RECORDS} WHERE kind = 'account'${search}${from}
-      ORDER BY ${order}${direction}, key${direction} LIMIT :limit`).all(args);
-    const { limit: _, cursor: __, ...counted } = args;
-    const total = c.statement(`
-      SELECT count(*) AS n FROM ${RECORDS}
-      WHERE kind = 'account'${search}`).get(counted);
-    const accounts = rows.slice(0, query.limit)
-      .map((row) => JSON.parse(row.value as string) as AccountRecord);
+    const rows = c.statement(`SELECT value ${matching}${from}
+      ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
+      .all({ ...args, ...page });
+    const total = c.statement(`SELECT count(*) AS n ${matching}`).get(args);
+    const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
     return {
       accounts,
       nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
@@ -85,8 +85,7 @@ export function eventPage(c: Connection, query: EventQuery): AuditEvent[] {
     where.push("key < :cursor");
     args.cursor = query.cursor;
   }
-  const rows = c.statement(`
-    SELECT value FROM ${RECORDS} WHERE ${where.join(" AND ")}
-    ORDER BY key DESC LIMIT :limit`).all(args);
-  return rows.map((row) => JSON.parse(row.value as string) as AuditEvent);
+  return c.statement(`SELECT value FROM ${RECORDS}
+    WHERE ${where.join(" AND ")} ORDER BY key DESC LIMIT :limit`)
+    .all(args).map(parse<AuditEvent>);
 }

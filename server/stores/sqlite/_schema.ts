@@ -7,9 +7,6 @@
 import { type Kind, KINDS } from "../../core/records.ts";
 import type { Connection } from "./_connection.ts";
 
-/** The schema version this code writes and reads. */
-export const SCHEMA_VERSION = 1;
-
 /** The table of records. */
 export const RECORDS = "gatehouse_records";
 /** The table of limiter counters. */
@@ -17,7 +14,7 @@ export const COUNTERS = "gatehouse_counters";
 
 /** The SQL expression for the record's JSON field `field`. */
 export function field(name: string): string {
-  // Names come from KINDS (checked by `fieldOf`), never from a request.
+  // Names come from KINDS (checked by `byField`), never from a request.
   return `json_extract(value, '$.${name}')`;
 }
 
@@ -39,6 +36,9 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX gatehouse_counters_reset_at ON ${COUNTERS} (reset_at);`,
 ];
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 // Indexes are partial (one kind each), so a query names its kind as a
 // literal for SQLite to use them. Ties in an order break by key.
@@ -79,10 +79,8 @@ export function migrate(c: Connection): void {
     c.exec(
       "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
     );
-    const row = c.statement(
-      "SELECT max(version) AS version FROM gatehouse_schema",
-    ).get();
-    const current = Number(row?.version ?? 0);
+    const schema = "SELECT max(version) AS v FROM gatehouse_schema";
+    const current = Number(c.statement(schema).get()?.v ?? 0);
     if (current > SCHEMA_VERSION) {
       throw new Error(
         `The SQLite database at ${c.path} has Gatehouse schema version ` +
@@ -90,13 +88,10 @@ export function migrate(c: Connection): void {
           "upgrade Gatehouse to open it",
       );
     }
-    for (let version = current; version < SCHEMA_VERSION; version++) {
-      c.exec(MIGRATIONS[version]!);
-    }
+    for (const sql of MIGRATIONS.slice(current)) c.exec(sql);
     if (current < SCHEMA_VERSION) {
-      c.exec("DELETE FROM gatehouse_schema");
-      c.statement("INSERT INTO gatehouse_schema (version) VALUES (?)")
-        .run(SCHEMA_VERSION);
+      c.exec(`DELETE FROM gatehouse_schema;
+        INSERT INTO gatehouse_schema (version) VALUES (${SCHEMA_VERSION})`);
     }
     for (const sql of indexes()) c.exec(sql);
   });

@@ -1,10 +1,8 @@
-// The narrow store over SQLite (`node:sqlite`, built into Deno). Records
-// are JSON in one table keyed by (kind, key), indexed as `KINDS` says. A
-// commit is one `BEGIN IMMEDIATE` transaction that checks versions, then
-// writes: commits from every connection to the file run one at a time. A
-// version is the value of a clock every commit moves, so a record deleted
-// and written again never gets an old version back. Every answer is
-// synchronous, handed back as a promise.
+// The narrow store over SQLite (`node:sqlite`, built into Deno), on the
+// tables of _schema.ts. A commit, like a counter's reservation, is one
+// `BEGIN IMMEDIATE` transaction, so writes from every connection run one at
+// a time. A version is the value of a clock every commit moves: a record
+// deleted and written again never gets an old version back.
 
 import {
   type AccountPage,
@@ -22,21 +20,23 @@ import {
   type RecordRef,
   type RecordStore,
   type Reservation,
+  type StoredTally,
   type Versioned,
 } from "../../core/records.ts";
-import { Connection, isUniqueViolation, type Row } from "./_connection.ts";
-import * as counters from "./_counters.ts";
+import {
+  Connection,
+  isUniqueViolation,
+  parse,
+  type Row,
+} from "./_connection.ts";
 import { accountPage, eventPage } from "./_pages.ts";
-import { field, migrate, RECORDS } from "./_schema.ts";
+import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 
 /** Where {@linkcode SqliteRecords} keeps its data. */
 export interface SqliteRecordsOptions {
   /** The database file (created if missing), or `":memory:"`. */
   path: string;
-  /**
-   * How long a write waits for another connection to the same file to
-   * finish its transaction, in ms (5000 by default).
-   */
+  /** How long a write waits for another connection's lock, ms (5000). */
   busyTimeout?: number;
 }
 
@@ -82,10 +82,7 @@ export class SqliteRecords implements RecordStore {
       const one = (ref: RecordRef) => {
         const row = "key" in ref
           ? this.#byKey(ref.kind, ref.key)
-          : this.#c.statement(`
-              SELECT version, value FROM ${RECORDS}
-              WHERE kind = '${kindOf(ref.kind)}'
-                AND ${field(fieldOf(ref.kind, ref.unique, "unique"))} = ?`)
+          : this.#c.statement(byField(ref.kind, ref.unique, "unique"))
             .get(ref.value);
         return row === undefined ? null : versioned(row);
       };
@@ -102,11 +99,8 @@ export class SqliteRecords implements RecordStore {
     value: string,
   ): Promise<Versioned<RecordKinds[K]>[]> {
     return Promise.try(() =>
-      this.#c.statement(`
-        SELECT version, value FROM ${RECORDS}
-        WHERE kind = '${kindOf(kind)}'
-          AND ${field(fieldOf(kind, name, "lists"))} = ?`)
-        .all(value).map((row) => versioned<RecordKinds[K]>(row))
+      this.#c.statement(byField(kind, name, "lists")).all(value)
+        .map(versioned<RecordKinds[K]>)
     );
   }
 
@@ -134,11 +128,8 @@ export class SqliteRecords implements RecordStore {
 
   /** Whether any account exists. */
   hasAccounts(): Promise<boolean> {
-    return Promise.try(() =>
-      this.#c.statement(
-        `SELECT 1 AS one FROM ${RECORDS} WHERE kind = 'account' LIMIT 1`,
-      ).get() !== undefined
-    );
+    const any = `SELECT 1 FROM ${RECORDS} WHERE kind = 'account' LIMIT 1`;
+    return Promise.try(() => this.#c.statement(any).get() !== undefined);
   }
 
   /** A page of audit events, newest first. */
@@ -157,40 +148,57 @@ export class SqliteRecords implements RecordStore {
   ): Promise<number> {
     return Promise.try(() => {
       const expiry: string | null = KINDS[kindOf(kind)].expiry;
-      if (expiry === null) {
-        throw new TypeError(`${kind} records do not expire`);
-      }
-      return this.#c.write(() =>
-        Number(
-          this.#c.statement(`
-            DELETE FROM ${RECORDS} WHERE kind = '${kind}' AND key IN (
-              SELECT key FROM ${RECORDS}
-              WHERE kind = '${kind}' AND ${field(expiry)} <= ?
-              ORDER BY ${field(expiry)} LIMIT ?)`).run(before, limit).changes,
-        )
-      );
+      if (expiry === null) throw new TypeError(`${kind} records do not expire`);
+      const at = field(expiry);
+      const oldest = `kind = '${kind}' AND ${at} <= ? ORDER BY ${at}`;
+      return this.#c.sweep(RECORDS, oldest, before, limit);
     });
   }
 
   /** Reserves one attempt unless the open window already counts `limit`. */
-  reserveAttempt(key: string, window: AttemptWindow): Promise<Reservation> {
-    return Promise.try(() => counters.reserveAttempt(this.#c, key, window));
+  reserveAttempt(
+    key: string,
+    { now, windowMs, limit }: AttemptWindow,
+  ): Promise<Reservation> {
+    return Promise.try(() =>
+      this.#c.write(() => {
+        const row = this.#c.statement(`
+          INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
+          VALUES (:key, 1, :end)
+          ON CONFLICT (key) DO UPDATE SET
+            count = CASE WHEN c.reset_at > :now THEN c.count + 1 ELSE 1 END,
+            reset_at = CASE WHEN c.reset_at > :now THEN c.reset_at
+              ELSE excluded.reset_at END
+          WHERE c.reset_at <= :now OR c.count < :limit
+          RETURNING count, reset_at AS resetAt`)
+          .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
+        // None: refused, the window open at `now` is full (nothing written).
+        return row === undefined
+          ? { admitted: false, ...this.#counter(key, now)! }
+          : { admitted: true, ...row };
+      })
+    );
   }
 
-  /** Gives one attempt back to the window ending at `resetAt`. */
+  /** Gives one attempt back to the window ending at `resetAt`, if still there. */
   releaseAttempt(key: string, resetAt: number): Promise<void> {
-    return Promise.try(() => counters.releaseAttempt(this.#c, key, resetAt));
+    return Promise.try(() => {
+      this.#c.write(() =>
+        this.#c.statement(`UPDATE ${COUNTERS} SET count = count - 1
+          WHERE key = ? AND reset_at = ? AND count > 0`).run(key, resetAt)
+      );
+    });
   }
 
   /** The counter `key` if its window is still open at `now`. */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return Promise.try(() => counters.readCounter(this.#c, key, now));
+    return Promise.try(() => this.#counter(key, now));
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   deleteExpiredCounters(now: number, limit: number): Promise<number> {
     return Promise.try(() =>
-      counters.deleteExpiredCounters(this.#c, now, limit)
+      this.#c.sweep(COUNTERS, "reset_at <= ? ORDER BY reset_at", now, limit)
     );
   }
 
@@ -205,33 +213,37 @@ export class SqliteRecords implements RecordStore {
     ).get(kindOf(kind), key);
   }
 
+  #counter(key: string, now: number): Counter | null {
+    const row = this.#c.statement(`SELECT count, reset_at AS resetAt
+      FROM ${COUNTERS} WHERE key = ? AND reset_at > ?`).get(key, now);
+    return row === undefined ? null : { ...row as unknown as Counter };
+  }
+
   // Inside the write transaction: the checks, then every write under one
   // new version.
   #apply(commit: Commit): boolean {
     for (const check of commit.checks ?? []) {
       const row = this.#byKey(check.kind, check.key);
-      const version = row === undefined ? null : String(row.version);
-      if (version !== check.version) return false;
+      if ((row === undefined ? null : String(row.version)) !== check.version) {
+        return false;
+      }
     }
-    const version = Number(
-      this.#c.statement(
-        "UPDATE gatehouse_clock SET n = n + 1 RETURNING n",
-      ).get()!.n,
-    );
+    const tick = "UPDATE gatehouse_clock SET n = n + 1 RETURNING n";
+    const version = Number(this.#c.statement(tick).get()!.n);
     const { deletes = [], puts = [] } = commit;
+    // Every record replaced goes too, so a unique value is checked against
+    // what the commit leaves, whatever the order of its puts.
     const remove = this.#c.statement(
       `DELETE FROM ${RECORDS} WHERE kind = ? AND key = ?`,
     );
-    // Every record replaced goes too, so a unique value is checked against
-    // what the commit leaves, whatever the order of its puts.
     for (const { kind, value } of [...deletes, ...puts]) {
       remove.run(kindOf(kind), keyOf(kind, value));
     }
+    // Records hold only JSON values, so they come back exactly as put.
     const upsert = this.#c.statement(`
       INSERT INTO ${RECORDS} (kind, key, version, value) VALUES (?, ?, ?, ?)
       ON CONFLICT (kind, key) DO UPDATE
       SET version = excluded.version, value = excluded.value`);
-    // Records hold only JSON values, so they come back exactly as put.
     const put = <K extends Kind>(kind: K, value: RecordKinds[K]) =>
       upsert.run(
         kindOf(kind),
@@ -242,9 +254,7 @@ export class SqliteRecords implements RecordStore {
     for (const { kind, value } of puts) put(kind, value);
     for (const { key, by } of commit.tallies ?? []) {
       const row = this.#byKey("tally", key);
-      const count = row === undefined
-        ? 0
-        : (JSON.parse(row.value as string) as RecordKinds["tally"]).count;
+      const count = row === undefined ? 0 : parse<StoredTally>(row).count;
       put("tally", { key, count: count + by });
     }
     for (const event of commit.events ?? []) put("event", event);
@@ -253,10 +263,7 @@ export class SqliteRecords implements RecordStore {
 }
 
 function versioned<T>(row: Row): Versioned<T> {
-  return {
-    value: JSON.parse(row.value as string) as T,
-    version: String(row.version),
-  };
+  return { value: parse<T>(row), version: String(row.version) };
 }
 
 // Kinds and field names are written into SQL (for the partial indexes to
@@ -268,15 +275,14 @@ function kindOf(kind: string): Kind {
   return kind as Kind;
 }
 
-function fieldOf(
-  kind: Kind,
-  name: string,
-  role: "unique" | "lists",
-): string {
+// The records of `kind` whose unique or list field `name` is the one
+// parameter: the kind is a literal, so SQLite uses its partial index.
+function byField(kind: Kind, name: string, role: "unique" | "lists"): string {
   if (!(KINDS[kindOf(kind)][role] as readonly string[]).includes(name)) {
     throw new TypeError(`${kind} records have no ${role} field ${name}`);
   }
-  return name;
+  return `SELECT version, value FROM ${RECORDS}
+    WHERE kind = '${kind}' AND ${field(name)} = ?`;
 }
 
 function keyOf<K extends Kind>(kind: K, value: RecordKinds[K]): string {

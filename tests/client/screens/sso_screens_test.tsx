@@ -10,8 +10,8 @@ import {
   configureAuthTransport,
   restTransport,
   type SessionUser,
-  type SsoStartOptions,
 } from "@gatehouse/client";
+import type { SsoStartOptions } from "@gatehouse/client/sso";
 import {
   AccountPanel,
   LoginScreen,
