@@ -300,7 +300,8 @@ export interface StoredLogoutToken {
  * A count kept by the store, changed only by {@linkcode Commit.tallies}:
  * enabled accounts per role (`role:{role}`), all enabled accounts
  * (`enabled`), and per-account sequences whose version serialises a rule
- * (`sessions:{userId}`, `invitation:{emailKey}`).
+ * (`sessions:{userId}`, whose count is never below the account's stored
+ * sessions, and `invitation:{emailKey}`).
  */
 export interface StoredTally {
   /** The tally's name. */

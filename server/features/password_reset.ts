@@ -66,26 +66,29 @@ export function requestResetOperation(context: GatehouseContext): Operation {
       ];
       await store.createLink(record, { events });
       trail.committed(events);
-      // Every path schedules the message; only a live account's is written
-      // and sent, once the answer has been written (see afterAnswer: a
-      // microtask would run before Deno writes it), never awaited: the
-      // answer must not wait for the mail, nor take longer for a known
-      // address. A failed send is logged and counted by the outbox.
+      // Every path schedules the message and writes it, once the answer has
+      // been written (see afterAnswer: a microtask would run before Deno
+      // writes it), never awaited: the answer must not wait for the mail,
+      // nor take longer for a known address, and neither must the requests
+      // that come after it (the work after an answer shares their thread).
+      // Only a live account's is sent. A failed send is logged and counted
+      // by the outbox.
       const link = linkUrl(publicUrl ?? "", "reset", token);
       // The account's own language (§14), else the request's.
       const locale = (live ? found.user.locale : undefined) ||
         mail.localeOf(req);
       const name = live ? found.user.name : undefined;
       afterAnswer(store, info, () => {
-        if (!live || !mailing) return;
-        return mail.deliver(mail.compose("password_reset", {
+        if (!mailing) return;
+        const message = mail.compose("password_reset", {
           email: record.email,
           name,
         }, {
           link,
           expiresAt: record.expiresAt,
           validFor: limits.resetTtl,
-        }, locale));
+        }, locale);
+        if (live) return mail.deliver(message);
       }, (error) => logger.error("password reset mail failed", { error }));
       if (!mailing && !warned) {
         // Said once, whatever the address, and never with a link: secrets stay

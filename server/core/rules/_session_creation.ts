@@ -1,12 +1,21 @@
-// Creating a session. Its commit decides on three reads: the account (is
-// it enabled, at the generation and factor version the sign-in verified?),
-// the account's `sessions:{userId}` tally, and the account's sessions (for
-// the cap). Every commit that adds or removes a session of the account
-// moves the tally, and this one checks it: sign-ins of one account commit
-// one after another, each having seen the sessions of those before it.
+// Creating a session. Its commit decides on the account (is it enabled, at
+// the generation and factor version the sign-in verified?), the account's
+// `sessions:{userId}` tally and, at the cap, the account's sessions. Every
+// commit that adds or removes a session of the account moves the tally,
+// and this one checks it: sign-ins of one account commit one after
+// another, each having seen the sessions of those before it.
 //
-// A sign-in can begin the reads while argon2id verifies the password
-// (`EarlyReads`), so that only the commit waits for the verify. Early
+// The tally's count is never below the number of sessions stored for the
+// account: a new session adds one, a checked deletion takes one away; a
+// deletion that cannot know what it removed (a batch) moves it up by one,
+// and the reaper's sweep does not move it. So below the cap no list is
+// needed; at the cap the sessions are listed, and the commit sets the count
+// to what it then knows exactly.
+//
+// A sign-in begins the reads of the account and the tally while argon2id
+// verifies the password (`EarlyReads`), for an unknown address too (of an
+// account that does not exist): both make the same reads, and the list,
+// whose length depends on the account, waits for a right password. Early
 // reads are a starting point only: the commit checks the account and the
 // tally as they were read and reads again when either moved; a refusal
 // decided on early reads is decided again on fresh ones, since no commit
@@ -47,16 +56,14 @@ export interface CreationReads {
 }
 
 /**
- * Reads what a session of `userId` is decided on. The sessions are listed
- * only once the tally is read: every change to the list after that read
- * moves the tally, so the commit's check on it catches a list that is
- * already stale. (Listing in parallel could answer an older list than the
- * tally, and let a racing sign-in slip past the cap.)
+ * Reads what a session of `userId` is decided on: the account and the
+ * tally, then the sessions if the tally says the account may be at
+ * `maxSessions` (see {@linkcode withSessions}).
  */
 export async function readForCreation(
   records: RecordStore,
   userId: string,
-  listing: boolean,
+  maxSessions: number | undefined,
 ): Promise<CreationReads> {
   const [account, count] = await readRecords<[AccountRecord, StoredTally]>(
     records,
@@ -65,11 +72,39 @@ export async function readForCreation(
       { kind: "tally", key: tally.sessions(userId) },
     ],
   );
-  const sessions = listing && account !== null
-    ? (await records.list("session", "userId", userId)).map((s) => s.value)
-    : null;
-  return { account, count, sessions };
+  return await withSessions(
+    records,
+    userId,
+    { account, count, sessions: null },
+    maxSessions,
+  );
 }
+
+/**
+ * `reads` with the account's sessions listed, when a new session could
+ * pass `maxSessions` by the tally's count. The list is read only after
+ * the tally: every change to it after that read moves the tally, so the
+ * commit's check on it catches a list that is already stale. (Listing in
+ * parallel could answer an older list than the tally, and let a racing
+ * sign-in slip past the cap.)
+ */
+async function withSessions(
+  records: RecordStore,
+  userId: string,
+  reads: CreationReads,
+  maxSessions: number | undefined,
+): Promise<CreationReads> {
+  if (
+    maxSessions === undefined || reads.sessions !== null ||
+    reads.account === null || countOf(reads) + 1 <= maxSessions
+  ) {
+    return reads;
+  }
+  const listed = await records.list("session", "userId", userId);
+  return { ...reads, sessions: listed.map((s) => s.value) };
+}
+
+const countOf = (reads: CreationReads) => reads.count?.value.count ?? 0;
 
 /**
  * Reads begun ahead of the createSession they serve, one per account at a
@@ -94,7 +129,7 @@ export class EarlyReads {
       const at = performance.now();
       this.#forgetOld(at);
       // A read that fails is as if none had been begun.
-      const reads = readForCreation(this.#records, userId, true)
+      const reads = readForCreation(this.#records, userId, undefined)
         .catch(() => null);
       this.#waiting.delete(userId);
       this.#waiting.set(userId, { at, reads });
@@ -167,11 +202,14 @@ export function createSession(
   session: NewSession,
   early: Promise<CreationReads | null> | null = null,
 ): Promise<boolean> {
-  const listing = session.maxSessions !== undefined;
-  const read = () => readForCreation(records, session.userId, listing);
+  const { userId, maxSessions } = session;
+  const read = () => readForCreation(records, userId, maxSessions);
   return committing(records, async () => {
-    const earlier = early === null ? null : await early;
+    const begun = early === null ? null : await early;
     early = null;
+    const earlier = begun === null
+      ? null
+      : await withSessions(records, userId, begun, maxSessions);
     let commit = plan(session, earlier ?? await read());
     if (commit === null && earlier !== null) {
       // What was read early may have changed (an account created, enabled):
@@ -213,9 +251,10 @@ function plan(session: NewSession, reads: CreationReads): Commit | null {
     value.ssoProvider = session.sso.provider;
     if (session.sso.sid !== null) value.ssoSid = session.sso.sid;
   }
-  const ended = maxSessions === undefined
+  const listed = maxSessions === undefined ? null : reads.sessions;
+  const ended = listed === null || maxSessions === undefined
     ? []
-    : surplus(reads.sessions ?? [], account.generation, createdAt, maxSessions);
+    : surplus(listed, account.generation, createdAt, maxSessions);
   return {
     checks: [
       unchanged("account", userId, found),
@@ -223,7 +262,10 @@ function plan(session: NewSession, reads: CreationReads): Commit | null {
     ],
     puts: [{ kind: "session", value, before: null }],
     deletes: ended.map((s) => ({ kind: "session" as const, value: s })),
-    tallies: [{ key: tally.sessions(userId), by: 1 }],
+    tallies: [{
+      key: tally.sessions(userId),
+      by: countMove(reads, listed, ended),
+    }],
     ...(session.events === undefined ? {} : { events: session.events }),
   };
 }
@@ -250,4 +292,16 @@ function surplus(
   );
   const over = Math.max(0, live.length - Math.max(0, maxSessions - 1));
   return [...live.slice(0, over), ...dead].slice(0, MAX_ENDED);
+}
+
+// How the tally moves: one more session, or, when the sessions were listed,
+// to their exact count after this commit (a move of at least one either
+// way, so that the tally's version always moves).
+function countMove(
+  reads: CreationReads,
+  listed: readonly StoredSession[] | null,
+  ended: readonly StoredSession[],
+): number {
+  if (listed === null) return 1;
+  return listed.length - ended.length + 1 - countOf(reads) || 1;
 }

@@ -198,13 +198,14 @@ async function listSessions(
 }
 
 // The commit that deletes one session as read (checked, so that of two
-// racing deletions one deletes and the other finds none), with its events.
+// racing deletions one deletes and the other finds none: the tally's count
+// goes down by the one session that was there), with its events.
 function deletion(found: Versioned<StoredSession>, options: WithEvents) {
   const session = found.value;
   return {
     checks: [unchanged("session", session.tokenHash, found)],
     deletes: [{ kind: "session" as const, value: session }],
-    tallies: [{ key: tally.sessions(session.userId), by: 1 }],
+    tallies: [{ key: tally.sessions(session.userId), by: -1 }],
     ...(options.events === undefined ? {} : { events: options.events }),
   };
 }
