@@ -295,13 +295,13 @@ function surplus(
 }
 
 // How the tally moves: one more session, or, when the sessions were listed,
-// to their exact count after this commit (a move of at least one either
-// way, so that the tally's version always moves).
+// to their exact count after this commit. (A move of 0 still moves the
+// tally's version, which is what serialises the sign-ins: see TallyMove.)
 function countMove(
   reads: CreationReads,
   listed: readonly StoredSession[] | null,
   ended: readonly StoredSession[],
 ): number {
   if (listed === null) return 1;
-  return listed.length - ended.length + 1 - countOf(reads) || 1;
+  return listed.length - ended.length + 1 - countOf(reads);
 }
