@@ -268,14 +268,33 @@ export function fromRow<K extends Kind>(kind: K, row: RowJson): RecordKinds[K] {
   for (const [field, column] of fieldsOf(kind)) {
     const v = row[column.name];
     if (column.absentIsNull === true && v === null) continue;
-    record[field] = column.emptyIsNull === true && v === null ? "" : v;
+    record[field] = column.emptyIsNull === true && v === null
+      ? ""
+      : ownCopy(column, v);
   }
   return record as unknown as RecordKinds[K];
 }
 
-// The fields of `kind` with their columns, in the interface's order.
+// A record's lists and objects are its own, so that one row answering
+// several reads (the account of many coalesced session checks) gives each a
+// record it may change: the rest of a row is strings, numbers and booleans.
+function ownCopy(column: Column, v: unknown): unknown {
+  if (v === null || typeof v !== "object") return v;
+  return column.type === "text[]" && Array.isArray(v)
+    ? [...v]
+    : structuredClone(v);
+}
+
+// The fields of each kind with their columns, in the interface's order
+// (made once: this runs for every record read).
+const FIELDS = new Map<Kind, [string, Column][]>();
 function fieldsOf(kind: Kind): [string, Column][] {
-  return Object.entries(TABLES[kind].columns as Record<string, Column>);
+  let fields = FIELDS.get(kind);
+  if (fields === undefined) {
+    fields = Object.entries(TABLES[kind].columns as Record<string, Column>);
+    FIELDS.set(kind, fields);
+  }
+  return fields;
 }
 
 /**

@@ -104,15 +104,11 @@ export async function readRefs(
   const rows = await sql.unsafe(selects.join(" UNION ALL "), params, {
     prepare: true,
   });
-  const found = new Map<string, { r: RowJson; v: string; used: boolean }>();
+  const found = new Map<string, { r: RowJson; v: string }>();
   for (const row of rows) {
     const { lookup } = ordered[row.g]!;
     const r = row.r as RowJson;
-    found.set(`${row.g}:${r[lookup.column.name]}`, {
-      r,
-      v: row.v,
-      used: false,
-    });
+    found.set(`${row.g}:${r[lookup.column.name]}`, { r, v: row.v });
   }
   return lookups.map((lookup) => {
     if (lookup === null) return null;
@@ -122,10 +118,8 @@ export async function readRefs(
     const hit = found.get(`${g}:${lookup.value}`);
     if (hit === undefined) return null;
     // Reads coalesced from several callers may ask for one record (the
-    // account of many sessions): each gets its own copy to change.
-    const row = hit.used ? structuredClone(hit.r) : hit.r;
-    hit.used = true;
-    return { value: fromRow(lookup.kind, row), version: hit.v };
+    // account of many sessions): fromRow makes each its own.
+    return { value: fromRow(lookup.kind, hit.r), version: hit.v };
   });
 }
 
