@@ -9,10 +9,11 @@
 // by one would take minutes for a million: KV gets batched commits of
 // session records through KvRecords.commit (the record with its list and
 // expiry entries, whatever the key layout), Postgres one INSERT … SELECT
-// over generate_series. Neither moves the account's `sessions:{userId}`
-// tally: it serialises sign-ins of one account, and no sign-in runs while
-// seeding. Bulk sessions belong to the same account; what the scale
-// scenario measures is the depth of the session index.
+// over generate_series. Both move the account's `sessions:{userId}` tally by
+// as many, as a sign-in would: its count must never be below the sessions
+// stored (a sign-in at the cap lists them only then). Bulk sessions belong
+// to the same account; what the scale scenario measures is the depth of the
+// session index.
 
 import postgres from "postgres";
 import { createAuth } from "../server/core/auth.ts";
@@ -242,7 +243,10 @@ async function bulkKv(
       () => ({ kind: "session" as const, value: session() }),
     );
     inFlight.push(
-      records.commit({ puts }).then((ok) => {
+      records.commit({
+        puts,
+        tallies: [{ key: `sessions:${USER.id}`, by: puts.length }],
+      }).then((ok) => {
         if (!ok) throw new Error("KvRecords refused a bulk session commit");
       }).catch((err) => failure ??= err),
     );
@@ -308,6 +312,11 @@ async function bulkPostgres(
             gen_random_uuid(), $1, 0, $2, $3, $2, $2
      FROM generate_series(1, $4)`,
     [USER.id, createdAt, expiresAt, count],
+  );
+  await sql.unsafe(
+    `INSERT INTO "${schema}".tallies AS t (key, count) VALUES ($1, $2)
+     ON CONFLICT (key) DO UPDATE SET count = t.count + excluded.count`,
+    [`sessions:${USER.id}`, count],
   );
 }
 

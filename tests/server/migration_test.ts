@@ -333,10 +333,15 @@ Deno.test({
         (await sql.unsafe(
           `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
         )).map((row) => [row.key, Number(row.count)]);
+      // Each account's sessions counted too (a sign-in at the cap lists
+      // them only when its count says so).
       assert.deepEqual(await tallies(), [
         ["enabled", 3],
         ["role:", 1],
         ["role:admin", 2],
+        ...[[`sessions:${ada}`, 1], [`sessions:${edsger}`, 1]].sort((a, b) =>
+          a[0]! < b[0]! ? -1 : 1
+        ),
       ]);
 
       // The data, as the rules read it.

@@ -269,14 +269,18 @@ const FROM_VERSION_8: readonly string[] = [
     key text PRIMARY KEY,
     count bigint NOT NULL
   )`,
-  // Started from the accounts there are; a count of none is no row, as on
-  // a fresh store.
+  // Started from the accounts and sessions there are (a sign-in at the cap
+  // lists an account's sessions only when its count says so); a count of
+  // none is no row, as on a fresh store.
   `INSERT INTO {schema}.tallies (key, count)
     SELECT 'role:' || role, count(*) FROM {schema}.users
     WHERE NOT disabled GROUP BY role
     UNION ALL
     SELECT 'enabled', count(*) FROM {schema}.users
-    WHERE NOT disabled HAVING count(*) > 0`,
+    WHERE NOT disabled HAVING count(*) > 0
+    UNION ALL
+    SELECT 'sessions:' || user_id, count(*) FROM {schema}.sessions
+    GROUP BY user_id`,
   `DROP TRIGGER totp_counted ON {schema}.totp`,
   `DROP TRIGGER passkeys_counted ON {schema}.passkeys`,
   ...[
