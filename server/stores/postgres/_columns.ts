@@ -8,8 +8,10 @@
 //
 // Rows travel as JSON both ways: a put sends the row as a JSON object that
 // `jsonb_populate_record` casts to the table's types, and a read answers
-// `to_jsonb(row)`, whose bigint, integer, boolean, text[] and jsonb values
-// arrive as JS numbers, booleans, arrays and objects. Only the nullable uuid
+// `row_to_json(row)` (text made in one pass, where `to_jsonb` builds a
+// binary value first: the session check reads two rows a request), whose
+// bigint, integer, boolean, text[] and jsonb values arrive as JS numbers,
+// booleans, arrays and objects. Only the nullable uuid
 // columns whose record says "" for none (a link's user and inviter, a
 // challenge's user) need a conversion.
 
@@ -262,7 +264,7 @@ export function toRow(kind: Kind, value: object): RowJson {
   return row;
 }
 
-/** The record of `kind` that `row` (`to_jsonb` of its table's row) holds. */
+/** The record of `kind` that `row` (`row_to_json` of its table's row) holds. */
 export function fromRow<K extends Kind>(kind: K, row: RowJson): RecordKinds[K] {
   const record: Record<string, unknown> = {};
   for (const [field, column] of fieldsOf(kind)) {

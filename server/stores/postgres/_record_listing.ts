@@ -66,7 +66,7 @@ export async function accountsPage(
   // while others are created); a page with no row counts alone.
   const counted = sql`(SELECT count(*) FROM ${users} WHERE ${search})`;
   const rows = await sql`
-    SELECT to_jsonb(u) AS r, ${counted} AS n FROM ${users} u
+    SELECT row_to_json(u) AS r, ${counted} AS n FROM ${users} u
     WHERE ${search} AND ${from}
     ORDER BY ${order} LIMIT ${query.limit + 1}`;
   const count = rows.length > 0
@@ -106,11 +106,11 @@ export async function eventsPage(
   // keeps a page an index read, where an OR would scan.
   const rows = user === null
     ? await sql`
-      SELECT to_jsonb(e) AS r FROM ${auditEvents} AS e WHERE true ${before}
+      SELECT row_to_json(e) AS r FROM ${auditEvents} AS e WHERE true ${before}
         ${type}
       ORDER BY id DESC LIMIT ${limit}`
     : await sql`
-      SELECT to_jsonb(e) AS r FROM (
+      SELECT row_to_json(e) AS r FROM (
         (SELECT * FROM ${auditEvents} WHERE actor_id = ${user}::uuid
           ${before} ${type} ORDER BY id DESC LIMIT ${limit})
         UNION

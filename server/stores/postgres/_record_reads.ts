@@ -97,7 +97,7 @@ export async function readRefs(
       ? `= $${g + 1}::${column.type}`
       : `= ANY($${g + 1}::${column.type}[])`;
     selects.push(
-      `SELECT ${g} AS g, xmin::text AS v, to_jsonb(t) AS r FROM ${table} t WHERE "${column.name}" ${match}`,
+      `SELECT ${g} AS g, xmin::text AS v, row_to_json(t) AS r FROM ${table} t WHERE "${column.name}" ${match}`,
     );
     params.push(values.size === 1 ? [...values][0]! : [...values]);
   });
@@ -135,7 +135,7 @@ export async function listRecords<K extends Kind>(
   const compared = lookupValue(column, value);
   if (compared === null) return [];
   const rows = await sql.unsafe(
-    `SELECT xmin::text AS v, to_jsonb(t) AS r FROM "${schema}"."${
+    `SELECT xmin::text AS v, row_to_json(t) AS r FROM "${schema}"."${
       TABLES[kind].table
     }" t WHERE "${column.name}" = $1::${column.type}`,
     [compared],
