@@ -18,7 +18,7 @@ export interface ServerProcess {
 const ROOT = new URL("../", import.meta.url);
 
 /**
- * Runs `bench/servers/{name}.ts` with `config` as its JSON argument and
+ * Runs `bench/servers/{name}.ts` (or `{name}` itself, a `.js` bundle) with `config` as its JSON argument and
  * waits for its `{"port": N}` line (up to `timeoutMs`).
  */
 export function startServer(
@@ -43,7 +43,9 @@ export async function startServerIn(
   env: Record<string, string> = {},
   timeoutMs = 120_000,
 ): Promise<ServerProcess> {
-  const script = `${root.replace(/\/$/, "")}/bench/servers/${name}.ts`;
+  // A name ending in .js is a bundle of one (./_bundle.ts).
+  const file = name.endsWith(".js") ? name : `${name}.ts`;
+  const script = `${root.replace(/\/$/, "")}/bench/servers/${file}`;
   // BENCH_CPU_PROF=dir writes a V8 CPU profile of each server process
   // there when it stops (see bench/README.md, "Profiling").
   const profileDir = Deno.env.get("BENCH_CPU_PROF");

@@ -2,7 +2,7 @@
 // Tokens travel to the browser; only their digests are stored, so a leaked
 // database holds nothing a browser could present.
 
-import { createHash } from "node:crypto";
+import { sha256 } from "./_sha256.ts";
 
 /** 32 random bytes as base64url (43 characters). */
 export function randomToken(): string {
@@ -44,12 +44,12 @@ export function sessionTokenAccount(token: string): string | null {
 
 /**
  * SHA-256 of a token, base64url: the only form a store ever sees.
- * Synchronous on purpose: node:crypto hashes 43 bytes in about 2 µs, while
- * `crypto.subtle.digest` hops to a worker thread and costs about 45 µs, a
- * sizeable share of a session check.
+ * Synchronous on purpose: `crypto.subtle.digest` hops to another thread and
+ * costs about 45 µs, a sizeable share of a session check; ./_sha256.ts says
+ * why it is not node:crypto's.
  */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  return sha256(token).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 const HEX = Array.from(

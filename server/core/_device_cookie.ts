@@ -13,9 +13,8 @@
 // entry per address, newest first, up to MAX_ENTRIES; the cookie holds no
 // address in the clear.
 
-import { Buffer } from "node:buffer";
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { serializeCookie } from "../http/cookie.ts";
+import { hmacSha256, sha256, timingSafeEqual } from "./_sha256.ts";
 
 /** The trusted-device cookie's name. */
 export const DEVICE_COOKIE = "__Host-gatehouse-device";
@@ -30,6 +29,8 @@ const ENTRY = /^([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 // What one cookie may hold at most before it is not read at all.
 const MAX_COOKIE = MAX_ENTRIES * 80 + 16;
 const LABEL = "gatehouse-device\n";
+const BASE64URL = { alphabet: "base64url", omitPadding: true } as const;
+const encoder = new TextEncoder();
 
 interface DeviceKey {
   id: string;
@@ -70,15 +71,18 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
   const byId = new Map(list.map((key) => [key.id, key]));
 
   const mac = (key: DeviceKey, addressKey: string, id: string) =>
-    createHmac("sha256", key.raw).update(LABEL).update(addressKey)
-      .update("\n").update(id).digest();
+    hmacSha256(key.raw, encoder.encode(`${LABEL}${addressKey}\n${id}`));
 
   // The valid entries of a cookie value, with the address each is for
   // unknown (the MAC hides it): each as its key, id and MAC.
   const entries = (cookie: string | null) => {
     if (cookie === null || cookie.length > MAX_COOKIE) return [];
-    const found: { key: DeviceKey; id: string; mac: Buffer; text: string }[] =
-      [];
+    const found: {
+      key: DeviceKey;
+      id: string;
+      mac: Uint8Array;
+      text: string;
+    }[] = [];
     for (const text of cookie.split("~").slice(0, MAX_ENTRIES)) {
       const match = ENTRY.exec(text);
       const key = match === null ? undefined : byId.get(match[1]!);
@@ -86,7 +90,7 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
       found.push({
         key,
         id: match[2]!,
-        mac: Buffer.from(match[3]!, "base64url"),
+        mac: Uint8Array.fromBase64(match[3]!, { alphabet: "base64url" }),
         text,
       });
     }
@@ -94,13 +98,9 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
   };
 
   const matches = (
-    entry: { key: DeviceKey; id: string; mac: Buffer },
+    entry: { key: DeviceKey; id: string; mac: Uint8Array },
     addressKey: string,
-  ) => {
-    const expected = mac(entry.key, addressKey, entry.id);
-    return entry.mac.length === expected.length &&
-      timingSafeEqual(entry.mac, expected);
-  };
+  ) => timingSafeEqual(entry.mac, mac(entry.key, addressKey, entry.id));
 
   return {
     deviceOf(cookie, addressKey) {
@@ -114,7 +114,7 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
       const own = all.find((entry) => matches(entry, addressKey));
       const id = own?.id ?? randomId();
       const fresh = `${signer.id}.${id}.${
-        mac(signer, addressKey, id).toString("base64url")
+        mac(signer, addressKey, id).toBase64(BASE64URL)
       }`;
       const others = all.filter((entry) => entry !== own)
         .map((entry) => entry.text);
@@ -128,7 +128,7 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
 
 function randomId(): string {
   return crypto.getRandomValues(new Uint8Array(ID_BYTES))
-    .toBase64({ alphabet: "base64url", omitPadding: true });
+    .toBase64(BASE64URL);
 }
 
 // The key of this process when none is configured: one per process (not
@@ -141,8 +141,7 @@ function processKey(): DeviceKey {
 }
 
 function keyOf(raw: Uint8Array): DeviceKey {
-  const id = createHash("sha256").update(raw).digest().subarray(0, 6);
-  return { id: id.toString("base64url"), raw };
+  return { id: sha256(raw).subarray(0, 6).toBase64(BASE64URL), raw };
 }
 
 function readKey(text: unknown, index: number): DeviceKey {

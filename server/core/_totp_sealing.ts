@@ -13,7 +13,7 @@
 // sealed with the first key (as is one sealed with an older key), where
 // the store can replace a secret.
 
-import { createHash } from "node:crypto";
+import { sha256 } from "./_sha256.ts";
 
 /** Seals TOTP secrets for the store and opens them again. */
 export interface TotpSealing {
@@ -110,7 +110,7 @@ function sealingKey(text: string, index: number): SealingKey {
       `Invalid totpKeys[${index}]: base64 of ${KEY_BYTES} random bytes expected`,
     );
   }
-  const id = createHash("sha256").update(raw).digest().subarray(0, 6);
+  const id = sha256(raw).subarray(0, 6);
   return {
     id: base64url(id),
     key: crypto.subtle.importKey("raw", raw, "AES-GCM", false, [

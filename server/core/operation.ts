@@ -17,6 +17,7 @@ import {
 import type { GatehouseContext } from "./context.ts";
 import { contextOf, type Identity, type SessionContext } from "./identity.ts";
 import type { Handler, Middleware } from "../http/respond.ts";
+import { withBrowserLabels } from "../http/_client_meta.ts";
 
 /** Who calls a signed-in operation: admitted by its guard. */
 export interface Caller {
@@ -102,7 +103,10 @@ export function defineOperation<N extends OperationName>(
   happyPath: RunOf[(typeof OPERATIONS)[N]["guard"]],
 ): Operation {
   const guard: Guard = OPERATIONS[name].guard;
-  const run = adapt(guard, happyPath as RunOf[Guard]);
+  const adapted = adapt(guard, happyPath as RunOf[Guard]);
+  // Every operation but the session check may record its client (sessions,
+  // events), whose browser label needs the parser loaded first.
+  const run = name === "fetchSession" ? adapted : withBrowserLabels(adapted);
   return Object.freeze({
     name,
     guard,

@@ -2,9 +2,17 @@
 // address as the login limiter resolves it (the peer, or the trusted
 // proxy's header), and a short label of the browser and system ("Chrome on
 // Linux") from a maintained user-agent parser, never from regexes of ours.
+//
+// The parser (bowser) is imported by the first operation that may record
+// a client, not at start-up: a session check records none, and a cold
+// start should not pay for it (issue 31). `withBrowserLabels` puts that
+// import in front of an operation; every operation but the session check
+// is defined with it (../core/operation.ts).
 
-import Bowser from "bowser";
+import type Bowser from "bowser";
 import { clientAddress, type TrustedProxy } from "./client_address.ts";
+import { lazyImport } from "./_lazy_import.ts";
+import type { Handler } from "./respond.ts";
 
 /** The client of a request, as stored with sessions and events. */
 export interface ClientMeta {
@@ -34,12 +42,37 @@ export function clientMeta(
   return { ip, userAgent: userAgentLabel(req.headers.get("user-agent")) };
 }
 
-/** "Browser on System" for a User-Agent header; "" when neither is known. */
+let parser: typeof Bowser | undefined;
+const loadParser = lazyImport(async () => {
+  parser = (await import("bowser")).default;
+  return parser;
+});
+
+/**
+ * `handler`, once the browser-label parser is loaded (at once after the
+ * first call has loaded it).
+ */
+export function withBrowserLabels(handler: Handler): Handler {
+  return function labelling(req, params, info) {
+    if (parser !== undefined) return handler(req, params, info);
+    return loadParser().then(() => handler(req, params, info));
+  };
+}
+
+/**
+ * "Browser on System" for a User-Agent header; "" when neither is known,
+ * and "" before the parser is loaded (only a handler mounted without
+ * `withBrowserLabels` can get there; it starts the import for next time).
+ */
 export function userAgentLabel(header: string | null): string {
   if (header === null || header === "") return "";
+  if (parser === undefined) {
+    loadParser().catch(() => {});
+    return "";
+  }
   let parsed: Bowser.Parser.ParsedResult;
   try {
-    parsed = Bowser.parse(header.slice(0, MAX_HEADER));
+    parsed = parser.parse(header.slice(0, MAX_HEADER));
   } catch {
     return "";
   }

@@ -9,7 +9,7 @@
 //
 // 1. A session check, a login (real argon2id) and a sign-out succeed while
 //    WebAuthn, TOTP (otpauth, uqr), the password dictionary, OpenID Connect
-//    (openid-client, jose) and nodemailer were never imported.
+//    (openid-client, jose), nodemailer and node:crypto were never imported.
 // 2. Each lazily loaded library's routes work the first time they are
 //    called, several at once (the calls share one import): passkey options,
 //    TOTP enrolment and confirmation, a password change the dictionary
@@ -21,6 +21,7 @@ import assert from "node:assert/strict";
 import { Session } from "node:inspector";
 import { argon2Hasher, createGatehouse, type Handler } from "../../mod.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
+import { hashToken, sessionToken } from "../../server/core/_crypto.ts";
 
 const ROOT = new URL("../../", import.meta.url).href;
 const COOKIE = "__Host-session";
@@ -48,6 +49,8 @@ const AT_ONCE = 4;
 interface Loaded {
   /** npm packages, by name. */
   packages: string[];
+  /** Node's built-in modules, by specifier (`node:crypto`). */
+  builtins: string[];
   /** The repository's own modules, by path. */
   modules: string[];
 }
@@ -78,6 +81,32 @@ Deno.test("a session check, a login and a sign-out import no WebAuthn, TOTP, pas
       );
     }
     assert.ok(!loaded.modules.includes("server/core/totp.ts"));
+    // node:crypto alone costs about 20 ms of a cold start: tokens are
+    // hashed by server/core/_sha256.ts instead.
+    assert.ok(
+      !loaded.builtins.includes("node:crypto"),
+      `node:crypto was imported: ${loaded.builtins.join(", ")}`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a process that has only answered session checks has imported no npm package and no node:crypto", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_lazy_" });
+  try {
+    const out = await child("session-check", { kvPath: `${dir}/store.kv` });
+    assert.deepEqual(out.statuses, { live: 200, unknown: 401 });
+    const loaded = out.loaded as Loaded;
+    assert.ok(loaded.modules.includes("server/gatehouse.ts"));
+    // Not even the browser-label parser (bowser): a session check records
+    // no client, and one npm package in the graph costs a cold start the
+    // whole npm resolution.
+    assert.deepEqual(loaded.packages, []);
+    assert.ok(
+      !loaded.builtins.includes("node:crypto"),
+      `node:crypto was imported: ${loaded.builtins.join(", ")}`,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -181,13 +210,19 @@ function loadedScripts(): () => Loaded {
   session.post("Debugger.enable");
   return () => {
     const packages = new Set<string>();
+    const builtins = new Set<string>();
     const modules = new Set<string>();
     for (const url of urls) {
       const npm = NPM_PATH.exec(url);
       if (npm !== null) packages.add((npm[1] ?? npm[2])!);
+      else if (url.startsWith("node:")) builtins.add(url);
       else if (url.startsWith(ROOT)) modules.add(url.slice(ROOT.length));
     }
-    return { packages: [...packages].sort(), modules: [...modules].sort() };
+    return {
+      packages: [...packages].sort(),
+      builtins: [...builtins].sort(),
+      modules: [...modules].sort(),
+    };
   };
 }
 
@@ -262,6 +297,51 @@ async function accounts(
       createdAt: Date.now(),
     });
   }
+}
+
+/**
+ * Session checks alone: a live session (written to the store directly, so
+ * nothing else is imported on the way) and an unknown one.
+ */
+async function sessionCheck(config: { kvPath: string }): Promise<unknown> {
+  const loaded = loadedScripts();
+  const kv = await Deno.openKv(config.kvPath);
+  const store = new KvStore(kv);
+  await store.migrate();
+  const userId = crypto.randomUUID();
+  await store.createUser({
+    id: userId,
+    email: "ada@example.com",
+    emailKey: "ada@example.com",
+    name: "ada",
+    role: "member",
+    passwordHash: "not-a-hash",
+    createdAt: Date.now(),
+  });
+  const token = sessionToken(userId);
+  await store.createSession({
+    tokenHash: hashToken(token),
+    userId,
+    createdAt: Date.now(),
+    expiresAt: Date.now() + 60_000,
+  });
+  const gatehouse = createGatehouse({ store, roles: ROLES });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    mount(gatehouse.routes),
+  );
+  const call = client(`http://127.0.0.1:${server.addr.port}`);
+  const live = await call("GET", "/api/auth/session", { cookie: token });
+  const unknown = await call("GET", "/api/auth/session", {
+    cookie: sessionToken(userId),
+  });
+  await gatehouse.settled();
+  await server.shutdown();
+  kv.close();
+  return {
+    statuses: { live: live.status, unknown: unknown.status },
+    loaded: loaded(),
+  };
 }
 
 /** Session check, login, session check, sign-out, session check. */
@@ -458,7 +538,9 @@ async function firstCalls(
 
 if (import.meta.main) {
   const [mode, config] = [Deno.args[0], JSON.parse(Deno.args[1] ?? "{}")];
-  const report = mode === "sign-in"
+  const report = mode === "session-check"
+    ? await sessionCheck(config)
+    : mode === "sign-in"
     ? await signIn(config)
     : mode === "first-calls"
     ? await firstCalls(config)

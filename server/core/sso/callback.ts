@@ -8,8 +8,8 @@
 // (`sso_token_invalid`). What comes back is an identity, or a refusal;
 // whether that identity may sign in is the routes' and the store's call.
 
-import { timingSafeEqual } from "node:crypto";
 import { hashToken, isTokenShaped } from "../_crypto.ts";
+import { timingSafeEqual } from "../_sha256.ts";
 import { openidClient } from "./_libraries.ts";
 import { safeMessage } from "./_redact.ts";
 import {
@@ -246,7 +246,6 @@ function single(params: URLSearchParams, name: string): string | undefined {
 }
 
 function sameText(a: string, b: string): boolean {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  const encoder = new TextEncoder();
+  return timingSafeEqual(encoder.encode(a), encoder.encode(b));
 }
