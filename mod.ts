@@ -70,11 +70,7 @@ export type { Account } from "./server/features/account.ts";
 export type { SecondFactor } from "./server/features/second_factor.ts";
 export type { Passkeys } from "./server/features/passkeys.ts";
 export type { AccountLinks } from "./server/features/account_links.ts";
-export type {
-  MaybePromise,
-  RoleDefinition,
-  RoleRegistry,
-} from "./server/core/roles.ts";
+export type { RoleDefinition, RoleRegistry } from "./server/core/roles.ts";
 export {
   crossOriginGuard,
   type CrossOriginGuardOptions,
@@ -86,10 +82,7 @@ export {
 } from "./server/http/decode.ts";
 export {
   AuthError,
-  type AuthErrorOptions,
-  type ErrorBody,
   type ErrorCode,
-  type ErrorMeta,
   errorResponseForAuthError,
 } from "./server/http/errors.ts";
 export {
@@ -101,7 +94,6 @@ export {
 export {
   type Identity,
   identityFromContext,
-  type SecondFactorSummary,
   withIdentity,
 } from "./server/core/identity.ts";
 export type { Limits } from "./server/http/limits.ts";

@@ -7,9 +7,6 @@
  * @module
  */
 
-/** A list, or a promise of one: registries may be static or looked up. */
-export type MaybePromise<T> = T | Promise<T>;
-
 /**
  * A role registry. `requireSession` asks it once per request, so a grant or a
  * revoke counts from the next request.
@@ -27,14 +24,20 @@ export type MaybePromise<T> = T | Promise<T>;
  */
 export interface RoleRegistry {
   /** The capabilities of `role`; unknown roles have none. */
-  capabilitiesOf(role: string): MaybePromise<readonly string[]>;
+  capabilitiesOf(role: string):
+    | readonly string[]
+    | Promise<readonly string[]>;
   /**
    * The roles an account of `role` may hand out. Without this method every
    * known role is grantable and identities carry no `grantable` list.
    */
-  grantable?(role: string): MaybePromise<readonly string[]>;
+  grantable?(role: string):
+    | readonly string[]
+    | Promise<readonly string[]>;
   /** Every role the registry declares. */
-  roles(): MaybePromise<readonly string[]>;
+  roles():
+    | readonly string[]
+    | Promise<readonly string[]>;
 }
 
 /**

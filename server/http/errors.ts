@@ -9,7 +9,7 @@
 import {
   ERROR_MESSAGES,
   ERROR_STATUS as STATUS,
-  type ErrorBody as WireErrorBody,
+  type ErrorBody,
   type ErrorCode as WireErrorCode,
 } from "@gatehouse/contract";
 
@@ -29,12 +29,6 @@ export const ERROR_STATUS: { readonly [C in ErrorCode]: number } = STATUS;
 /** A short fixed name for an error; clients match on it. */
 export type ErrorCode = WireErrorCode;
 
-/** Extra facts some codes carry, such as `meta.field` or `meta.capability`. */
-export type ErrorMeta = Record<string, string>;
-
-/** The JSON body of every error answer: `{error, code, meta?}`. */
-export type ErrorBody = WireErrorBody;
-
 /**
  * An error the module answers on the wire: it carries the code, the status
  * from {@linkcode ERROR_STATUS} and optional `meta`.
@@ -52,8 +46,11 @@ export class AuthError extends Error {
   readonly code: ErrorCode;
   /** The HTTP status for {@linkcode AuthError.code}. */
   readonly status: number;
-  /** Extra facts for the client, e.g. `{field: "role"}`. */
-  readonly meta: ErrorMeta | undefined;
+  /**
+   * Extra facts some codes carry for the client, such as `meta.field` or
+   * `meta.capability`.
+   */
+  readonly meta: Record<string, string> | undefined;
 
   /**
    * Builds an error for `code`.
@@ -75,7 +72,7 @@ export interface AuthErrorOptions {
   /** Message in English; defaults to the code's standard message. */
   message?: string;
   /** Extra facts for the client. */
-  meta?: ErrorMeta;
+  meta?: Record<string, string>;
 }
 
 /**

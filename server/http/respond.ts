@@ -10,10 +10,10 @@
 import {
   AuthError,
   type AuthErrorOptions,
-  type ErrorBody,
   errorResponseForAuthError,
 } from "./errors.ts";
 import type { Logger } from "./logger.ts";
+import type { ErrorBody } from "@gatehouse/contract";
 
 /**
  * A request handler with the route shape of `@std/http`: the request, the
