@@ -78,7 +78,7 @@ export const login: Scenario = {
       "account lock: the same successful login with every count stored ÷ with the address limiter's alone (the account lock's reservation under the keys it last used and its counter reads, beside the account's read before the verify, and its release after the answer; DESIGN.md §15)",
       "lean login: a hand-written login on the same KV file (one read of the account by its email, the argon2id verify, one commit of a session record; no cap, no audit event, no generation binding, no equal work): the floor of a login that keeps its session durably",
       "verify then commit: the bare verify, then one Deno KV commit of one key on the same file (or one Postgres INSERT) before the answer; no read, no session: the floor of any login that keeps its session durably",
-      `login-ok signs one account in thousands of times: it sits at its session cap (50), so each login also reads its sessions (after the verify: a wrong password reads none) and ends the oldest; login-few-sessions signs in ${FEW_SESSION_ACCOUNTS} accounts in turn, each holding a session or two (below the cap no list is read)`,
+      `login-ok signs one account in thousands of times: it sits at its session cap (50), so each login also ends the oldest of its sessions, which it knows from the instance's own last commit (the roster, while the tally's version is the witness's) or else lists after the verify (a wrong password lists none); login-few-sessions signs in ${FEW_SESSION_ACCOUNTS} accounts in turn, each holding a session or two (below the cap no list is read)`,
     ];
     try {
       const ours = servers[0]!;

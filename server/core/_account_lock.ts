@@ -26,9 +26,10 @@
 // the threshold per scope and window. The consecutive failures are read in
 // the same round trip and counted once a failure is known (the scopes'
 // gates already bound what can be in flight). An instance remembers the
-// keys each scope had last, so an attempt reserves beside the read of the
-// values that name them, in the account read's round trip, and reserves
-// again only when they moved. Only the store's counters are
+// keys each scope had last (and guesses, for a scope it has not seen, the
+// keys of an address never cleared), so an attempt reserves beside the
+// read of the values that name them, in the account read's round trip,
+// and reserves again only when they moved. Only the store's counters are
 // used (reserveAttempt / releaseAttempt / readCounter), keyed by strings:
 //
 //   account_lock:<h>:cleared                moved by a reset or an unlock
@@ -203,25 +204,36 @@ export function accountLock(context: AccountLockContext): AccountLock {
   const tag = (counter: Counter | null) =>
     counter === null ? "0" : `${counter.count}.${counter.resetAt}`;
 
+  // The keys of the counts when `cleared`, `signed` and the scope's own
+  // `signed` have these values.
+  function keysFrom(
+    scope: LockScope,
+    cleared: Counter | null,
+    run: Counter | null,
+    own: Counter | null,
+  ): Keys {
+    const address = base(scope.emailKey);
+    const name = scope.device === null ? "browsers" : `device:${scope.device}`;
+    const current = `${address}:${tag(cleared)}`;
+    return {
+      scope: `${current}:${name}:${tag(own)}`,
+      total: `${current}:${tag(run)}:total`,
+      scopeSigned: `${address}:${name}:signed`,
+      signed: `${address}:signed`,
+    };
+  }
+
   // The keys of the counts now: the values of `cleared`, `signed` and the
   // scope's own `signed` name them, read at once.
   async function keysOf(scope: LockScope, at: number): Promise<Keys> {
     const address = base(scope.emailKey);
     const name = scope.device === null ? "browsers" : `device:${scope.device}`;
-    const signed = `${address}:signed`;
-    const scopeSigned = `${address}:${name}:signed`;
     const [cleared, run, own] = await Promise.all([
       store.readCounter(`${address}:cleared`, at),
-      store.readCounter(signed, at),
-      store.readCounter(scopeSigned, at),
+      store.readCounter(`${address}:signed`, at),
+      store.readCounter(`${address}:${name}:signed`, at),
     ]);
-    const current = `${address}:${tag(cleared)}`;
-    return {
-      scope: `${current}:${name}:${tag(own)}`,
-      total: `${current}:${tag(run)}:total`,
-      scopeSigned,
-      signed,
-    };
+    return keysFrom(scope, cleared, run, own);
   }
 
   const release = async (key: string, resetAt: number) => {
@@ -355,8 +367,11 @@ export function accountLock(context: AccountLockContext): AccountLock {
   // change only when a count starts again, so the next attempt reserves
   // under them while it reads the values that name the keys, in the same
   // round trip, and only when those name other keys reserves again under
-  // the right ones (giving the first reservation back). Which keys count
-  // is always decided by the values read, never by this memory.
+  // the right ones (giving the first reservation back). A scope this
+  // instance has not seen (or has forgotten) is guessed to have never been
+  // cleared nor signed in after failures, as most addresses are, so its
+  // first attempt costs one round trip too. Which keys count is always
+  // decided by the values read, never by this memory or the guess.
   const lastKeys = new Map<string, Keys>();
 
   // Reserves under `keys`, tracked from before the reservation (a report
@@ -375,26 +390,22 @@ export function accountLock(context: AccountLockContext): AccountLock {
 
   async function reserve(scope: LockScope, at: number) {
     const id = `${scope.emailKey}\u0000${scope.device ?? ""}`;
-    const guess = lastKeys.get(id);
-    let keys: Keys;
+    const guess = lastKeys.get(id) ?? keysFrom(scope, null, null, null);
     let early: Awaited<ReturnType<typeof reserveTracked>> | undefined;
-    if (guess === undefined) keys = await keysOf(scope, at);
-    else {
-      const [read, attempt] = await Promise.allSettled([
-        keysOf(scope, at),
-        reserveTracked(guess, at),
-      ]);
-      if (attempt.status === "fulfilled") early = attempt.value;
-      if (read.status === "rejected") {
-        if (early !== undefined) await giveUp(early);
-        throw read.reason;
-      }
-      if (attempt.status === "rejected") throw attempt.reason;
-      keys = read.value;
-      if (keys.scope !== guess.scope || keys.total !== guess.total) {
-        await giveUp(early!);
-        early = undefined;
-      }
+    const [read, attempt] = await Promise.allSettled([
+      keysOf(scope, at),
+      reserveTracked(guess, at),
+    ]);
+    if (attempt.status === "fulfilled") early = attempt.value;
+    if (read.status === "rejected") {
+      if (early !== undefined) await giveUp(early);
+      throw read.reason;
+    }
+    if (attempt.status === "rejected") throw attempt.reason;
+    const keys = read.value;
+    if (keys.scope !== guess.scope || keys.total !== guess.total) {
+      await giveUp(early!);
+      early = undefined;
     }
     if (lastKeys.size >= MAX_REMEMBERED) lastKeys.clear();
     lastKeys.set(id, keys);

@@ -21,6 +21,24 @@
 // decided on early reads is decided again on fresh ones, since no commit
 // would have caught what changed. Within one process the sign-ins of an
 // account wait their turn (`InTurn`) rather than collide at the commit.
+//
+// At the cap the list costs more than the commit (on KV a list and a
+// getMany per ten sessions, one after another on the store's thread), so
+// an instance keeps what it knows after its own commit (`Rosters`): the
+// account's sessions then, and the session that commit recorded, its
+// witness. The reads of a sign-in read the witness beside the account and
+// the tally; only the commit that recorded the witness wrote it and moved
+// the tally at once (a store gives every record of one commit the version
+// of that commit, and never gives two commits one version), so while the
+// tally's version is still the witness's, no session was added or ended
+// since, and the roster is the list: none is read. Anything else (another
+// instance's sign-in, an ended session, a use recorded on the witness)
+// gives other versions, and the sessions are listed as before. The sweep
+// moves no tally, but ends only dead sessions, which a roster still names
+// and a commit ends again in passing (deleting what is absent is fine), so
+// the count it sets stays exact. Every sign-in reads a witness, the made-up
+// `NO_WITNESS` when there is no roster, so the reads of a wrong password
+// and of an unknown address stay alike.
 
 import { uuidv7 } from "../_crypto.ts";
 import type {
@@ -47,35 +65,106 @@ const MAX_ENDED = 200;
 const MAX_EARLY = 256;
 const EARLY_FOR_MS = 10_000;
 
+// Accounts whose sessions an instance keeps, and how many sessions a kept
+// roster holds at most (beyond, the account lists again): bounded so that
+// the accounts at their cap hold a few MB at most.
+const MAX_ROSTERS = 256;
+const MAX_ROSTER_SESSIONS = 256;
+
+// The witness read when there is no roster: no token's digest (those are
+// 43 base64url characters), so the read finds nothing, like a roster's
+// witness that was ended.
+const NO_WITNESS = "-";
+
+/** An account's sessions as this instance's last commit of one left them. */
+interface Roster {
+  /** The session that commit recorded: its version is that commit's. */
+  witness: string;
+  /** The account's sessions after that commit. */
+  sessions: readonly StoredSession[];
+}
+
+/**
+ * What one instance knows of its accounts' sessions after its own commits
+ * (see the top of this file): a roster per account, the latest, for at
+ * most {@linkcode MAX_ROSTERS} accounts.
+ */
+export class Rosters {
+  readonly #byAccount = new Map<string, Roster>();
+
+  /** The roster of `userId`, if this instance keeps one. */
+  of(userId: string): Roster | undefined {
+    return this.#byAccount.get(userId);
+  }
+
+  /** Keeps `sessions` as `userId`'s after the commit that recorded `witness`. */
+  keep(userId: string, witness: string, sessions: StoredSession[]): void {
+    this.#byAccount.delete(userId);
+    if (sessions.length > MAX_ROSTER_SESSIONS) return;
+    if (this.#byAccount.size >= MAX_ROSTERS) {
+      // Insertion order is age order (keep re-inserts): the oldest goes.
+      const [oldest] = this.#byAccount.keys();
+      this.#byAccount.delete(oldest!);
+    }
+    this.#byAccount.set(userId, { witness, sessions });
+  }
+
+  /** Forgets `userId`'s roster. */
+  forget(userId: string): void {
+    this.#byAccount.delete(userId);
+  }
+
+  /** How many rosters are kept (for tests of the bound). */
+  get size(): number {
+    return this.#byAccount.size;
+  }
+}
+
 /** What a session's commit decides on. */
 export interface CreationReads {
   account: Versioned<AccountRecord> | null;
   count: Versioned<StoredTally> | null;
   /** The account's sessions; null when not listed. */
   sessions: StoredSession[] | null;
+  /**
+   * The account's sessions as a roster knows them, when its witness shows
+   * they are the sessions at the tally's version read; else null.
+   */
+  known: readonly StoredSession[] | null;
 }
 
 /**
- * Reads what a session of `userId` is decided on: the account and the
- * tally, then the sessions if the tally says the account may be at
- * `maxSessions` (see {@linkcode withSessions}).
+ * Reads what a session of `userId` is decided on: the account, the tally
+ * and the roster's witness, then the sessions if the tally says the
+ * account may be at `maxSessions` and no roster knows them (see
+ * {@linkcode withSessions}).
  */
 export async function readForCreation(
   records: RecordStore,
   userId: string,
   maxSessions: number | undefined,
+  rosters?: Rosters,
 ): Promise<CreationReads> {
-  const [account, count] = await readRecords<[AccountRecord, StoredTally]>(
+  const roster = rosters?.of(userId);
+  const [account, count, witness] = await readRecords<
+    [AccountRecord, StoredTally, StoredSession]
+  >(
     records,
     [
       { kind: "account", key: userId },
       { kind: "tally", key: tally.sessions(userId) },
+      { kind: "session", key: roster?.witness ?? NO_WITNESS },
     ],
   );
+  const known = roster !== undefined && witness !== null && count !== null &&
+      witness.value.tokenHash === roster.witness &&
+      witness.value.userId === userId && witness.version === count.version
+    ? roster.sessions
+    : null;
   return await withSessions(
     records,
     userId,
-    { account, count, sessions: null },
+    { account, count, sessions: null, known },
     maxSessions,
   );
 }
@@ -100,6 +189,8 @@ async function withSessions(
   ) {
     return reads;
   }
+  // A roster known current is the list (see the top of this file).
+  if (reads.known !== null) return { ...reads, sessions: [...reads.known] };
   const listed = await records.list("session", "userId", userId);
   return { ...reads, sessions: listed.map((s) => s.value) };
 }
@@ -113,14 +204,16 @@ const countOf = (reads: CreationReads) => reads.count?.value.count ?? 0;
  */
 export class EarlyReads {
   readonly #records: RecordStore;
+  readonly #rosters: Rosters | undefined;
   readonly #waiting = new Map<
     string,
     { at: number; reads: Promise<CreationReads | null> }
   >();
 
-  /** Reads from `records`. */
-  constructor(records: RecordStore) {
+  /** Reads from `records`, with the witnesses of `rosters`. */
+  constructor(records: RecordStore, rosters?: Rosters) {
     this.#records = records;
+    this.#rosters = rosters;
   }
 
   /** Begins the reads of a session of `userId`; writes nothing, never throws. */
@@ -129,8 +222,12 @@ export class EarlyReads {
       const at = performance.now();
       this.#forgetOld(at);
       // A read that fails is as if none had been begun.
-      const reads = readForCreation(this.#records, userId, undefined)
-        .catch(() => null);
+      const reads = readForCreation(
+        this.#records,
+        userId,
+        undefined,
+        this.#rosters,
+      ).catch(() => null);
       this.#waiting.delete(userId);
       this.#waiting.set(userId, { at, reads });
     } catch {
@@ -195,33 +292,53 @@ export class InTurn {
  * Records a session if the account exists, is enabled and at the expected
  * generation and factor version, ending the sessions that would end first
  * beyond `maxSessions` in the same commit. `early` stands in for the first
- * attempt's reads.
+ * attempt's reads. With `rosters`, a roster known current stands in for
+ * the list, and the account's sessions after the commit are kept (the
+ * caller runs one createSession of an account at a time: `InTurn`).
  */
-export function createSession(
+export async function createSession(
   records: RecordStore,
   session: NewSession,
   early: Promise<CreationReads | null> | null = null,
+  rosters?: Rosters,
 ): Promise<boolean> {
   const { userId, maxSessions } = session;
-  const read = () => readForCreation(records, userId, maxSessions);
-  return committing(records, async () => {
-    const begun = early === null ? null : await early;
-    early = null;
-    const earlier = begun === null
-      ? null
-      : await withSessions(records, userId, begun, maxSessions);
-    let commit = plan(session, earlier ?? await read());
-    if (commit === null && earlier !== null) {
-      // What was read early may have changed (an account created, enabled):
-      // a refusal needs reads no older than the request.
-      commit = plan(session, await read());
-    }
-    return { commit, result: commit !== null };
-  });
+  const read = () => readForCreation(records, userId, maxSessions, rosters);
+  // The sessions the commit that lands leaves, when they are known.
+  let after: StoredSession[] | null = null;
+  let created = false;
+  try {
+    created = await committing(records, async () => {
+      const begun = early === null ? null : await early;
+      early = null;
+      const earlier = begun === null
+        ? null
+        : await withSessions(records, userId, begun, maxSessions);
+      let planned = plan(session, earlier ?? await read());
+      if (planned === null && earlier !== null) {
+        // What was read early may have changed (an account created,
+        // enabled): a refusal needs reads no older than the request.
+        planned = plan(session, await read());
+      }
+      after = planned?.after ?? null;
+      return { commit: planned?.commit ?? null, result: planned !== null };
+    });
+  } finally {
+    // Kept only from a commit that landed with the sessions known; any
+    // other outcome leaves nothing this instance knows current.
+    if (created && after !== null) {
+      rosters?.keep(userId, session.tokenHash, after);
+    } else rosters?.forget(userId);
+  }
+  return created;
 }
 
-// The commit that records `session`, or null when it is refused.
-function plan(session: NewSession, reads: CreationReads): Commit | null {
+// The commit that records `session`, and the account's sessions after it
+// when they are known; null when it is refused.
+function plan(
+  session: NewSession,
+  reads: CreationReads,
+): { commit: Commit; after: StoredSession[] | null } | null {
   const { account: found, count } = reads;
   const account = found?.value;
   if (
@@ -255,7 +372,14 @@ function plan(session: NewSession, reads: CreationReads): Commit | null {
   const ended = listed === null || maxSessions === undefined
     ? []
     : surplus(listed, account.generation, createdAt, maxSessions);
-  return {
+  // Below the cap nothing was listed, but a roster known current still
+  // tells the sessions after this commit.
+  const before = listed ?? reads.known;
+  const gone = new Set(ended);
+  const after = before === null
+    ? null
+    : [...before.filter((s) => !gone.has(s)), value];
+  const commit: Commit = {
     checks: [
       unchanged("account", userId, found),
       unchanged("tally", tally.sessions(userId), count),
@@ -268,6 +392,7 @@ function plan(session: NewSession, reads: CreationReads): Commit | null {
     }],
     ...(session.events === undefined ? {} : { events: session.events }),
   };
+  return { commit, after };
 }
 
 // The sessions to end so that, with the new one, at most `maxSessions` are

@@ -20,7 +20,12 @@ import type {
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { factorsOf, tally, toUserRecord } from "./_records.ts";
-import { createSession, EarlyReads, InTurn } from "./_session_creation.ts";
+import {
+  createSession,
+  EarlyReads,
+  InTurn,
+  Rosters,
+} from "./_session_creation.ts";
 import { deleteDeadSessions, endSessions } from "./_session_sweep.ts";
 
 /**
@@ -60,7 +65,8 @@ export function sessionRules(
   | "changePassword"
   | "deleteExpiredSessions"
 > {
-  const early = new EarlyReads(records);
+  const rosters = new Rosters();
+  const early = new EarlyReads(records, rosters);
   const inTurn = new InTurn();
   return {
     createSession: (session) => {
@@ -70,7 +76,7 @@ export function sessionRules(
       const reads = inTurn.busy(session.userId) ? null : taken;
       return inTurn.run(
         session.userId,
-        () => createSession(records, session, reads),
+        () => createSession(records, session, reads, rosters),
       );
     },
     anticipateSession: (userId) => early.begin(userId),
