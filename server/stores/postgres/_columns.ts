@@ -9,11 +9,11 @@
 // Rows travel as JSON both ways: a put sends the row as a JSON object that
 // `jsonb_populate_record` casts to the table's types, and a read answers
 // `row_to_json(row)` (text made in one pass, where `to_jsonb` builds a
-// binary value first: the session check reads two rows a request), whose
-// bigint, integer, boolean, text[] and jsonb values arrive as JS numbers,
-// booleans, arrays and objects. Only the nullable uuid
-// columns whose record says "" for none (a link's user and inviter, a
-// challenge's user) need a conversion.
+// binary value first), whose bigint, integer, boolean, text[] and jsonb
+// values arrive as JS numbers, booleans, arrays and objects. Only the
+// nullable uuid columns whose record says "" for none (a link's user and
+// inviter, a challenge's user) need a conversion. The session check's read
+// lists its columns instead (_session_reads.ts).
 
 import { isUuid } from "../../core/_crypto.ts";
 import type { Kind, RecordKinds } from "../../core/records.ts";
