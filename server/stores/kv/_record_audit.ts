@@ -14,6 +14,12 @@ import { getAll, type RecordKeys } from "./_record_keys.ts";
 const NO_ACCOUNT = "";
 
 /**
+ * The fields of an event, beside its id, that {@linkcode eventIndexKeys}
+ * reads: what its sweep note keeps so the sweep finds these entries.
+ */
+export const EVENT_INDEX_FIELDS = ["type", "actorId", "targetId"] as const;
+
+/**
  * The index entries of `event` (each holds null): by type, and by each
  * account it names (actor, target) alone and with the type.
  */

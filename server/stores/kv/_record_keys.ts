@@ -8,7 +8,10 @@
 //                                            unique field is one get and its
 //                                            versionstamp is the record's
 //   {kind}_of_{field}/{value}/{key}       -> null (list entry)
-//   {kind}_expiry/{expiry value}/{key}    -> null (sweep entry)
+//   {kind}_expiry/{expiry value}/{key}    -> the record's sweep note, the
+//                                            fields naming its keys, written
+//                                            with every write of the record
+//                                            (null when written before notes)
 //   event_user/{user id}/{event id}       -> null (actor or target)
 //   event_type/{type}/{event id}          -> null
 //   event_user_type/{user id}/{type}/{event id} -> null
@@ -114,6 +117,47 @@ export async function getAll(
     batches.push(kv.getMany<unknown[]>(keys.slice(i, i + READ_BATCH)));
   }
   return (await Promise.all(batches)).flat();
+}
+
+/**
+ * The size of `key` as Deno KV encodes it, in bytes, which is what its
+ * limits on one atomic operation count: a string is a type byte, its
+ * UTF-8 bytes (a NUL escaped to two) and a terminator; a number a type
+ * byte and eight (a bigint is counted at ten, above what a small one
+ * takes).
+ */
+export function keyBytes(key: Deno.KvKey): number {
+  let size = 0;
+  for (const part of key) {
+    if (typeof part === "string") {
+      size += 2 + encodedLength(part);
+    } else if (part instanceof Uint8Array) {
+      size += 2 + part.length + part.filter((b) => b === 0).length;
+    } else if (typeof part === "number") {
+      size += 9;
+    } else if (typeof part === "bigint") {
+      size += 10;
+    } else {
+      size += 1;
+    }
+  }
+  return size;
+}
+
+// A string's UTF-8 bytes, a NUL counted twice (KV escapes it), without
+// encoding it: the sweep counts every key of its commits.
+function encodedLength(text: string): number {
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) size += 2;
+    else if (c < 0x80) size += 1;
+    else if (c < 0x800) size += 2;
+    // Three for anything else, a surrogate too: a pair is four bytes, a
+    // lone one is written as U+FFFD's three, and counting over is safe.
+    else size += 3;
+  }
+  return size;
 }
 
 /** A key as a string, to compare keys (its parts are strings and numbers). */

@@ -2,6 +2,13 @@
 // copies under its unique fields, its list, expiry and event index
 // entries), and one commit's checks and mutations built from the records
 // it puts and deletes, kept within Deno KV's limits.
+//
+// A record's expiry entry holds its sweep note (the fields that name its
+// keys, see `sweepNote`) and is written in every commit that writes the
+// record, so the entry's versionstamp is the record's: the sweep deletes
+// a record from its entry alone, checked against that versionstamp, with
+// no read (./_record_sweep.ts). Schema-5 stores written before hold null
+// there, and are swept by reading the record as before.
 
 import {
   type AuditEvent,
@@ -9,7 +16,7 @@ import {
   KINDS,
   type StoredTally,
 } from "../../core/records.ts";
-import { eventIndexKeys } from "./_record_audit.ts";
+import { EVENT_INDEX_FIELDS, eventIndexKeys } from "./_record_audit.ts";
 import { keyId, type RecordKeys, ttl } from "./_record_keys.ts";
 
 /** A record's fields, as the store reads them generically. */
@@ -20,6 +27,15 @@ export const KV_MAX_CHECKS = 100;
 /** Deno KV's limit on the mutations of one atomic operation. */
 export const KV_MAX_MUTATIONS = 1000;
 
+/**
+ * Deno KV's limit on the total size of the mutations of one atomic
+ * operation, in bytes: a delete counts its key's encoded bytes (`keyBytes`
+ * of ./_record_keys.ts), a set its key and value; checks count nothing
+ * (measured on Deno 2.9.6, which also caps the keys a commit sets at 80
+ * KiB in all and any key at 2 KiB).
+ */
+export const KV_MAX_MUTATION_BYTES = 819_200;
+
 /** The primary key of a record of `kind`. */
 export function keyOf(kind: Kind, value: object): string {
   return String((value as Fields)[KINDS[kind].key]);
@@ -28,13 +44,18 @@ export function keyOf(kind: Kind, value: object): string {
 /**
  * Where a record is indexed: `copies`, one per unique field in KINDS order,
  * hold the whole record; `entries` (list, expiry and event index entries)
- * hold null.
+ * hold null, but for the expiry entry, `expiry` (last of `entries`, null
+ * for a kind that does not expire), which holds the record's sweep note.
  */
 export function indexesOf(
   k: RecordKeys,
   kind: Kind,
   value: object,
-): { copies: Deno.KvKey[]; entries: Deno.KvKey[] } {
+): {
+  copies: Deno.KvKey[];
+  entries: Deno.KvKey[];
+  expiry: Deno.KvKey | null;
+} {
   const spec = KINDS[kind];
   const fields = value as Fields;
   const key = keyOf(kind, value);
@@ -46,11 +67,39 @@ export function indexesOf(
   const entries = (spec.lists as readonly string[])
     .filter((field) => fields[field] !== undefined && fields[field] !== null)
     .map((field) => k.listEntry(kind, field, String(fields[field]), key));
-  if (spec.expiry !== null) {
-    entries.push(k.expiry(kind, Number(fields[spec.expiry]), key));
-  }
   if (kind === "event") entries.push(...eventIndexKeys(k, value as AuditEvent));
-  return { copies, entries };
+  const expiry = spec.expiry === null
+    ? null
+    : k.expiry(kind, Number(fields[spec.expiry]), key);
+  if (expiry !== null) entries.push(expiry);
+  return { copies, entries, expiry };
+}
+
+/** The fields of each kind that name a record's keys (see sweepNote). */
+const NOTE_FIELDS = new Map<Kind, readonly string[]>(
+  (Object.keys(KINDS) as Kind[]).map((kind) => {
+    const spec = KINDS[kind];
+    const fields: string[] = [spec.key, ...spec.unique, ...spec.lists];
+    if (spec.expiry !== null) fields.push(spec.expiry);
+    if (kind === "event") fields.push(...EVENT_INDEX_FIELDS);
+    return [kind, [...new Set(fields)]];
+  }),
+);
+
+/**
+ * A record's sweep note, what its expiry entry holds: the fields that name
+ * its keys (its key, unique and list fields, its expiry, an event's type
+ * and the accounts it names), so that {@linkcode indexesOf} the note finds
+ * the very keys it finds of the record. A field the record lacks is left
+ * out, as `indexesOf` leaves out its entry.
+ */
+export function sweepNote(kind: Kind, value: object): Fields {
+  const fields = value as Fields;
+  const note: Fields = {};
+  for (const field of NOTE_FIELDS.get(kind) ?? []) {
+    if (fields[field] !== undefined) note[field] = fields[field];
+  }
+  return note;
 }
 
 /**
@@ -170,8 +219,14 @@ export class Writes {
     const field = KINDS[kind].expiry;
     const rewrite = kind !== "event" && field !== null && before !== null &&
       (before as Fields)[field] !== (value as Fields)[field];
+    const expiry = next.expiry === null ? null : keyId(next.expiry);
     for (const entry of next.entries) {
-      if (rewrite || !oldEntries.has(keyId(entry))) {
+      if (keyId(entry) === expiry) {
+        // Always, with the note: in this commit, so that the entry's
+        // versionstamp is the record's, which is what lets the sweep check
+        // that the record was not written since the entry was listed.
+        this.set(entry, sweepNote(kind, value), expireIn);
+      } else if (rewrite || !oldEntries.has(keyId(entry))) {
         this.set(entry, null, expireIn);
       }
     }
