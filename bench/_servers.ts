@@ -18,16 +18,19 @@ export interface ServerProcess {
 const ROOT = new URL("../", import.meta.url);
 
 /**
- * Runs `bench/servers/{name}.ts` (or `{name}` itself, a `.js` bundle) with `config` as its JSON argument and
- * waits for its `{"port": N}` line (up to `timeoutMs`).
+ * Runs `bench/servers/{name}.ts` (or `{name}` itself, a `.js` bundle) with
+ * `config` as its JSON argument and waits for its `{"port": N}` line (up to
+ * `timeoutMs`), with the lock file `lock` (the bench's `dev.lock` unless
+ * told otherwise).
  */
 export function startServer(
   name: string,
   config: Record<string, unknown> = {},
   env: Record<string, string> = {},
   timeoutMs = 120_000,
+  lock = "dev.lock",
 ): Promise<ServerProcess> {
-  return startServerIn(ROOT.pathname, name, config, env, timeoutMs);
+  return startServerIn(ROOT.pathname, name, config, env, timeoutMs, lock);
 }
 
 /**
@@ -42,6 +45,7 @@ export async function startServerIn(
   config: Record<string, unknown> = {},
   env: Record<string, string> = {},
   timeoutMs = 120_000,
+  lock = "dev.lock",
 ): Promise<ServerProcess> {
   // A name ending in .js is a bundle of one (./_bundle.ts).
   const file = name.endsWith(".js") ? name : `${name}.ts`;
@@ -59,7 +63,7 @@ export async function startServerIn(
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--lock=dev.lock",
+      `--lock=${lock}`,
       "--allow-all",
       ...profile,
       script,

@@ -13,9 +13,9 @@
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { argon2Hasher } from "../../mod.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
+import { httpCaller } from "../fixtures/http_caller.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const COOKIE = "__Host-session";
 const PASSWORD = "correct horse battery staple";
 
 Deno.test("the application bundled with deno bundle --code-splitting signs in, loads each library on first use, and signs out", async () => {
@@ -115,7 +115,7 @@ async function runAndSignIn(
   const stderr = new Response(child.stderr).text();
   try {
     const port = await announcedPort(child.stdout);
-    const call = caller(`http://127.0.0.1:${port}`);
+    const call = httpCaller(`http://127.0.0.1:${port}`);
     assertEquals((await call("GET", "/api/auth/session")).status, 401);
     const login = await call("POST", "/api/auth/login", {
       body: { email: "ada@example.com", password: PASSWORD },
@@ -123,17 +123,17 @@ async function runAndSignIn(
     assertEquals(login.status, 200);
     const token = login.token!;
     assertEquals(
-      (await call("GET", "/api/auth/session", { token })).body.email,
+      (await call("GET", "/api/auth/session", { cookie: token })).body.email,
       "ada@example.com",
     );
     const totp = await call("POST", "/api/auth/totp/setup", {
-      token,
+      cookie: token,
       body: {},
     });
     assertEquals(totp.status, 200);
     assert(String(totp.body.qr_svg).startsWith("<svg"));
     const common = await call("POST", "/api/auth/password", {
-      token,
+      cookie: token,
       body: { current_password: PASSWORD, new_password: "password1234" },
     });
     assertEquals([common.status, common.body.code], [
@@ -141,11 +141,11 @@ async function runAndSignIn(
       "password_too_common",
     ]);
     assertEquals(
-      (await call("POST", "/api/auth/logout", { token })).status,
+      (await call("POST", "/api/auth/logout", { cookie: token })).status,
       204,
     );
     assertEquals(
-      (await call("GET", "/api/auth/session", { token })).status,
+      (await call("GET", "/api/auth/session", { cookie: token })).status,
       401,
     );
   } finally {
@@ -170,35 +170,4 @@ async function announcedPort(
   }
   reader.releaseLock();
   return JSON.parse(text.slice(0, text.indexOf("\n"))).port as number;
-}
-
-function caller(origin: string) {
-  return async (
-    method: string,
-    path: string,
-    options: { token?: string; body?: unknown } = {},
-  ) => {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers: {
-        ...(options.token === undefined
-          ? {}
-          : { cookie: `${COOKIE}=${options.token}` }),
-        ...(options.body === undefined
-          ? {}
-          : { "content-type": "application/json" }),
-      },
-      body: options.body === undefined ? null : JSON.stringify(options.body),
-    });
-    const text = await res.text();
-    const token = res.headers.getSetCookie()
-      .map((line) => line.split(";")[0]!)
-      .find((pair) => pair.startsWith(`${COOKIE}=`))
-      ?.slice(COOKIE.length + 1);
-    return {
-      status: res.status,
-      body: text === "" ? null : JSON.parse(text),
-      token,
-    };
-  };
 }

@@ -13,36 +13,11 @@ import { testEachStore } from "../fixtures/stores.ts";
 import type { Handler, Store } from "../../mod.ts";
 import type { Mailer, MailTemplates } from "../../server/mail.ts";
 import { defaultMailTemplates } from "../../server/core/mail/templates.ts";
-import type { Kind, RecordStore } from "../../server/core/records.ts";
 import { RuleStore } from "../../server/core/rules/mod.ts";
+import { countingLists } from "../fixtures/counting_lists.ts";
 import { settled } from "../../server/http/_background.ts";
 
 const CAP = 4;
-
-// The store's records with every `list` counted by kind.
-function countingLists(records: RecordStore) {
-  const lists: Kind[] = [];
-  const counted: RecordStore = {
-    migrate: () => records.migrate(),
-    read: (refs) => records.read(refs),
-    list: (kind, field, value) => {
-      lists.push(kind);
-      return records.list(kind, field, value);
-    },
-    commit: (commit) => records.commit(commit),
-    accounts: (query) => records.accounts(query),
-    hasAccounts: () => records.hasAccounts(),
-    events: (query) => records.events(query),
-    deleteExpired: (kind, before, limit) =>
-      records.deleteExpired(kind, before, limit),
-    reserveAttempt: (key, window) => records.reserveAttempt(key, window),
-    releaseAttempt: (key, resetAt) => records.releaseAttempt(key, resetAt),
-    readCounter: (key, now) => records.readCounter(key, now),
-    deleteExpiredCounters: (now, limit) =>
-      records.deleteExpiredCounters(now, limit),
-  };
-  return { counted, lists };
-}
 
 async function post(app: Handler, path: string, body: unknown) {
   const res = await app(

@@ -22,9 +22,9 @@ import { Session } from "node:inspector";
 import { argon2Hasher, createGatehouse, type Handler } from "../../mod.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
 import { hashToken, sessionToken } from "../../server/core/_crypto.ts";
+import { httpCaller } from "../fixtures/http_caller.ts";
 
 const ROOT = new URL("../../", import.meta.url).href;
-const COOKIE = "__Host-session";
 const PASSWORD = "correct horse battery staple";
 const ROLES = {
   admin: { capabilities: ["users.manage"], grants: ["admin", "member"] },
@@ -244,42 +244,6 @@ function mount(
   };
 }
 
-/** Calls on the server at `origin`, a session cookie optional. */
-function client(origin: string) {
-  return async (
-    method: string,
-    path: string,
-    options: { cookie?: string; body?: unknown } = {},
-  ) => {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      redirect: "manual",
-      headers: {
-        ...(options.cookie === undefined
-          ? {}
-          : { cookie: `${COOKIE}=${options.cookie}` }),
-        ...(options.body === undefined
-          ? {}
-          : { "content-type": "application/json" }),
-      },
-      ...(options.body === undefined
-        ? {}
-        : { body: JSON.stringify(options.body) }),
-    });
-    const text = await res.text();
-    const token = res.headers.getSetCookie()
-      .map((line) => line.split(";")[0]!)
-      .find((pair) => pair.startsWith(`${COOKIE}=`))
-      ?.slice(COOKIE.length + 1);
-    return {
-      status: res.status,
-      body: text === "" ? null : JSON.parse(text),
-      location: res.headers.get("location"),
-      token,
-    };
-  };
-}
-
 async function accounts(
   store: KvStore,
   emails: readonly string[],
@@ -330,7 +294,7 @@ async function sessionCheck(config: { kvPath: string }): Promise<unknown> {
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     mount(gatehouse.routes),
   );
-  const call = client(`http://127.0.0.1:${server.addr.port}`);
+  const call = httpCaller(`http://127.0.0.1:${server.addr.port}`);
   const live = await call("GET", "/api/auth/session", { cookie: token });
   const unknown = await call("GET", "/api/auth/session", {
     cookie: sessionToken(userId),
@@ -356,7 +320,7 @@ async function signIn(config: { kvPath: string }): Promise<unknown> {
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     mount(gatehouse.routes),
   );
-  const call = client(`http://127.0.0.1:${server.addr.port}`);
+  const call = httpCaller(`http://127.0.0.1:${server.addr.port}`);
   const noSession = await call("GET", "/api/auth/session", {
     cookie: "not-a-session",
   });
@@ -432,7 +396,7 @@ async function firstCalls(
     },
   });
   handler = mount(gatehouse.routes);
-  const call = client(`http://127.0.0.1:${port}`);
+  const call = httpCaller(`http://127.0.0.1:${port}`);
   const all = <T>(work: (i: number) => Promise<T>) =>
     Promise.all(Array.from({ length: AT_ONCE }, (_, i) => work(i)));
   const statuses: Record<string, number[]> = {};

@@ -10,39 +10,20 @@ import { addUser } from "../fixtures/kv.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import type { Store } from "../../mod.ts";
 import type {
-  Kind,
   RecordStore,
   StoredSession,
   StoredTally,
 } from "../../server/core/records.ts";
 import { RuleStore } from "../../server/core/rules/mod.ts";
 import { Rosters } from "../../server/core/rules/_session_creation.ts";
+import { countingLists } from "../fixtures/counting_lists.ts";
 
 const CAP = 4;
 const HOUR = 3_600_000;
 
-// The records with every `list` counted by kind (what an instance reads).
-function countingLists(records: RecordStore) {
-  const lists: Kind[] = [];
-  const counted: RecordStore = {
-    migrate: () => records.migrate(),
-    read: (refs) => records.read(refs),
-    list: (kind, field, value) => {
-      lists.push(kind);
-      return records.list(kind, field, value);
-    },
-    commit: (commit) => records.commit(commit),
-    accounts: (query) => records.accounts(query),
-    hasAccounts: () => records.hasAccounts(),
-    events: (query) => records.events(query),
-    deleteExpired: (kind, before, limit) =>
-      records.deleteExpired(kind, before, limit),
-    reserveAttempt: (key, window) => records.reserveAttempt(key, window),
-    releaseAttempt: (key, resetAt) => records.releaseAttempt(key, resetAt),
-    readCounter: (key, now) => records.readCounter(key, now),
-    deleteExpiredCounters: (now, limit) =>
-      records.deleteExpiredCounters(now, limit),
-  };
+// The records with the session lists an instance reads counted.
+function countingSessionLists(records: RecordStore) {
+  const { counted, lists } = countingLists(records);
   const sessionLists = () =>
     lists.splice(0).filter((kind) => kind === "session").length;
   return { counted, sessionLists };
@@ -50,7 +31,7 @@ function countingLists(records: RecordStore) {
 
 // One instance: the rules over the shared records, its own lists counted.
 function instance(records: RecordStore) {
-  const { counted, sessionLists } = countingLists(records);
+  const { counted, sessionLists } = countingSessionLists(records);
   return { store: new RuleStore(counted) as Store, sessionLists };
 }
 
