@@ -19,6 +19,7 @@ import {
 } from "@gatehouse/contract";
 import type { GatehouseContext } from "./context.ts";
 import { type Operation, routeGuard } from "./operation.ts";
+import { withBrowserLabels } from "../http/_client_meta.ts";
 import type { Handler, Middleware } from "../http/respond.ts";
 
 /**
@@ -107,6 +108,10 @@ export function routeTable(
     if (spec.limiter !== undefined) inner = wrap.limiters[spec.limiter](inner);
     let guarded = guard?.(inner) ?? inner;
     if (spec.method !== "GET") guarded = wrap.crossOrigin(guarded);
+    // The browser-label parser before anything that may record the client:
+    // a limiter's refusal event too, not only the operation's own writes
+    // (the operation itself waits for it as well: ./operation.ts).
+    if (name !== "fetchSession") guarded = withBrowserLabels(guarded);
     const pattern = lazyPattern(spec.path);
     routes.push(Object.freeze({
       operation: name,

@@ -7,7 +7,10 @@
 // a client, not at start-up: a session check records none, and a cold
 // start should not pay for it (issue 31). `withBrowserLabels` puts that
 // import in front of an operation; every operation but the session check
-// is defined with it (../core/operation.ts).
+// is defined with it (../core/operation.ts), and every route but the
+// session check's has it in front of its guards and limiter too
+// (../core/routes.ts), so a limiter's refusal names the browser even as a
+// fresh process's first answer.
 
 import type Bowser from "bowser";
 import { clientAddress, type TrustedProxy } from "./client_address.ts";

@@ -40,6 +40,10 @@ const NOT_ON_THE_SIGN_IN_PATH = [
   "jose",
   "nodemailer",
 ];
+/** The login limiter's threshold in the refusal test. */
+const REFUSE_AFTER = 3;
+const FIREFOX =
+  "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 /** Concurrent first calls of each library. */
 const AT_ONCE = 4;
 
@@ -107,6 +111,45 @@ Deno.test("a process that has only answered session checks has imported no npm p
       !loaded.builtins.includes("node:crypto"),
       `node:crypto was imported: ${loaded.builtins.join(", ")}`,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a fresh process whose first request a limiter refuses still records the browser in the refusal event", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_lazy_" });
+  const kvPath = `${dir}/store.kv`;
+  try {
+    // Another instance (this process) fills the address's window.
+    const kv = await Deno.openKv(kvPath);
+    const store = new KvStore(kv);
+    await store.migrate();
+    const other = createGatehouse({
+      store,
+      roles: ROLES,
+      rateLimit: { maxFailures: REFUSE_AFTER },
+    });
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      mount(other.routes),
+    );
+    const call = httpCaller(`http://127.0.0.1:${server.addr.port}`);
+    for (let i = 0; i < REFUSE_AFTER; i++) {
+      const wrong = await call("POST", "/api/auth/login", {
+        body: { email: "nobody@example.com", password: `guess ${i}` },
+      });
+      assert.equal(wrong.status, 401);
+    }
+    await other.settled();
+    await server.shutdown();
+    kv.close();
+
+    const out = await child("refused-first", { kvPath });
+    assert.equal(out.status, 429);
+    assert.deepEqual(out.refusals, [{
+      ip: "127.0.0.1",
+      userAgent: "Firefox on Linux",
+    }]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -308,6 +351,42 @@ async function sessionCheck(config: { kvPath: string }): Promise<unknown> {
   };
 }
 
+/**
+ * One login, refused by the limiter (the store's window for the address is
+ * full already), as the process's first request; then the refusal events.
+ */
+async function refusedFirst(config: { kvPath: string }): Promise<unknown> {
+  const kv = await Deno.openKv(config.kvPath);
+  const store = new KvStore(kv);
+  const gatehouse = createGatehouse({
+    store,
+    roles: ROLES,
+    rateLimit: { maxFailures: REFUSE_AFTER },
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    mount(gatehouse.routes),
+  );
+  const res = await fetch(
+    `http://127.0.0.1:${server.addr.port}/api/auth/login`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": FIREFOX },
+      body: JSON.stringify({ email: "nobody@example.com", password: "x" }),
+    },
+  );
+  await res.body?.cancel();
+  await gatehouse.settled();
+  const { events } = await store.listAuditEvents({ limit: 100 });
+  await server.shutdown();
+  kv.close();
+  return {
+    status: res.status,
+    refusals: events.filter((e) => e.type === "login.rate_limited")
+      .map((e) => ({ ip: e.ip, userAgent: e.userAgent })),
+  };
+}
+
 /** Session check, login, session check, sign-out, session check. */
 async function signIn(config: { kvPath: string }): Promise<unknown> {
   const loaded = loadedScripts();
@@ -504,6 +583,8 @@ if (import.meta.main) {
   const [mode, config] = [Deno.args[0], JSON.parse(Deno.args[1] ?? "{}")];
   const report = mode === "session-check"
     ? await sessionCheck(config)
+    : mode === "refused-first"
+    ? await refusedFirst(config)
     : mode === "sign-in"
     ? await signIn(config)
     : mode === "first-calls"
