@@ -8,6 +8,8 @@
 // project, so the bundle's one bare import resolves through deno.json like
 // the source's.
 
+import { runDeno } from "./_servers.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Where bundles are written, relative to bench/servers/. */
 export const BUNDLED_DIR = "_bundled";
@@ -19,22 +21,13 @@ export const BUNDLED_DIR = "_bundled";
 export async function bundleServer(name: string): Promise<string> {
   const outdir = `${ROOT}bench/servers/${BUNDLED_DIR}`;
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--lock=dev.lock",
-      "--code-splitting",
-      "--external=@node-rs/argon2",
-      `--outdir=${outdir}`,
-      `bench/servers/${name}.ts`,
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
-  }
+  await runDeno([
+    "bundle",
+    "--lock=dev.lock",
+    "--code-splitting",
+    "--external=@node-rs/argon2",
+    `--outdir=${outdir}`,
+    `bench/servers/${name}.ts`,
+  ]);
   return `${BUNDLED_DIR}/${name}.js`;
 }

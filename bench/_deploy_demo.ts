@@ -18,7 +18,7 @@
 // DENO_SERVE_ADDRESS, and so does this, with a free port on 127.0.0.1. The
 // demo announces nothing then, so the harness finds it answering by trying.
 
-import { stopProcess } from "./_servers.ts";
+import { runDeno, stopProcess } from "./_servers.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -33,19 +33,8 @@ export interface DeployDemo {
 }
 
 /** Runs `deno task build`, Deploy's build step (the island bundle). */
-export async function buildForDeploy(): Promise<void> {
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "build"],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    throw new Error(
-      `deno task build failed:\n${new TextDecoder().decode(stderr)}`,
-    );
-  }
+export function buildForDeploy(): Promise<void> {
+  return runDeno(["task", "build"]);
 }
 
 /**

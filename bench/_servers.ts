@@ -162,3 +162,23 @@ function cpuSecondsOf(pid: number): number {
     return NaN;
   }
 }
+
+/**
+ * Runs `deno {args}` in the project and waits for it; throws with its
+ * stderr when it fails (a build step of a scenario: `deno task build`,
+ * `deno bundle`).
+ */
+export async function runDeno(args: string[]): Promise<void> {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT.pathname,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `deno ${args[0]} failed:\n${new TextDecoder().decode(stderr)}`,
+    );
+  }
+}

@@ -209,10 +209,7 @@ async function deleteListed(
     bytes += size;
   }
   await flush();
-  for (let i = 0; i < unread.length; i += READ_BATCH) {
-    deleted += await deleteRead(kv, k, kind, unread.slice(i, i + READ_BATCH));
-  }
-  return deleted;
+  return deleted + await deleteEachRead(kv, k, kind, unread);
 }
 
 // Commits `writes`, the unread deletes of `run`; if a record of it was
@@ -227,9 +224,20 @@ async function deleteNoted(
 ): Promise<number> {
   await yieldToRequests();
   if ((await commit(writes.operation(kv))).ok) return run.length;
+  return await deleteEachRead(kv, k, kind, run);
+}
+
+// Deletes `entries` from fresh reads of their records, READ_BATCH a
+// commit; returns how many records it deleted.
+async function deleteEachRead(
+  kv: Deno.Kv,
+  k: RecordKeys,
+  kind: ExpiringKind,
+  entries: readonly Entry[],
+): Promise<number> {
   let deleted = 0;
-  for (let i = 0; i < run.length; i += READ_BATCH) {
-    deleted += await deleteRead(kv, k, kind, run.slice(i, i + READ_BATCH));
+  for (let i = 0; i < entries.length; i += READ_BATCH) {
+    deleted += await deleteRead(kv, k, kind, entries.slice(i, i + READ_BATCH));
   }
   return deleted;
 }
