@@ -166,11 +166,15 @@ function cpuSecondsOf(pid: number): number {
 /**
  * Runs `deno {args}` in the project and waits for it; throws with its
  * stderr when it fails (a build step of a scenario: `deno task build`,
- * `deno bundle`).
+ * `deno bundle`, a program run under coverage), with `env` added to ours.
  */
-export async function runDeno(args: string[]): Promise<void> {
+export async function runDeno(
+  args: string[],
+  env?: Record<string, string>,
+): Promise<void> {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args,
+    env,
     cwd: ROOT.pathname,
     stdin: "null",
     stdout: "null",

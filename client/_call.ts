@@ -65,8 +65,7 @@ export function fromWire(
   where = "the answer",
 ): unknown {
   if (typeof schema.$ref === "string") {
-    const name = schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1);
-    return fromWire(SCHEMAS[name as SchemaName], value, status, where);
+    return fromWire(resolve(schema), value, status, where);
   }
   if (Array.isArray(schema.oneOf)) {
     for (const branch of schema.oneOf as JsonSchema[]) {
@@ -106,6 +105,14 @@ export function fromWire(
   }
   if (isObject(value)) return objectFromWire(schema, value, status);
   return value;
+}
+
+/** The schema of `SCHEMAS` that `schema`'s `$ref` names, or `schema` itself. */
+export function resolve(schema: JsonSchema): JsonSchema {
+  if (typeof schema.$ref !== "string") return schema;
+  return SCHEMAS[
+    schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) as SchemaName
+  ];
 }
 
 function objectFromWire(

@@ -130,8 +130,3 @@ export async function readJson(response: Response): Promise<unknown> {
     );
   }
 }
-
-/** Drains a success whose body the call does not need (204, 202). */
-export async function discard(response: Response): Promise<void> {
-  await response.body?.cancel();
-}

@@ -3,28 +3,23 @@
 // of _call.ts's `fromWire`. The keys a closed object schema names become
 // snake_case; open objects (`detail`, WebAuthn options) keep their keys.
 
-import {
-  type JsonSchema,
-  type SchemaName,
-  SCHEMAS,
-} from "@gatehouse/contract/shapes";
+import type { JsonSchema } from "@gatehouse/contract/shapes";
+import { resolve } from "./_call.ts";
 
 /** A JSON object. */
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 const snake = (key: string) =>
   key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-function write(schema: JsonSchema, value: unknown): unknown {
-  if (typeof schema.$ref === "string") {
-    const name = schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1);
-    return write(SCHEMAS[name as SchemaName], value);
-  }
+/** The JSON `schema` describes, from the client's camelCase value. */
+export function toWire(schema: JsonSchema, value: unknown): unknown {
+  if (typeof schema.$ref === "string") return toWire(resolve(schema), value);
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
     return items === undefined
       ? value
-      : value.map((item) => write(items, item));
+      : value.map((item) => toWire(items, item));
   }
   if (typeof value !== "object" || value === null) return value;
   // The fields every branch names (an `InviteAnswer` is one of two).
@@ -33,11 +28,7 @@ function write(schema: JsonSchema, value: unknown): unknown {
     : [schema];
   const properties: Record<string, JsonSchema> = {};
   for (const branch of branches) {
-    const resolved: JsonSchema = typeof branch.$ref === "string"
-      ? SCHEMAS[
-        branch.$ref.slice(branch.$ref.lastIndexOf("/") + 1) as SchemaName
-      ]
-      : branch;
+    const resolved = resolve(branch);
     if (resolved.additionalProperties !== false) continue;
     Object.assign(properties, resolved.properties);
   }
@@ -46,21 +37,8 @@ function write(schema: JsonSchema, value: unknown): unknown {
   for (const [key, field] of Object.entries(value)) {
     const name = snake(key);
     if (field !== undefined && name in properties) {
-      out[name] = write(properties[name]!, field);
+      out[name] = toWire(properties[name]!, field);
     }
   }
   return out;
-}
-
-/**
- * The JSON of the named wire shape from the client's camelCase value (for
- * fake servers).
- */
-export function toWire(name: SchemaName, value: unknown): Json {
-  return write(SCHEMAS[name], value) as Json;
-}
-
-/** The JSON `schema` describes, from the client's camelCase value. */
-export function toWireBy(schema: JsonSchema, value: unknown): unknown {
-  return write(schema, value);
 }

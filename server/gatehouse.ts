@@ -8,18 +8,16 @@
  */
 
 import { type OpenApiDocument, openApiDocument } from "@gatehouse/contract";
-import { type Account, accountOperations } from "./features/account.ts";
-import {
-  accountLinkOperations,
-  type AccountLinks,
-} from "./features/account_links.ts";
+import type { Account } from "./features/account.ts";
+import type { AccountLinks } from "./features/account_links.ts";
 import { inBackground, settled } from "./http/_background.ts";
 import { clientMeta } from "./http/_client_meta.ts";
 import { isGuess } from "./core/_counted.ts";
-import { type Admin, adminOperations } from "./features/admin.ts";
+import type { Admin } from "./features/admin.ts";
 import { type Auth, authOn, authOperations } from "./core/auth.ts";
 import { gatehouseContext } from "./core/context.ts";
 import { crossOriginGuard } from "./http/cross_origin.ts";
+import { madeOnFirstUse } from "./http/_lazy_import.ts";
 import {
   defineOperation,
   handlersOf,
@@ -36,12 +34,10 @@ import { Reaper } from "./features/reaper.ts";
 import { authority } from "./core/_authority.ts";
 import type { RoleDefinition, RoleRegistry } from "./core/roles.ts";
 import { type Route, routeTable } from "./core/routes.ts";
-import {
-  type SecondFactor,
-  secondFactorOperations,
-} from "./features/second_factor.ts";
-import { passkeyOperations, type Passkeys } from "./features/passkeys.ts";
-import { type SingleSignOn, ssoOperations } from "./features/sso.ts";
+import type { SecondFactor } from "./features/second_factor.ts";
+import type { Passkeys } from "./features/passkeys.ts";
+import type { SingleSignOn } from "./features/sso.ts";
+import { featureOperations } from "./features/_deferred.ts";
 import type { GatehouseSsoOptions } from "./core/sso_settings.ts";
 import { resolveSsoProviders } from "./core/sso/provider_config.ts";
 
@@ -274,14 +270,18 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
         ? {}
         : { servers: [options.publicUrl] }),
     });
+  // Sign-in and the session check built now; each other feature's module
+  // imported, and its operations built, by the first call of one of them
+  // (features/_deferred.ts): a cold start pays for what it answers.
+  const features = featureOperations(context);
   const operations = {
     ...authOperations(context),
-    ...adminOperations(context),
-    ...accountLinkOperations(context),
-    ...accountOperations(context),
-    ...secondFactorOperations(context),
-    ...passkeyOperations(context),
-    ...ssoOperations(context),
+    ...features.admin,
+    ...features.links,
+    ...features.account,
+    ...features.secondFactor,
+    ...features.passkeys,
+    ...features.sso,
     describeApi: describeApiOperation(context, describe),
   };
   const limiter = (
@@ -351,7 +351,9 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     requireSession: context.guards.session,
     requirePrivilege: context.guards.privilege,
     requireCapability: context.guards.capability,
-    crossOrigin: crossOriginGuard({ logger }),
+    // Made by its first request, like the context's guards: it prepares
+    // its refusal, an Error (http/_lazy_import.ts).
+    crossOrigin: madeOnFirstUse(() => crossOriginGuard({ logger })),
   });
   const handlers = handlersOf(operations);
   const routes = routeTable(context, operations, {

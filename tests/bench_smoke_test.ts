@@ -44,6 +44,7 @@ Deno.test("deno task bench --help lists every scenario", async () => {
       "reshape",
       "cold-start",
       "memory",
+      "login-files",
     ]
   ) {
     assert.match(stdout, new RegExp(`\\b${name}\\b`));
@@ -136,6 +137,31 @@ Deno.test("deno task bench runs reshape against a commit on KV", async () => {
         "KV: login, ours ÷ baseline, p50 (interleaved)",
       ],
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task bench counts the server files a login runs in", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const json = `${dir}/results.json`;
+    const { code, stdout, stderr } = await bench([
+      "--scenarios",
+      "login-files",
+      "--json",
+      json,
+    ]);
+    assert.equal(code, 0, `bench failed:\n${stdout}\n${stderr}`);
+    const [result] = JSON.parse(await Deno.readTextFile(json)).results;
+    const count = result.metrics["server files a password login runs in"];
+    assert.ok(count > 5 && count < 200, `count ${count}`);
+    // The login's own code is counted; code only start-up runs is not.
+    const [files] = result.notes;
+    assert.match(files, /server\/core\/password\.ts/);
+    assert.match(files, /server\/core\/rules\/_session_creation\.ts/);
+    assert.doesNotMatch(files, /server\/core\/options\.ts|webauthn\.ts/);
+    assert.equal(files.split(", ").length, count);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -16,6 +16,7 @@ import { loadgen } from "./loadgen.ts";
 import { reshape } from "./reshape.ts";
 import { memory } from "./memory.ts";
 import { coldStart } from "./cold_start.ts";
+import { loginFiles } from "./login_files.ts";
 
 /** The scenarios `deno task bench` knows. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -34,4 +35,5 @@ export const SCENARIOS: readonly Scenario[] = [
   reshape,
   memory,
   coldStart,
+  loginFiles,
 ];

@@ -221,7 +221,7 @@ export function withScreensI18n<T>(i18n: I18n, render: () => T): T {
 // The screens' translation functions: each asks screensI18n() at call time,
 // so a string is translated by the render in progress (or the browser's
 // default instance), never by whichever instance was current at import.
-function follow<K extends "__" | "_x" | "_n" | "_nx">(name: K): I18n[K] {
+function follow<K extends "__" | "_x" | "_n">(name: K): I18n[K] {
   const call = (...args: unknown[]) =>
     (screensI18n()[name] as (...args: unknown[]) => string)(...args);
   return call as I18n[K];
@@ -235,9 +235,6 @@ export const _x: I18n["_x"] = follow("_x");
 
 /** `@wordpress/i18n`'s `_n`, translated by {@linkcode screensI18n}. */
 export const _n: I18n["_n"] = follow("_n");
-
-/** `@wordpress/i18n`'s `_nx`, translated by {@linkcode screensI18n}. */
-export const _nx: I18n["_nx"] = follow("_nx");
 
 /** `@wordpress/i18n`'s `sprintf` (it holds no language), beside the others. */
 export const sprintf: typeof formatText = formatText;

@@ -24,12 +24,6 @@ export type Endpoint = OperationName;
 
 type Method = "get" | "post" | "patch" | "put" | "delete";
 
-/** The msw method and path of an operation, from the contract. */
-export function routeOf(endpoint: Endpoint): { method: Method; path: string } {
-  const { method, path } = OPERATIONS[endpoint];
-  return { method: method.toLowerCase() as Method, path: `*${path}` };
-}
-
 /** The status of a server code (the contract's), or undefined for another code. */
 export function statusOf(code: string): number | undefined {
   return isErrorCode(code) ? ERROR_STATUS[code] : undefined;
@@ -40,8 +34,10 @@ export function route(
   resolver: Parameters<typeof http.get>[1],
   options: { once?: boolean } = {},
 ): HttpHandler {
-  const { method, path } = routeOf(endpoint);
-  return http[method](path, resolver, options.once ? { once: true } : {});
+  // msw's method and path of the operation, from the contract.
+  const { method, path } = OPERATIONS[endpoint];
+  const once = options.once ? { once: true } : {};
+  return http[method.toLowerCase() as Method](`*${path}`, resolver, once);
 }
 
 export async function jsonBody(

@@ -11,7 +11,7 @@ import { OPERATIONS } from "@gatehouse/contract/operations";
 import { HttpResponse } from "msw";
 import { answerSchema } from "../_call.ts";
 import type { HttpHandler } from "../_peer_types.ts";
-import { toWireBy } from "../_wire.ts";
+import { toWire } from "../_wire.ts";
 import { type Endpoint, route, statusOf } from "./_routes.ts";
 
 /**
@@ -88,7 +88,7 @@ export function answer(
       : body;
     return schema === undefined || value === undefined
       ? new HttpResponse(null, { status })
-      : HttpResponse.json(toWireBy(schema, value) as object, { status });
+      : HttpResponse.json(toWire(schema, value) as object, { status });
   }, { once: options.once ?? false });
 }
 

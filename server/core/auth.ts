@@ -198,13 +198,15 @@ export function authOperations(
       };
       let verified: UserCredentials;
       let made: ReturnType<typeof sessions.ticket>;
-      let key: string | null;
+      let device: string | null;
       try {
         const check = await sessions.beginCheck(email, password, true, gate);
         if (refused !== undefined) return refused;
-        key = check.key;
-        // While argon2id runs: what follows needs these whatever its answer.
+        // While argon2id runs: what follows needs these whatever its answer,
+        // the trusted-device cookie (an HMAC) included, for a well-formed
+        // address known or not.
         made = sessions.ticket(now(), check.accountId);
+        device = check.key === null ? null : lock.deviceCookie(req, check.key);
         verified = await sessions.endSignInCheck(check, password, meta);
       } catch (err) {
         // A wrong password keeps its attempt; anything else judged nothing.
@@ -235,10 +237,8 @@ export function authOperations(
       trail.committed(events);
       const headers = new Headers(NO_STORE);
       headers.append("set-cookie", cookie);
-      // A right password had a well-formed address: `key` is set.
-      if (key !== null) {
-        headers.append("set-cookie", lock.deviceCookie(req, key));
-      }
+      // A right password had a well-formed address: `device` is set.
+      if (device !== null) headers.append("set-cookie", device);
       return respond(
         await sessions.ownIdentity(verified.user, verified.factors),
         { headers },

@@ -13,7 +13,7 @@ import { type AdminRules, adminRules } from "./_admin_rules.ts";
 import { type AuditTrail, auditTrail, type CommitHook } from "./_audit.ts";
 import { type ClientMeta, clientMeta } from "../http/_client_meta.ts";
 import { hashToken } from "./_crypto.ts";
-import { deviceKeys } from "./_device_cookie.ts";
+import { type DeviceKeys, deviceKeys } from "./_device_cookie.ts";
 import { linkBase } from "./_links.ts";
 import { type TotpSealing, totpSealing } from "./_totp_sealing.ts";
 import { isCookieName } from "../http/cookie.ts";
@@ -40,6 +40,7 @@ import { type RequestFacts, requestFactsBook } from "./mail/request_facts.ts";
 import type { AuthOptions, MailOptions } from "./options.ts";
 import { argon2Hasher, type PasswordHasher } from "./password.ts";
 import { answeringErrors, type Middleware } from "../http/respond.ts";
+import { madeOnFirstUse } from "../http/_lazy_import.ts";
 import type { RoleRegistry } from "./roles.ts";
 import { type Sessions, sessions } from "./sessions.ts";
 import {
@@ -194,7 +195,7 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     logger,
     retention: options.auditRetention ?? DEFAULT_AUDIT_RETENTION,
   });
-  const devices = deviceKeys(options.deviceKeys);
+  const devices = deviceKeysOf(options.deviceKeys);
   const trail = auditTrail({
     store,
     logger,
@@ -267,9 +268,13 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     accountLock: lock,
     guards: Object.freeze({
       session: sessionGuard(built.resolve, logger),
-      privilege: privilegeGuard(rules.privileged, logger),
-      fresh: freshGuard(reauthenticationWindow, now, logger),
-      secondFactor: secondFactorGuard(logger),
+      // Made by their first request: each prepares its refusal, an Error,
+      // which costs a cold start a parse at start-up (../http/_lazy_import.ts).
+      privilege: madeOnFirstUse(() => privilegeGuard(rules.privileged, logger)),
+      fresh: madeOnFirstUse(() =>
+        freshGuard(reauthenticationWindow, now, logger)
+      ),
+      secondFactor: madeOnFirstUse(() => secondFactorGuard(logger)),
       capability: (capability: string) => capabilityGuard(capability, logger),
     }),
     answering: answeringErrors(logger),
@@ -278,6 +283,24 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     requestFacts: requests.of,
     noticeAccounts: accounts,
   });
+}
+
+// The trusted-device keys (DESIGN.md §15). Given keys are read now, so a
+// bad one throws at start-up. Without any, the process's random key is
+// made by the first sign-in that reads or issues a device cookie, not at
+// start-up: a cold start answering a session check needs none, and making
+// one (random bytes, a hash) was the largest single step of
+// `gatehouseContext` (issue 31).
+function deviceKeysOf(keys: readonly string[] | undefined): DeviceKeys {
+  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 0)) {
+    return deviceKeys(keys);
+  }
+  let made: DeviceKeys | undefined;
+  const keysMade = () => made ??= deviceKeys(keys);
+  return {
+    deviceOf: (cookie, addressKey) => keysMade().deviceOf(cookie, addressKey),
+    issue: (cookie, addressKey) => keysMade().issue(cookie, addressKey),
+  };
 }
 
 function mailSettings(options: MailOptions, base: string | undefined) {

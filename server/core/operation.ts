@@ -115,6 +115,71 @@ export function defineOperation<N extends OperationName>(
   });
 }
 
+/**
+ * The operations `names`, each standing in for the one `build` makes: the
+ * first call of any of them runs `build` (which imports the module that
+ * defines them and builds them on their context: a memoized
+ * `lazyImport`), later calls go straight to the built operation. Each
+ * keeps its name and guard, read from the contract, so a route puts the
+ * same guard, limiter and checks in front of it before anything is
+ * imported; a factory's handler is behind its guard as well. A failed
+ * import is thrown to whoever answers it (a 500), and tried again by the
+ * next call.
+ *
+ * `names` holds every operation `build` makes, each set to `true`: the
+ * compiler refuses a record that misses one or names another.
+ *
+ * @example An operation built by its first call
+ * ```ts
+ * import { gatehouseContext } from "./context.ts";
+ * import { defineOperation, deferredOperations } from "./operation.ts";
+ * import { lazyImport } from "../http/_lazy_import.ts";
+ * import { KvStore } from "../stores/kv/kv_store.ts";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const context = gatehouseContext({ store: new KvStore(kv) });
+ * let builds = 0;
+ * // In Gatehouse: `import("../features/….ts")`, then its factory.
+ * const build = lazyImport(() => {
+ *   builds++;
+ *   return Promise.resolve({
+ *     checkLink: defineOperation(context, "checkLink", () =>
+ *       new Response(null, { status: 204 })),
+ *   });
+ * });
+ * const { checkLink } = deferredOperations(context, { checkLink: true }, build);
+ * console.assert(builds === 0 && checkLink.guard === "public");
+ * const res = await checkLink.handler(new Request("http://localhost/"));
+ * console.assert(res.status === 204 && builds === 1);
+ * kv.close();
+ * ```
+ */
+export function deferredOperations<N extends OperationName>(
+  context: GatehouseContext,
+  names: { readonly [K in NoInfer<N>]: true },
+  build: () => Promise<Operations<N>>,
+): Operations<N> {
+  let built: Operations<N> | undefined;
+  const ready = () => build().then((operations) => built = operations);
+  const operations = {} as { [K in N]: Operation };
+  for (const name of Object.keys(names) as N[]) {
+    const guard: Guard = OPERATIONS[name].guard;
+    // After the first call, the built operation's own `run` directly,
+    // without a turn of the event loop (like `withBrowserLabels`).
+    const run: Handler = function deferred(req, params, info) {
+      if (built !== undefined) return built[name].run(req, params, info);
+      return ready().then((ops) => ops[name].run(req, params, info));
+    };
+    operations[name] = Object.freeze({
+      name,
+      guard,
+      run,
+      handler: guarded(context, guard, run),
+    });
+  }
+  return operations;
+}
+
 /** The guarded handlers of some operations, by name. */
 export function handlersOf<N extends OperationName>(
   operations: Operations<N>,

@@ -250,6 +250,7 @@ export function sessions(settings: SessionSettings): Sessions {
       logger.error("anticipateSession failed", { error });
     }
   };
+  const accounts = accountGuesses();
 
   // Checks a password, in two halves: `beginCheck` reads the account and
   // starts argon2id, `endCheck` waits for its answer. Every path (unknown
@@ -260,7 +261,11 @@ export function sessions(settings: SessionSettings): Sessions {
 
   // A sign-in (`signingIn`) also lets the store begin the reads of the
   // session it may record, for every address alike: an unknown one
-  // anticipates an account that does not exist.
+  // anticipates an account that does not exist. When this instance saw
+  // the address before, they begin in the turn of the account's read, for
+  // the account it saw there (`accountGuesses`), so that a store can make
+  // them one read; else, or when the account read is another, they begin
+  // once it is read.
   async function beginCheck(
     email: string,
     password: string,
@@ -269,18 +274,24 @@ export function sessions(settings: SessionSettings): Sessions {
   ): Promise<PasswordCheck> {
     const fallback = await dummy();
     const key = signInKey(email, limits);
+    const guess = key === null || !signingIn ? undefined : accounts.of(key);
     // The gate (the account lock) in the round trip of the account's read.
     // Both settle before either failure is thrown: a gate that admitted
     // holds a reservation its caller must still see to give back.
-    const [read, opened] = key === null ? [] : await Promise.allSettled([
+    const reads = key === null ? undefined : Promise.allSettled([
       store.credentialsByEmail(key),
       gate === undefined ? true : gate(key),
     ]);
+    if (guess !== undefined) anticipate(guess);
+    const [read, opened] = reads === undefined ? [] : await reads;
     if (opened?.status === "rejected") throw opened.reason;
     if (read?.status === "rejected") throw read.reason;
     const found = read?.value ?? null;
     const admitted = opened?.value ?? true;
-    const accountId = found?.user.id ?? uuidv7(now());
+    const accountId = found?.user.id ?? guess ?? uuidv7(now());
+    // Known or not, the address's account is remembered: a later guess is
+    // made the same way for both.
+    if (key !== null && signingIn) accounts.keep(key, accountId);
     if (!admitted) {
       return {
         key,
@@ -303,7 +314,7 @@ export function sessions(settings: SessionSettings): Sessions {
     // Observed at once: if what runs between the halves throws, a failed
     // verify must not also surface as an unhandled rejection.
     matches.catch(() => {});
-    if (signingIn) anticipate(accountId);
+    if (signingIn && accountId !== guess) anticipate(accountId);
     return { key, found, accountId, matches, admitted };
   }
 
@@ -599,6 +610,25 @@ export function sessions(settings: SessionSettings): Sessions {
     pendingSignIn,
     identityOf,
     ownIdentity,
+  };
+}
+
+// Addresses whose account id an instance remembers; past this many the
+// memory starts over (a guess only saves a read).
+const MAX_GUESSES = 1024;
+
+// The account id each address signed in to last on this instance: the
+// account found, or, for an address without one, the id made up for it, so
+// that an unknown address is guessed like a known one. Which account a
+// sign-in is for is always decided by the account read, never by a guess.
+function accountGuesses() {
+  const ids = new Map<string, string>();
+  return {
+    of: (key: string): string | undefined => ids.get(key),
+    keep(key: string, accountId: string): void {
+      if (ids.size >= MAX_GUESSES && !ids.has(key)) ids.clear();
+      ids.set(key, accountId);
+    },
   };
 }
 

@@ -10,6 +10,9 @@
 // was asked for, so a session ended or an account disabled before a
 // request arrived is refused for that request, whichever instance ended it.
 // Alone, a read goes at once: coalescing adds no wait when there is no load.
+// With `sameTurn`, it goes at the end of the turn instead (a microtask, no
+// timer), so the reads a request starts together (on KV: the account, the
+// account lock's counters, the session's early reads) share one.
 
 /**
  * Session reads a store keeps in flight by default. Two keep the database
@@ -30,6 +33,12 @@ export interface CoalescingOptions<Q, A> {
   take(waiting: readonly Q[]): number;
   /** Reads in flight at most. */
   maxInFlight: number;
+  /**
+   * Whether a read begun with a slot free waits for the end of the turn
+   * (a microtask), so that every query asked in the same turn joins it;
+   * false by default: it goes at once.
+   */
+  sameTurn?: boolean;
 }
 
 interface Waiter<Q, A> {
@@ -45,7 +54,7 @@ interface Waiter<Q, A> {
 export function coalescing<Q, A>(
   options: CoalescingOptions<Q, A>,
 ): (query: Q) => Promise<A> {
-  const { readMany, take, maxInFlight } = options;
+  const { readMany, take, maxInFlight, sameTurn = false } = options;
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) {
     throw new RangeError(
       `Invalid maxInFlight: ${maxInFlight} (use a whole number of at least 1)`,
@@ -53,6 +62,14 @@ export function coalescing<Q, A>(
   }
   let waiting: Waiter<Q, A>[] = [];
   let inFlight = 0;
+  // Whether a flush at the end of this turn is queued (`sameTurn`).
+  let queued = false;
+
+  // Sends what waits while slots are free: the end of a `sameTurn` turn.
+  function flush(): void {
+    queued = false;
+    while (waiting.length > 0 && inFlight < maxInFlight) send();
+  }
 
   async function send(): Promise<void> {
     const count = Math.max(1, take(waiting.map((w) => w.query)));
@@ -78,7 +95,12 @@ export function coalescing<Q, A>(
   return (query) =>
     new Promise<A>((resolve, reject) => {
       waiting.push({ query, resolve, reject });
-      if (inFlight < maxInFlight) send();
+      if (inFlight >= maxInFlight || queued) return;
+      if (!sameTurn) send();
+      else {
+        queued = true;
+        queueMicrotask(flush);
+      }
     });
 }
 

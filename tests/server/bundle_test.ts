@@ -57,6 +57,29 @@ Deno.test("the application bundled with deno bundle --code-splitting signs in, l
         `${library} is in the start-up file`,
       );
     }
+    // Nor anywhere among the files it imports statically (what a start
+    // evaluates) the modules of the features besides sign-in: each is a
+    // chunk of its own, imported by the first call of one of its
+    // operations (server/features/_deferred.ts).
+    const startUp = await staticallyImported(`${dir}/out`, "bundled_app.js");
+    for (
+      const feature of [
+        "_admin_operations",
+        "account",
+        "account_links",
+        "second_factor",
+        "passkeys",
+        "sso",
+        "invitations",
+      ]
+    ) {
+      assert(
+        !startUp.some((text) =>
+          text.includes(`// server/features/${feature}.ts\n`)
+        ),
+        `server/features/${feature}.ts is in the start-up files`,
+      );
+    }
 
     const kvPath = `${dir}/store.kv`;
     const kv = await Deno.openKv(kvPath);
@@ -156,6 +179,29 @@ async function runAndSignIn(
   // Nothing failed on the way (a request failing is logged).
   assert(!/request failed|uncaught/i.test(output), output);
   return output;
+}
+
+// The texts of `entry` and of every file it imports statically, in `dir`
+// (the bundler's chunks: `import … from "./chunk-….js"`), not the files it
+// imports with `import()`.
+async function staticallyImported(
+  dir: string,
+  entry: string,
+): Promise<string[]> {
+  const texts = new Map<string, string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (texts.has(file)) continue;
+    const text = await Deno.readTextFile(`${dir}/${file}`);
+    texts.set(file, text);
+    for (
+      const match of text.matchAll(/^(?:import|\}) [^(]*?"\.\/([^"]+)";$/gm)
+    ) {
+      pending.push(match[1]!);
+    }
+  }
+  return [...texts.values()];
 }
 
 async function announcedPort(

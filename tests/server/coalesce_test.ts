@@ -152,3 +152,56 @@ Deno.test("coalescing() answers a query asked during a read of the same key from
   reads[1]!();
   assertEquals(await after, 1);
 });
+
+Deno.test("coalescing() with sameTurn reads every query of one turn together, within take() and the reads in flight", async () => {
+  const { reads, readMany, maxSeen } = manualReads();
+  const read = coalescing({
+    readMany,
+    take: (w) => Math.min(w.length, 3),
+    maxInFlight: 2,
+    sameTurn: true,
+  });
+  const first = [1, 2, 3, 4, 5, 6, 7].map((q) => read(q));
+  assertEquals(reads.length, 0, "nothing goes before the turn ends");
+  await Promise.resolve();
+  // Two reads of three (the slots), the last query waits for a slot.
+  assertEquals(reads.map((r) => r.queries), [[1, 2, 3], [4, 5, 6]]);
+  reads[0]!.finish();
+  await tick();
+  assertEquals(reads[2]!.queries, [7]);
+  reads[1]!.finish();
+  reads[2]!.finish();
+  assertEquals(await Promise.all(first), [10, 20, 30, 40, 50, 60, 70]);
+  // A later turn's query goes in a read of its own.
+  const later = read(8);
+  await Promise.resolve();
+  assertEquals(reads[3]!.queries, [8]);
+  reads[3]!.finish();
+  assertEquals(await later, 80);
+  assertEquals(maxSeen(), 2);
+});
+
+Deno.test("coalescing() with sameTurn answers a query asked during a read of the same key from a later read", async () => {
+  let version = 0;
+  const reads: Array<() => void> = [];
+  const read = coalescing<string, number>({
+    readMany: (queries) =>
+      new Promise((resolve) => {
+        const seen = version;
+        reads.push(() => resolve(queries.map(() => seen)));
+      }),
+    take: (w) => w.length,
+    maxInFlight: 2,
+    sameTurn: true,
+  });
+  const before = read("session");
+  await Promise.resolve();
+  version = 1; // the session ended after the first read started
+  const after = read("session");
+  await Promise.resolve();
+  assertEquals(reads.length, 2, "the later query has a read of its own");
+  reads[1]!();
+  reads[0]!();
+  assertEquals(await before, 0);
+  assertEquals(await after, 1);
+});

@@ -9,13 +9,17 @@
 //
 // 1. A session check, a login (real argon2id) and a sign-out succeed while
 //    WebAuthn, TOTP (otpauth, uqr), the password dictionary, OpenID Connect
-//    (openid-client, jose), nodemailer and node:crypto were never imported.
-// 2. Each lazily loaded library's routes work the first time they are
-//    called, several at once (the calls share one import): passkey options,
-//    TOTP enrolment and confirmation, a password change the dictionary
-//    refuses, an SSO start against a real provider (npm:oidc-provider, run
-//    by the test process) and invitations mailed through the real SMTP
-//    mailer to a real SMTP server (npm:smtp-server, also the test's).
+//    (openid-client, jose), nodemailer and node:crypto were never imported,
+//    nor the modules of the features besides sign-in (administration, one's
+//    account, the link routes, the second factor, passkeys, single sign-on:
+//    server/features/_deferred.ts).
+// 2. Each lazily loaded library's and feature's routes work the first time
+//    they are called, several at once (the calls share one import): passkey
+//    options, TOTP enrolment and confirmation, a password change the
+//    dictionary refuses, a link check, an SSO start against a real provider
+//    (npm:oidc-provider, run by the test process) and invitations mailed
+//    through the real SMTP mailer to a real SMTP server (npm:smtp-server,
+//    also the test's).
 
 import assert from "node:assert/strict";
 import { Session } from "node:inspector";
@@ -40,6 +44,19 @@ const NOT_ON_THE_SIGN_IN_PATH = [
   "jose",
   "nodemailer",
 ];
+/**
+ * The feature modules imported by the first call of one of their
+ * operations (server/features/_deferred.ts), never by a session check, a
+ * login or a sign-out.
+ */
+const FEATURE_MODULES = [
+  "server/features/_admin_operations.ts",
+  "server/features/account.ts",
+  "server/features/account_links.ts",
+  "server/features/second_factor.ts",
+  "server/features/passkeys.ts",
+  "server/features/sso.ts",
+];
 /** The login limiter's threshold in the refusal test. */
 const REFUSE_AFTER = 3;
 const FIREFOX =
@@ -59,7 +76,7 @@ interface Loaded {
   modules: string[];
 }
 
-Deno.test("a session check, a login and a sign-out import no WebAuthn, TOTP, password dictionary, OpenID Connect or mail library", async () => {
+Deno.test("a session check, a login and a sign-out import no WebAuthn, TOTP, password dictionary, OpenID Connect or mail library, nor any other feature's module", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gatehouse_lazy_" });
   try {
     const out = await child("sign-in", { kvPath: `${dir}/store.kv` });
@@ -85,6 +102,9 @@ Deno.test("a session check, a login and a sign-out import no WebAuthn, TOTP, pas
       );
     }
     assert.ok(!loaded.modules.includes("server/core/totp.ts"));
+    for (const feature of FEATURE_MODULES) {
+      assert.ok(!loaded.modules.includes(feature), `${feature} was imported`);
+    }
     // node:crypto alone costs about 20 ms of a cold start: tokens are
     // hashed by server/core/_sha256.ts instead.
     assert.ok(
@@ -96,7 +116,7 @@ Deno.test("a session check, a login and a sign-out import no WebAuthn, TOTP, pas
   }
 });
 
-Deno.test("a process that has only answered session checks has imported no npm package and no node:crypto", async () => {
+Deno.test("a process that has only answered session checks has imported no npm package, no node:crypto and no feature module", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gatehouse_lazy_" });
   try {
     const out = await child("session-check", { kvPath: `${dir}/store.kv` });
@@ -111,6 +131,30 @@ Deno.test("a process that has only answered session checks has imported no npm p
       !loaded.builtins.includes("node:crypto"),
       `node:crypto was imported: ${loaded.builtins.join(", ")}`,
     );
+    // Nor the modules of the features, administration included, though
+    // the package's main entry exports `createAdmin`.
+    const features = loaded.modules.filter((m) =>
+      m.startsWith("server/features/")
+    );
+    for (const feature of FEATURE_MODULES) {
+      assert.ok(!features.includes(feature), `${feature} was imported`);
+    }
+    for (
+      const dependency of [
+        "server/features/invitations.ts",
+        "server/features/invitation_admin.ts",
+        "server/features/audit_log.ts",
+        "server/features/_link_handlers.ts",
+        "server/features/password_reset.ts",
+        "server/core/webauthn.ts",
+        "server/core/_factor_proofs.ts",
+      ]
+    ) {
+      assert.ok(
+        !loaded.modules.includes(dependency),
+        `${dependency} was imported`,
+      );
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -177,12 +221,18 @@ Deno.test("every lazily loaded library's routes work the first time, called seve
     const first = out.first as Record<string, string[]>;
     const statuses = out.statuses as Record<string, number[]>;
     const times = <T>(value: T): T[] => Array(AT_ONCE).fill(value);
-    // Before its first call each library was not loaded, after it was.
+    // Before its first call each library and feature module was not
+    // loaded, after it was.
     assert.deepEqual(first, {
-      passkeyLoginOptions: ["@simplewebauthn/server"],
-      totpSetup: ["otpauth", "uqr"],
-      dictionary: ["@zxcvbn-ts/language-common"],
-      invite: ["nodemailer"],
+      ssoStart: ["server/features/sso.ts"],
+      invite: ["nodemailer", "server/features/_admin_operations.ts"],
+      passkeyLoginOptions: [
+        "@simplewebauthn/server",
+        "server/features/passkeys.ts",
+      ],
+      dictionary: ["@zxcvbn-ts/language-common", "server/features/account.ts"],
+      checkLink: ["server/features/account_links.ts"],
+      totpSetup: ["otpauth", "uqr", "server/features/second_factor.ts"],
     });
     assert.deepEqual(statuses, {
       passkeyLoginOptions: times(200),
@@ -191,10 +241,12 @@ Deno.test("every lazily loaded library's routes work the first time, called seve
       totpConfirm: times(200),
       commonPassword: times(400),
       strongPassword: times(204),
+      checkLink: times(410),
       ssoStart: times(302),
       invite: times(200),
     });
     assert.deepEqual(out.codes, times("password_too_common"));
+    assert.deepEqual(out.linkCodes, times("token_invalid"));
     assert.equal(out.totpSvg, true);
     for (const location of out.ssoLocations as string[]) {
       const url = new URL(location);
@@ -480,26 +532,38 @@ async function firstCalls(
     Promise.all(Array.from({ length: AT_ONCE }, (_, i) => work(i)));
   const statuses: Record<string, number[]> = {};
   const first: Record<string, string[]> = {};
-  // Runs a batch, and records which packages it was the first to load.
+  // Runs a batch, and records which of the lazily loaded libraries and
+  // feature modules it was the first to load.
   const batch = async <T extends { status: number }>(
     name: string,
     work: (i: number) => Promise<T>,
+    libraries = NOT_ON_THE_SIGN_IN_PATH,
   ): Promise<T[]> => {
-    const before = new Set(loaded().packages);
+    const before = loaded();
     const answers = await all(work);
     statuses[name] = answers.map((a) => a.status);
     await gatehouse.settled(); // the mail goes after the answer
-    const now = loaded().packages.filter((p) => !before.has(p));
-    const libraries = now.filter((p) => NOT_ON_THE_SIGN_IN_PATH.includes(p));
-    if (libraries.length > 0) first[name] = libraries;
+    const after = loaded();
+    const loadedNow = [
+      ...after.packages.filter((p) =>
+        !before.packages.includes(p) && libraries.includes(p)
+      ),
+      ...after.modules.filter((m) =>
+        !before.modules.includes(m) && FEATURE_MODULES.includes(m)
+      ),
+    ];
+    if (loadedNow.length > 0) first[name] = loadedNow;
     return answers;
   };
 
   // Single sign-on: the starts race the discovery createGatehouse began
   // (which imports openid-client and jose: when they load is its timing,
-  // so not recorded here).
-  const ssoStarts = await all(() => call("GET", "/api/auth/sso/acme/start"));
-  statuses.ssoStart = ssoStarts.map((s) => s.status);
+  // so only the feature's module is recorded here).
+  const ssoStarts = await batch(
+    "ssoStart",
+    () => call("GET", "/api/auth/sso/acme/start"),
+    [],
+  );
   const logins = await all((i) =>
     call("POST", "/api/auth/login", {
       body: { email: members[i], password: PASSWORD },
@@ -553,6 +617,16 @@ async function firstCalls(
   statuses.strongPassword = changed.map((c) => c.status);
   const fresh = changed.map((c) => c.token ?? "");
 
+  // The link routes: a link no store holds is dead, answered by the
+  // operation itself (410 `token_invalid`), not by a guard or limiter.
+  const checks = await batch(
+    "checkLink",
+    (i) =>
+      call("POST", "/api/auth/links/check", {
+        body: { token: `no-such-link-${i}`, kind: "invitation" },
+      }),
+  );
+
   const setups = await batch(
     "totpSetup",
     (i) => call("POST", "/api/auth/totp/setup", { cookie: fresh[i], body: {} }),
@@ -574,6 +648,7 @@ async function firstCalls(
     first,
     statuses,
     codes: refused.map((r) => r.body?.code),
+    linkCodes: checks.map((c) => c.body?.code),
     ssoLocations: ssoStarts.map((s) => s.location),
     totpSvg: setups.every((s) => String(s.body?.qr_svg).startsWith("<svg")),
   };

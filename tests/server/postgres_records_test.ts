@@ -603,7 +603,7 @@ test("PostgresRecords.accounts() pages like the in-memory reference in every ord
   }
 });
 
-test("PostgresRecords.migrate() takes a version-8 schema to 9: tallies from its accounts, no triggers, one function", async () => {
+test("PostgresRecords.migrate() takes a version-8 schema to 9 and on: tallies from its accounts, no triggers, the commit functions", async () => {
   const sql = pool();
   const schema = uniqueSchema();
   const quoted = `"${schema}"`;
@@ -639,7 +639,7 @@ test("PostgresRecords.migrate() takes a version-8 schema to 9: tallies from its 
     const versions = await sql.unsafe(
       `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
     );
-    assert.deepEqual(versions.map((row) => row.version), [8, 9]);
+    assert.deepEqual(versions.map((row) => row.version), [8, 9, 10]);
     const tallies = await sql.unsafe(
       `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
     );
@@ -650,8 +650,12 @@ test("PostgresRecords.migrate() takes a version-8 schema to 9: tallies from its 
     ]);
     const functions = await sql`
       SELECT p.proname FROM pg_proc p JOIN pg_namespace n
-        ON n.oid = p.pronamespace WHERE n.nspname = ${schema}`;
-    assert.deepEqual(functions.map((row) => row.proname), ["commit"]);
+        ON n.oid = p.pronamespace WHERE n.nspname = ${schema}
+      ORDER BY p.proname`;
+    assert.deepEqual(functions.map((row) => row.proname), [
+      "commit",
+      "commit_session",
+    ]);
     const [triggers] = await sql`
       SELECT count(*)::int AS n FROM pg_trigger t
       JOIN pg_class c ON c.oid = t.tgrelid

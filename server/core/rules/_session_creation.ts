@@ -13,14 +13,17 @@
 // to what it then knows exactly.
 //
 // A sign-in begins the reads of the account and the tally while argon2id
-// verifies the password (`EarlyReads`), for an unknown address too (of an
-// account that does not exist): both make the same reads, and the list,
-// whose length depends on the account, waits for a right password. Early
-// reads are a starting point only: the commit checks the account and the
-// tally as they were read and reads again when either moved; a refusal
-// decided on early reads is decided again on fresh ones, since no commit
-// would have caught what changed. Within one process the sign-ins of an
-// account wait their turn (`InTurn`) rather than collide at the commit.
+// verifies the password (`EarlyReads`; for an address its instance saw
+// before, in the turn of the account's own read, so that KV reads them in
+// one getMany: `beginCheck` in ../sessions.ts), for an unknown address
+// too (of an account that does not exist): both make the same reads, and
+// the list, whose length depends on the account, waits for a right
+// password. Early reads are a starting point only: the commit checks the
+// account and the tally as they were read and reads again when either
+// moved; a refusal decided on early reads is decided again on fresh ones,
+// since no commit would have caught what changed. Within one process the
+// sign-ins of an account wait their turn (`InTurn`) rather than collide at
+// the commit.
 //
 // At the cap the list costs more than the commit (on KV a list and a
 // getMany per ten sessions, one after another on the store's thread), so

@@ -3,7 +3,9 @@
 // Attempts are reserved before the work they allow and given back when it
 // did not count. A counter keeps its own atomic read-modify-write: going
 // through read() and commit() would add a round trip to every limited
-// request.
+// request. Counters are read (readCounter, and a reservation's read) by the
+// records' reader, with the records asked for in the same turn
+// (_record_reads.ts).
 
 import type {
   AttemptWindow,
@@ -11,24 +13,27 @@ import type {
   Reservation,
 } from "../../core/records.ts";
 import { commit, retry } from "./_atomic.ts";
-import { batching } from "../_coalesce.ts";
-import { READ_BATCH, type RecordKeys, ttl } from "./_record_keys.ts";
+import { type RecordKeys, ttl } from "./_record_keys.ts";
+import type { KvReader } from "./_record_reads.ts";
 
 /**
  * Reserves an attempt: one versionstamp-checked read-modify-write, retried
  * on conflict without a cap. It converges under any burst because a full
  * window is refused on the read alone, without a write that others would
- * conflict with.
+ * conflict with. The read goes through `reader`, with whatever else is
+ * read in the same turn (the account lock reserves beside its sign-in's
+ * reads).
  */
 export function reserveAttempt(
   kv: Deno.Kv,
   k: RecordKeys,
   key: string,
   window: AttemptWindow,
+  reader: Pick<KvReader, "counterEntry">,
 ): Promise<Reservation> {
   const { now, windowMs, limit } = window;
   return retry<Reservation>(async () => {
-    const entry = await kv.get<Counter>(k.counter(key));
+    const entry = await reader.counterEntry(key);
     const current = entry.value;
     const open = current !== null && current.resetAt > now;
     if (open && current.count >= limit) {
@@ -69,30 +74,6 @@ export async function releaseAttempt(
     );
     return { op, result: undefined };
   });
-}
-
-/** A counter's read: its key, and the time its window must be open at. */
-export interface CounterQuery {
-  key: string;
-  now: number;
-}
-
-/**
- * Reads counters, those asked for in the same turn in one getMany (the
- * account lock reads three at once, beside the account's own read).
- */
-export function counterReader(
-  kv: Deno.Kv,
-  k: RecordKeys,
-): (query: CounterQuery) => Promise<Counter | null> {
-  return batching<CounterQuery, Counter | null>(async (queries) => {
-    const entries = await kv.getMany<Counter[]>(
-      queries.map((q) => k.counter(q.key)),
-    );
-    return entries.map(({ value }, i) =>
-      value !== null && value.resetAt > queries[i]!.now ? value : null
-    );
-  }, READ_BATCH);
 }
 
 /** Deletes up to `limit` counters whose window ended by `now`. */

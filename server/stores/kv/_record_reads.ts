@@ -1,9 +1,15 @@
 // Reads in KvRecords: records by key or by a unique field (a unique field's
 // key holds a copy of the record, so both are one get with the record's
-// versionstamp), coalesced like the session checks of today's KvStore so
-// that concurrent reads share getMany calls; and the records of a list.
+// versionstamp) and limiter counters, through one coalescing reader so
+// that the reads of one turn, and concurrent ones, share getMany calls;
+// and the records of a list.
 
-import type { Kind, RecordRef, Versioned } from "../../core/records.ts";
+import type {
+  Counter,
+  Kind,
+  RecordRef,
+  Versioned,
+} from "../../core/records.ts";
 import { coalescing } from "../_coalesce.ts";
 import { getAll, READ_BATCH, type RecordKeys } from "./_record_keys.ts";
 import type { Fields } from "./_record_writes.ts";
@@ -47,41 +53,84 @@ export function decode(
 type Answers = (Versioned<unknown> | null)[];
 
 /**
- * A reader of references: at most `maxInFlight` getMany calls at once;
- * reads asked for while they are all busy wait, and the next call carries
- * as many of them as its ten keys hold (a read of more than ten keys goes
+ * A counter's read: its key, and the time its window must be open at, or
+ * null for its entry as stored (the read of a read-modify-write).
+ */
+export interface CounterQuery {
+  key: string;
+  now: number | null;
+}
+
+// One query of the shared reader: a read's references, or one counter.
+type Query = readonly RecordRef[] | CounterQuery;
+type Answer =
+  | Answers
+  | Counter
+  | null
+  | Deno.KvEntryMaybe<unknown>;
+
+// A counter's identity among the keys of one getMany: no kind starts with
+// U+0001, so it never meets a reference's.
+const counterId = (query: CounterQuery) => `\u0001${query.key}`;
+
+/** What {@linkcode kvReader} answers: records, and limiter counters. */
+export interface KvReader {
+  /** The records behind `refs`, in order. */
+  records(refs: readonly RecordRef[]): Promise<Answers>;
+  /** The counter of `key` if its window is open at `now`, else null. */
+  counter(key: string, now: number): Promise<Counter | null>;
+  /** The entry of the counter `key` as stored, with its versionstamp. */
+  counterEntry(key: string): Promise<Deno.KvEntryMaybe<Counter>>;
+}
+
+/**
+ * The reader of KvRecords: at most `maxInFlight` getMany calls at once,
+ * each sent at the end of the turn it was asked in, so that the reads a
+ * request starts together share it (a sign-in's account, its account
+ * lock's counters and its session's early reads: one getMany). Reads
+ * asked for while every call is busy wait, and the next call carries as
+ * many of them as its ten keys hold (a read of more than ten keys goes
  * alone, in calls of ten sent together). See ../_coalesce.ts.
  */
-export function recordReader(
+export function kvReader(
   kv: Deno.Kv,
   k: RecordKeys,
   maxInFlight: number,
-): (refs: readonly RecordRef[]) => Promise<Answers> {
-  const read = coalescing<readonly RecordRef[], Answers>({
+): KvReader {
+  const read = coalescing<Query, Answer>({
     async readMany(queries) {
       const slots = new Map<string, number>();
       const keys: Deno.KvKey[] = [];
-      const placed = queries.map((refs) =>
-        refs.map((ref) => {
-          const id = refId(ref);
-          let at = slots.get(id);
-          if (at === undefined) {
-            slots.set(id, at = keys.length);
-            keys.push(refKey(k, ref));
-          }
-          return at;
-        })
+      const slot = (id: string, key: () => Deno.KvKey) => {
+        let at = slots.get(id);
+        if (at === undefined) {
+          slots.set(id, at = keys.length);
+          keys.push(key());
+        }
+        return at;
+      };
+      const placed = queries.map((query) =>
+        isRefs(query)
+          ? query.map((ref) => slot(refId(ref), () => refKey(k, ref)))
+          : slot(counterId(query), () => k.counter(query.key))
       );
       const entries = await getAll(kv, keys);
-      return placed.map((slotsOf, q) =>
-        slotsOf.map((at, i) => decode(queries[q]![i]!.kind, entries[at]!))
-      );
+      return placed.map((at, q) => {
+        const query = queries[q]!;
+        if (isRefs(query)) {
+          return (at as number[]).map((s, i) =>
+            decode(query[i]!.kind, entries[s]!)
+          );
+        }
+        const entry = entries[at as number]!;
+        return query.now === null ? entry : openCounter(entry, query.now);
+      });
     },
     take(waiting) {
       const seen = new Set<string>();
       let count = 0;
-      for (const refs of waiting) {
-        const ids = refs.map(refId);
+      for (const query of waiting) {
+        const ids = isRefs(query) ? query.map(refId) : [counterId(query)];
         const adds = new Set(ids.filter((id) => !seen.has(id))).size;
         if (count > 0 && seen.size + adds > READ_BATCH) break;
         for (const id of ids) seen.add(id);
@@ -90,9 +139,25 @@ export function recordReader(
       return count;
     },
     maxInFlight,
+    sameTurn: true,
   });
-  return (refs) => refs.length === 0 ? Promise.resolve([]) : read(refs);
+  return {
+    records: (refs) =>
+      refs.length === 0 ? Promise.resolve([]) : read(refs) as Promise<Answers>,
+    counter: (key, now) => read({ key, now }) as Promise<Counter | null>,
+    counterEntry: (key) =>
+      read({ key, now: null }) as Promise<Deno.KvEntryMaybe<Counter>>,
+  };
 }
+
+const isRefs = (query: Query): query is readonly RecordRef[] =>
+  Array.isArray(query);
+
+// A counter as read: null when absent or when its window ended by `now`.
+const openCounter = (entry: Deno.KvEntryMaybe<unknown>, now: number) => {
+  const value = entry.value as Counter | null;
+  return value !== null && value.resetAt > now ? value : null;
+};
 
 /**
  * Every record of `kind` whose `field` is `value`: the list entries, then

@@ -1,9 +1,10 @@
 // The KvRecords class: the narrow RecordStore on Deno KV. Each concern is
 // in its private module beside it: the key layout (_record_keys.ts), the
-// writes of a commit (_record_writes.ts), reads and lists
-// (_record_reads.ts), the event log (_record_audit.ts), the sweep
-// (_record_sweep.ts), the limiter counters (_record_counters.ts), account
-// pages (_record_listing.ts) and the schema (_record_schema.ts).
+// writes of a commit (_record_writes.ts), reads and lists, the counters'
+// reads among them (_record_reads.ts), the event log (_record_audit.ts),
+// the sweep (_record_sweep.ts), the limiter counters' writes
+// (_record_counters.ts), account pages (_record_listing.ts) and the schema
+// (_record_schema.ts).
 
 import type {
   AccountPage,
@@ -29,7 +30,7 @@ import { listEvents } from "./_record_audit.ts";
 import * as counters from "./_record_counters.ts";
 import { type RecordKeys, recordKeys } from "./_record_keys.ts";
 import { accountPage } from "./_record_listing.ts";
-import { listRecords, recordReader } from "./_record_reads.ts";
+import { type KvReader, kvReader, listRecords } from "./_record_reads.ts";
 import { migrateRecords } from "./_record_schema.ts";
 import { deleteExpired } from "./_record_sweep.ts";
 import { freedCopies, Writes } from "./_record_writes.ts";
@@ -45,11 +46,12 @@ export interface KvRecordsOptions {
   /** Key prefix, so Gatehouse can share a database; `["gatehouse"]` by default. */
   prefix?: Deno.KvKey;
   /**
-   * Reads in flight at most (2 by default). A read that finds them all
-   * busy waits for the next one, which carries every read then waiting
-   * that fits in one `getMany` of ten keys: under load, one round trip
-   * serves several requests' session checks; alone, a read goes at once.
-   * Nothing is cached.
+   * Reads in flight at most (2 by default). A read goes at the end of the
+   * turn it was asked in, with every read (records and counters) asked in
+   * that turn; a read that finds them all busy waits for the next one,
+   * which carries every read then waiting that fits in one `getMany` of
+   * ten keys: under load, one round trip serves several requests' session
+   * checks. Nothing is cached.
    */
   sessionReadsInFlight?: number;
 }
@@ -101,12 +103,7 @@ export class KvRecords implements RecordStore {
   readonly #kv: Deno.Kv;
   readonly #prefix: Deno.KvKey;
   readonly #k: RecordKeys;
-  readonly #read: (
-    refs: readonly RecordRef[],
-  ) => Promise<(Versioned<unknown> | null)[]>;
-  readonly #readCounter: (
-    query: counters.CounterQuery,
-  ) => Promise<Counter | null>;
+  readonly #reader: KvReader;
 
   /**
    * Wraps an open `Deno.Kv`.
@@ -118,12 +115,11 @@ export class KvRecords implements RecordStore {
     this.#kv = kv;
     this.#prefix = options.prefix ?? ["gatehouse"];
     this.#k = recordKeys(this.#prefix);
-    this.#read = recordReader(
+    this.#reader = kvReader(
       kv,
       this.#k,
       options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
     );
-    this.#readCounter = counters.counterReader(kv, this.#k);
   }
 
   /**
@@ -136,7 +132,7 @@ export class KvRecords implements RecordStore {
 
   /** The records behind `refs`, in order: one getMany when ten keys hold them. */
   read(refs: readonly RecordRef[]): Promise<(Versioned<unknown> | null)[]> {
-    return this.#read(refs);
+    return this.#reader.records(refs);
   }
 
   /** Every record of `kind` whose `field` is `value`, in no set order. */
@@ -233,7 +229,13 @@ export class KvRecords implements RecordStore {
 
   /** Reserves one attempt on the counter `key` (see `RecordStore`). */
   reserveAttempt(key: string, window: AttemptWindow): Promise<Reservation> {
-    return counters.reserveAttempt(this.#kv, this.#k, key, window);
+    return counters.reserveAttempt(
+      this.#kv,
+      this.#k,
+      key,
+      window,
+      this.#reader,
+    );
   }
 
   /** Gives one attempt back to the window of `key` ending at `resetAt`. */
@@ -241,9 +243,12 @@ export class KvRecords implements RecordStore {
     return counters.releaseAttempt(this.#kv, this.#k, key, resetAt);
   }
 
-  /** The counter `key` if its window is open at `now`, else null. */
+  /**
+   * The counter `key` if its window is open at `now`, else null; read with
+   * the records and counters asked for in the same turn.
+   */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return this.#readCounter({ key, now });
+    return this.#reader.counter(key, now);
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */

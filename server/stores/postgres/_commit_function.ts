@@ -32,6 +32,11 @@
 // the schema is the function's own (`{schema}` is its quoted name, which
 // parse_ident unquotes for %I). The row's version is its `xmin`: every write
 // of the row, including a tally move of 0, gives it a new one.
+//
+// A sign-in's commit takes `commit_session` instead (_session_commit.ts),
+// which repeats these steps for that one shape with static statements: a
+// change to the lock names, their order or the checks here is a change
+// there too, or the two stop serialising each other.
 
 /** The statement creating `commit(p jsonb)`; `{schema}` is the quoted schema. */
 export const COMMIT_FUNCTION = `CREATE FUNCTION {schema}.commit(p jsonb)

@@ -17,11 +17,14 @@
 // reaches the database through the generic `commit` function. A database
 // left at version 8 (the unreleased history's last step, whose rules were
 // PL/pgSQL functions and triggers) is brought to 9 by FROM_VERSION_8.
+// Version 10 adds the sign-in's own commit function (_session_commit.ts),
+// the generic one's steps for the one shape every sign-in commits.
 // tests/server/migration_test.ts compares the catalog this builds with
 // tests/fixtures/postgres_schema.txt.
 
 import type postgres from "postgres";
 import { COMMIT_FUNCTION } from "./_commit_function.ts";
+import { SESSION_COMMIT_FUNCTION } from "./_session_commit.ts";
 
 /**
  * One step of the schema: SQL statements, where `{schema}` stands for the
@@ -256,6 +259,13 @@ export const MIGRATIONS: readonly Migration[] = [
       // through it (_commit_function.ts).
       COMMIT_FUNCTION,
     ],
+  },
+  {
+    version: 10,
+    name: "the sign-in's own commit function",
+    // The commit of a new session, written for its one shape
+    // (_session_commit.ts); every other commit stays with `commit`.
+    statements: [SESSION_COMMIT_FUNCTION],
   },
 ];
 

@@ -2,8 +2,9 @@
 // postgres.js, over PostgresStore's relational tables (an application joins
 // its own tables to users(id)) plus `tallies`. Each concern is in its
 // private module beside it: the kinds' tables and columns (_columns.ts),
-// reads (_record_reads.ts), the commit payload (_record_commit.ts) and the
-// schema's commit function (_commit_function.ts), listings and sweeps
+// reads (_record_reads.ts), the commit payload (_record_commit.ts), the
+// schema's commit function (_commit_function.ts) and the sign-in's own
+// (_session_commit.ts), listings and sweeps
 // (_record_listing.ts), counters (_record_counters.ts) and the migrations
 // (_records_migrations.ts). No method runs a client-side transaction (see
 // _tables.ts): a commit is one call of the schema's `commit` function.
@@ -37,6 +38,10 @@ import {
   type ListingTables,
 } from "./_record_listing.ts";
 import { listRecords, type ReadAnswer, recordReader } from "./_record_reads.ts";
+import {
+  sessionCommitArgs,
+  sessionCommitStatement,
+} from "./_session_commit.ts";
 
 /** Options of {@linkcode PostgresRecords}. */
 export interface PostgresRecordsOptions {
@@ -88,6 +93,7 @@ export class PostgresRecords implements RecordStore {
   ) => Promise<Counter | null>;
   readonly #read: (refs: readonly RecordRef[]) => Promise<ReadAnswer[]>;
   readonly #commit: string;
+  readonly #commitSession: string;
 
   /**
    * Wraps a postgres.js client.
@@ -128,6 +134,7 @@ export class PostgresRecords implements RecordStore {
     );
     // The text is constant, so postgres.js prepares it once a connection.
     this.#commit = `SELECT "${schema}".commit($1::text::jsonb) AS ok`;
+    this.#commitSession = sessionCommitStatement(schema);
   }
 
   /** Creates or upgrades the schema; idempotent and safe to run concurrently. */
@@ -149,15 +156,21 @@ export class PostgresRecords implements RecordStore {
     return listRecords(this.#sql, this.#schema, kind, field, value);
   }
 
-  /** Applies `commit` if every check holds (one function call); whether it did. */
+  /**
+   * Applies `commit` if every check holds (one function call: a sign-in's
+   * through its own function, _session_commit.ts); whether it did.
+   */
   async commit(commit: Commit): Promise<boolean> {
     const payload = commitPayload(commit);
     if (typeof payload === "boolean") return payload;
-    const [row] = await this.#sql.unsafe(
-      this.#commit,
-      [JSON.stringify(payload)],
-      { prepare: true },
-    );
+    const session = sessionCommitArgs(payload);
+    const [row] = session === null
+      ? await this.#sql.unsafe(this.#commit, [JSON.stringify(payload)], {
+        prepare: true,
+      })
+      : await this.#sql.unsafe(this.#commitSession, session, {
+        prepare: true,
+      });
     return row?.ok === true;
   }
 

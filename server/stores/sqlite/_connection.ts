@@ -6,6 +6,7 @@
 // `create-admin`) waits on the busy timeout instead.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Versioned } from "../../core/records.ts";
 
 // SQLite's primary result code for a lock held by another connection; the
 // extended codes (BUSY_RECOVERY, BUSY_SNAPSHOT, …) share its low byte.
@@ -14,7 +15,7 @@ const SQLITE_BUSY = 5;
 const BEGIN_ATTEMPTS = 3;
 
 /** A statement's row, as `node:sqlite` answers it. */
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** The store's connection to one SQLite database. */
 export class Connection {
@@ -128,6 +129,12 @@ const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
 
 /** The record a row holds (records hold only JSON values). */
 export const parse = <T>(row: Row): T => JSON.parse(row.value as string) as T;
+
+/** The record a row holds, with its version. */
+export const versioned = <T>(row: Row): Versioned<T> => ({
+  value: parse<T>(row),
+  version: String(row.version),
+});
 
 /** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
 export function isUniqueViolation(err: unknown): boolean {

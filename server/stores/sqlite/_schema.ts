@@ -4,7 +4,7 @@
 // tables carry a `gatehouse_` prefix so an application can keep its own
 // tables in the same file.
 
-import { type Kind, KINDS } from "../../core/records.ts";
+import { KINDS } from "../../core/records.ts";
 import type { Connection } from "./_connection.ts";
 
 /** The table of records. */
@@ -43,29 +43,22 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 // Indexes are partial (one kind each), so a query names its kind as a
 // literal for SQLite to use them. Ties in an order break by key.
 function indexes(): string[] {
-  const on = (kind: Kind, name: string, columns: string, unique = false) =>
+  const on = (kind: string, name: string, columns: string, unique = false) =>
     `CREATE ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ` +
     `gatehouse_${kind}_${name} ON ${RECORDS} (${columns}) ` +
     `WHERE kind = '${kind}'`;
-  const all: string[] = [];
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    const spec = KINDS[kind];
-    for (const name of spec.unique as readonly string[]) {
-      all.push(on(kind, `unique_${name}`, field(name), true));
-    }
-    for (const name of spec.lists as readonly string[]) {
-      all.push(on(kind, `by_${name}`, field(name)));
-    }
-    if (spec.expiry !== null) {
-      all.push(on(kind, "expiry", field(spec.expiry)));
-    }
-  }
-  // The orders and filters of the account and event pages.
-  all.push(on("account", "by_nameKey", `${field("nameKey")}, key`));
-  for (const name of ["actorId", "targetId", "type"]) {
-    all.push(on("event", `by_${name}`, `${field(name)}, key`));
-  }
-  return all;
+  return [
+    ...Object.entries(KINDS).flatMap(([kind, { unique, lists, expiry }]) => [
+      ...unique.map((name) => on(kind, `unique_${name}`, field(name), true)),
+      ...lists.map((name) => on(kind, `by_${name}`, field(name))),
+      ...(expiry === null ? [] : [on(kind, "expiry", field(expiry))]),
+    ]),
+    // The orders and filters of the account and event pages.
+    on("account", "by_nameKey", `${field("nameKey")}, key`),
+    ...["actorId", "targetId", "type"].map((name) =>
+      on("event", `by_${name}`, `${field(name)}, key`)
+    ),
+  ];
 }
 
 /**

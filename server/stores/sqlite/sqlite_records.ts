@@ -23,12 +23,7 @@ import {
   type StoredTally,
   type Versioned,
 } from "../../core/records.ts";
-import {
-  Connection,
-  isUniqueViolation,
-  parse,
-  type Row,
-} from "./_connection.ts";
+import { Connection, isUniqueViolation, versioned } from "./_connection.ts";
 import { accountPage, eventPage } from "./_pages.ts";
 import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 
@@ -80,10 +75,9 @@ export class SqliteRecords implements RecordStore {
   read(refs: readonly RecordRef[]): Promise<(Versioned<unknown> | null)[]> {
     return Promise.try(() => {
       const one = (ref: RecordRef) => {
-        const row = "key" in ref
-          ? this.#byKey(ref.kind, ref.key)
-          : this.#c.statement(byField(ref.kind, ref.unique, "unique"))
-            .get(ref.value);
+        if ("key" in ref) return this.#byKey(ref.kind, ref.key);
+        const row = this.#c.statement(byField(ref.kind, ref.unique, "unique"))
+          .get(ref.value);
         return row === undefined ? null : versioned(row);
       };
       return refs.length < 2
@@ -207,10 +201,11 @@ export class SqliteRecords implements RecordStore {
     this.#c.close();
   }
 
-  #byKey(kind: Kind, key: string): Row | undefined {
-    return this.#c.statement(
+  #byKey(kind: Kind, key: string): Versioned<unknown> | null {
+    const row = this.#c.statement(
       `SELECT version, value FROM ${RECORDS} WHERE kind = ? AND key = ?`,
     ).get(kindOf(kind), key);
+    return row === undefined ? null : versioned(row);
   }
 
   #counter(key: string, now: number): Counter | null {
@@ -222,11 +217,8 @@ export class SqliteRecords implements RecordStore {
   // Inside the write transaction: the checks, then every write under one
   // new version.
   #apply(commit: Commit): boolean {
-    for (const check of commit.checks ?? []) {
-      const row = this.#byKey(check.kind, check.key);
-      if ((row === undefined ? null : String(row.version)) !== check.version) {
-        return false;
-      }
+    for (const { kind, key, version: expected } of commit.checks ?? []) {
+      if ((this.#byKey(kind, key)?.version ?? null) !== expected) return false;
     }
     const tick = "UPDATE gatehouse_clock SET n = n + 1 RETURNING n";
     const version = Number(this.#c.statement(tick).get()!.n);
@@ -244,26 +236,16 @@ export class SqliteRecords implements RecordStore {
       INSERT INTO ${RECORDS} (kind, key, version, value) VALUES (?, ?, ?, ?)
       ON CONFLICT (kind, key) DO UPDATE
       SET version = excluded.version, value = excluded.value`);
-    const put = <K extends Kind>(kind: K, value: RecordKinds[K]) =>
-      upsert.run(
-        kindOf(kind),
-        keyOf(kind, value),
-        version,
-        JSON.stringify(value),
-      );
+    const put = (kind: Kind, value: object) =>
+      upsert.run(kind, keyOf(kind, value), version, JSON.stringify(value));
     for (const { kind, value } of puts) put(kind, value);
     for (const { key, by } of commit.tallies ?? []) {
-      const row = this.#byKey("tally", key);
-      const count = row === undefined ? 0 : parse<StoredTally>(row).count;
-      put("tally", { key, count: count + by });
+      const tally = this.#byKey("tally", key)?.value as StoredTally | undefined;
+      put("tally", { key, count: (tally?.count ?? 0) + by });
     }
     for (const event of commit.events ?? []) put("event", event);
     return true;
   }
-}
-
-function versioned<T>(row: Row): Versioned<T> {
-  return { value: parse<T>(row), version: String(row.version) };
 }
 
 // Kinds and field names are written into SQL (for the partial indexes to
@@ -285,6 +267,6 @@ function byField(kind: Kind, name: string, role: "unique" | "lists"): string {
     WHERE kind = '${kind}' AND ${field(name)} = ?`;
 }
 
-function keyOf<K extends Kind>(kind: K, value: RecordKinds[K]): string {
-  return String((value as unknown as Record<string, unknown>)[KINDS[kind].key]);
+function keyOf(kind: Kind, value: object): string {
+  return String((value as Record<string, unknown>)[KINDS[kind].key]);
 }
