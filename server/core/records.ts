@@ -400,6 +400,21 @@ export const KINDS = {
   };
 };
 
+/**
+ * The primary key of a record of `kind`: its `KINDS` key field, as text.
+ * Every store keys its rows or entries by it.
+ *
+ * @example
+ * ```ts
+ * import { keyOf } from "./records.ts";
+ *
+ * console.assert(keyOf("passkey", { id: "p1", userId: "u1" }) === "p1");
+ * ```
+ */
+export function keyOf(kind: Kind, value: object): string {
+  return String((value as Record<string, unknown>)[KINDS[kind].key]);
+}
+
 /** The fields of kind `K` that are unique among its records. */
 export type UniqueField<K extends Kind> = (typeof KINDS)[K]["unique"][number];
 /** The fields records of kind `K` can be listed by. */

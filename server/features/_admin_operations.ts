@@ -56,6 +56,13 @@ export function adminOperations(context: GatehouseContext): Operations<
   const client = context.client;
   const lock = context.accountLock;
   // An account as the wire shows it, with its lock read now.
+  // The account a path names (`/users/:id`), or the error its id earns.
+  const targetOf = async (params: URLPatternResult | undefined) => {
+    const id = readId(params?.pathname.groups.id, "user_id_malformed");
+    const target = await store.userById(id);
+    if (target === null) throw new AuthError("user_not_found");
+    return { id, target };
+  };
   const userJson = async (user: UserRecord) =>
     toUserJson(user, await lock.lockedUntil(fold(user.email)));
 
@@ -168,9 +175,7 @@ export function adminOperations(context: GatehouseContext): Operations<
     context,
     "revokeUserSessions",
     async function revokeUserSessions(req, actor, params, info) {
-      const id = readId(params?.pathname.groups.id, "user_id_malformed");
-      const target = await store.userById(id);
-      if (target === null) throw new AuthError("user_not_found");
+      const { id, target } = await targetOf(params);
       const events = [
         trail.event("user.sessions_revoked", {
           actor,
@@ -191,9 +196,7 @@ export function adminOperations(context: GatehouseContext): Operations<
     context,
     "removeUserSecondFactor",
     async function removeUserSecondFactor(req, actor, params, info) {
-      const id = readId(params?.pathname.groups.id, "user_id_malformed");
-      const target = await store.userById(id);
-      if (target === null) throw new AuthError("user_not_found");
+      const { id, target } = await targetOf(params);
       const reachable = await rules.reachable(actor);
       const factors = await store.accountFactors(id);
       if (factors === null) throw new AuthError("user_not_found");
@@ -229,9 +232,7 @@ export function adminOperations(context: GatehouseContext): Operations<
     context,
     "unlockUser",
     async function unlockUser(req, actor, params, info) {
-      const id = readId(params?.pathname.groups.id, "user_id_malformed");
-      const target = await store.userById(id);
-      if (target === null) throw new AuthError("user_not_found");
+      const { target } = await targetOf(params);
       if (!withinReach(await rules.reachable(actor), target.role)) {
         throw new AuthError("role_beyond_reach");
       }

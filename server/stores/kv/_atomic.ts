@@ -33,22 +33,32 @@ export async function retry<T>(attempt: Attempt<T>): Promise<T> {
 const pause = (ms: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-// Deno KV's SQLite backend refuses a commit with "database is locked" when
-// another handle on the same file (another app instance) is writing at that
-// moment. Nothing was written then, and checks are evaluated again at each
-// commit, so committing the same operation again is safe.
+// Deno KV's SQLite backend waits five seconds for another handle on the
+// same file (another app instance) to finish its write, then refuses the
+// commit with "database is locked" (reads go on meanwhile: the file is in
+// WAL mode). Nothing was written then, and checks are evaluated again at
+// each commit, so committing the same operation again is safe. The wait is
+// bounded in time, not in tries: a write slowed by a busy disk can hold the
+// lock past one wait, and a request should not hang for minutes.
 const LOCKED = /\bdatabase (?:table )?is locked\b/;
-const LOCKED_ATTEMPTS = 50;
 
-/** Commits `op`, again while the file is locked by another handle. */
+/** How long {@linkcode commit} keeps trying a locked file, ms, by default. */
+export const LOCKED_FOR_MS = 15_000;
+
+/**
+ * Commits `op`, again while the file is locked by another handle, until
+ * `lockedForMs` have passed since the first try.
+ */
 export async function commit(
   op: Deno.AtomicOperation,
+  lockedForMs = LOCKED_FOR_MS,
 ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  const until = Date.now() + lockedForMs;
   for (let i = 1;; i++) {
     try {
       return await op.commit();
     } catch (err) {
-      if (i === LOCKED_ATTEMPTS || !LOCKED.test(String(err))) throw err;
+      if (!LOCKED.test(String(err)) || Date.now() >= until) throw err;
       await pause(Math.random() * Math.min(50, 2 ** i));
     }
   }

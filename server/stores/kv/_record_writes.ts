@@ -12,6 +12,7 @@
 
 import {
   type AuditEvent,
+  keyOf,
   type Kind,
   KINDS,
   type StoredTally,
@@ -35,11 +36,6 @@ export const KV_MAX_MUTATIONS = 1000;
  * KiB in all and any key at 2 KiB).
  */
 export const KV_MAX_MUTATION_BYTES = 819_200;
-
-/** The primary key of a record of `kind`. */
-export function keyOf(kind: Kind, value: object): string {
-  return String((value as Fields)[KINDS[kind].key]);
-}
 
 /**
  * Where a record is indexed: `copies`, one per unique field in KINDS order,

@@ -2,7 +2,7 @@
 // function (_commit_function.ts): each record as its table's row, each key
 // as its column compares it, and the writes in the order the tables need.
 
-import { type Commit, type Kind, KINDS } from "../../core/records.ts";
+import { type Commit, keyOf, type Kind, KINDS } from "../../core/records.ts";
 import {
   columnOf,
   lookupValue,
@@ -106,10 +106,6 @@ export function commitPayload(commit: Commit): CommitPayload | boolean {
 
 function keyColumn(kind: Kind) {
   return { table: TABLES[kind].table, column: columnOf(kind, KINDS[kind].key) };
-}
-
-function keyOf(kind: Kind, value: object): string {
-  return String((value as Record<string, unknown>)[KINDS[kind].key]);
 }
 
 function rank(kind: Kind, before: unknown): number {

@@ -13,6 +13,7 @@ import {
   type Counter,
   type EventQuery,
   type ExpiringKind,
+  keyOf,
   type Kind,
   KINDS,
   type ListField,
@@ -265,8 +266,4 @@ function byField(kind: Kind, name: string, role: "unique" | "lists"): string {
   }
   return `SELECT version, value FROM ${RECORDS}
     WHERE kind = '${kind}' AND ${field(name)} = ?`;
-}
-
-function keyOf(kind: Kind, value: object): string {
-  return String((value as Record<string, unknown>)[KINDS[kind].key]);
 }
