@@ -3,6 +3,7 @@
 
 import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, memoryStore, PASSWORD } from "../fixtures/kv.ts";
+import { settled } from "../../server/http/_background.ts";
 import { authApp, cookiePair } from "../fixtures/app.ts";
 import { createAuth, type Store } from "../../mod.ts";
 import {
@@ -69,6 +70,8 @@ Deno.test("requirePrivilege() admits privileged roles and refuses the rest", asy
       "session_absent",
     ]);
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -91,6 +94,8 @@ Deno.test("requirePrivilege() with an empty list admits every role, even none", 
       );
     }
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -116,6 +121,8 @@ Deno.test("createAuth() copies the privileged list at construction", async () =>
       200,
     );
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -145,6 +152,8 @@ Deno.test("requireCapability() admits holders and names the missing capability",
       });
     }
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -161,6 +170,8 @@ Deno.test("requireCapability() without a registry refuses everyone", async () =>
     );
     assertEquals([res.status, res.body.code], [403, "capability_missing"]);
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -224,6 +235,8 @@ Deno.test("identity lists appear only when the registry answers them", async () 
     );
     assertEquals([none.body.capabilities, none.body.grantable], [[], []]);
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });
@@ -251,6 +264,8 @@ Deno.test("a grant in the registry counts from the next request", async () => {
     // Login reads once; each of the three guarded requests reads exactly once.
     assertEquals(lookups, 4);
   } finally {
+    // What the answers left to write lands before the store closes.
+    await settled(store);
     close();
   }
 });

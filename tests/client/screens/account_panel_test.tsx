@@ -5,8 +5,11 @@ import assert from "node:assert/strict";
 import { AuthGate, sessionQueryKey } from "@gatehouse/client";
 import { AccountPanel } from "@gatehouse/client/screens";
 import {
+  currentSession,
   defaultUser,
   installTestEnvironment,
+  listActivityOk,
+  listSessionsOk,
   logoutOk,
   networkFailure,
 } from "@gatehouse/client/testing";
@@ -19,7 +22,11 @@ import {
   renderWith,
 } from "./_screens.tsx";
 
-const env = installTestEnvironment();
+// The panel lists the account's sessions and recent activity beside who is
+// signed in.
+const env = installTestEnvironment({
+  handlers: [listSessionsOk([currentSession]), listActivityOk()],
+});
 
 Deno.test("AccountPanel shows the signed-in account's name, email and role", () => {
   const view = renderWith(<AccountPanel />, admin);

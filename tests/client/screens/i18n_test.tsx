@@ -25,10 +25,13 @@ import {
   accountOf,
   checkLinkAccountExists,
   createUserOk,
+  currentSession,
   installTestEnvironment,
   inviteDelivered,
   inviteUndelivered,
+  listActivityOk,
   listInvitationsOk,
+  listSessionsOk,
   listSsoIdentitiesOk,
   listSsoProvidersOk,
   listUsersOk,
@@ -56,7 +59,12 @@ import { type SourceString, sourceStrings } from "./_strings.ts";
 import { admin, inSpanish, member, renderWith, type } from "./_screens.tsx";
 
 const env = installTestEnvironment({
-  handlers: [listInvitationsOk([])],
+  // The account panel lists its sessions and recent activity in every state.
+  handlers: [
+    listInvitationsOk([]),
+    listSessionsOk([currentSession]),
+    listActivityOk(),
+  ],
 });
 
 const pendingOne: PendingInvitation = {
