@@ -33,13 +33,15 @@ export async function retry<T>(attempt: Attempt<T>): Promise<T> {
 const pause = (ms: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-// Deno KV's SQLite backend waits five seconds for another handle on the
-// same file (another app instance) to finish its write, then refuses the
-// commit with "database is locked" (reads go on meanwhile: the file is in
-// WAL mode). Nothing was written then, and checks are evaluated again at
-// each commit, so committing the same operation again is safe. The wait is
-// bounded in time, not in tries: a write slowed by a busy disk can hold the
-// lock past one wait, and a request should not hang for minutes.
+// Deno KV's SQLite backend refuses a commit with "database is locked" when
+// another handle on the same file (another app instance) is in the way: at
+// once, for most commits of a burst of writes from both instances
+// (tests/server/kv_locked_file_test.ts), and after a five-second wait when it holds the
+// write lock that long. Reads go on meanwhile (the file is in WAL mode).
+// Nothing was written then, and checks are evaluated again at each commit,
+// so committing the same operation again is safe. The retries are bounded
+// in time, not in tries: how many a burst needs grows with its length and
+// the machine's load, and a request should not hang for minutes either.
 const LOCKED = /\bdatabase (?:table )?is locked\b/;
 
 /** How long {@linkcode commit} keeps trying a locked file, ms, by default. */
