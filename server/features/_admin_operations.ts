@@ -55,7 +55,6 @@ export function adminOperations(context: GatehouseContext): Operations<
   const maxBytes = limits.maxBodyBytes;
   const client = context.client;
   const lock = context.accountLock;
-  // An account as the wire shows it, with its lock read now.
   // The account a path names (`/users/:id`), or the error its id earns.
   const targetOf = async (params: URLPatternResult | undefined) => {
     const id = readId(params?.pathname.groups.id, "user_id_malformed");
@@ -63,6 +62,7 @@ export function adminOperations(context: GatehouseContext): Operations<
     if (target === null) throw new AuthError("user_not_found");
     return { id, target };
   };
+  // An account as the wire shows it, with its lock read now.
   const userJson = async (user: UserRecord) =>
     toUserJson(user, await lock.lockedUntil(fold(user.email)));
 

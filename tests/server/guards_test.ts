@@ -11,6 +11,13 @@ import {
   roleRegistry,
 } from "../../server/core/roles.ts";
 
+// Closes `store` once the work its answers left (the account lock's
+// give-backs) has landed.
+async function closeSettled(store: Store, close: () => void) {
+  await settled(store);
+  close();
+}
+
 async function signIn(
   app: ReturnType<typeof authApp>,
   email: string,
@@ -70,9 +77,7 @@ Deno.test("requirePrivilege() admits privileged roles and refuses the rest", asy
       "session_absent",
     ]);
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -94,9 +99,7 @@ Deno.test("requirePrivilege() with an empty list admits every role, even none", 
       );
     }
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -121,9 +124,7 @@ Deno.test("createAuth() copies the privileged list at construction", async () =>
       200,
     );
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -152,9 +153,7 @@ Deno.test("requireCapability() admits holders and names the missing capability",
       });
     }
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -170,9 +169,7 @@ Deno.test("requireCapability() without a registry refuses everyone", async () =>
     );
     assertEquals([res.status, res.body.code], [403, "capability_missing"]);
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -235,9 +232,7 @@ Deno.test("identity lists appear only when the registry answers them", async () 
     );
     assertEquals([none.body.capabilities, none.body.grantable], [[], []]);
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });
 
@@ -264,8 +259,6 @@ Deno.test("a grant in the registry counts from the next request", async () => {
     // Login reads once; each of the three guarded requests reads exactly once.
     assertEquals(lookups, 4);
   } finally {
-    // What the answers left to write lands before the store closes.
-    await settled(store);
-    close();
+    await closeSettled(store, close);
   }
 });

@@ -36,8 +36,9 @@ const pause = (ms: number) =>
 // Deno KV's SQLite backend refuses a commit with "database is locked" when
 // another handle on the same file (another app instance) is in the way: at
 // once, for most commits of a burst of writes from both instances
-// (tests/server/kv_locked_file_test.ts), and after a five-second wait when it holds the
-// write lock that long. Reads go on meanwhile (the file is in WAL mode).
+// (tests/server/kv_locked_file_test.ts), and after a five-second wait when
+// it holds the write lock that long. Reads go on meanwhile (the file is in
+// WAL mode).
 // Nothing was written then, and checks are evaluated again at each commit,
 // so committing the same operation again is safe. The retries are bounded
 // in time, not in tries: how many a burst needs grows with its length and
