@@ -65,6 +65,19 @@ export function adminOperations(context: GatehouseContext): Operations<
   // An account as the wire shows it, with its lock read now.
   const userJson = async (user: UserRecord) =>
     toUserJson(user, await lock.lockedUntil(fold(user.email)));
+  // Applies an administrator's change to account `id`, with the events of
+  // what it changed in the same commit, and answers the account as it is.
+  const applied = async (
+    id: string,
+    update: UserUpdate,
+    actor: { id: string; email: string },
+    seenFrom: { ip: string; userAgent: string },
+  ) => {
+    const events = changeEvents(trail, actor, seenFrom);
+    const user = await store.updateUser(id, { ...update, events: events.make });
+    trail.committed(events.made);
+    return respond(await userJson(user), { headers: NO_STORE });
+  };
 
   const listUsers = defineOperation(
     context,
@@ -139,13 +152,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         keepPrivileged: rules.privileged,
       };
       if (seen !== undefined) update.expectedRole = seen;
-      const events = changeEvents(trail, actor, client(req, info));
-      const user = await store.updateUser(id, {
-        ...update,
-        events: events.make,
-      });
-      trail.committed(events.made);
-      return respond(await userJson(user), { headers: NO_STORE });
+      return await applied(id, update, actor, client(req, info));
     },
   );
 
@@ -159,15 +166,16 @@ export function adminOperations(context: GatehouseContext): Operations<
       await rules.assertKnown(role);
       if (id === actor.id.toLowerCase()) throw SELF_ROLE;
       await rules.assertGrantable(actor, role);
-      const events = changeEvents(trail, actor, client(req, info));
-      const user = await store.updateUser(id, {
-        role,
-        reachableRoles: await rules.reachable(actor),
-        keepPrivileged: rules.privileged,
-        events: events.make,
-      });
-      trail.committed(events.made);
-      return respond(await userJson(user), { headers: NO_STORE });
+      return await applied(
+        id,
+        {
+          role,
+          reachableRoles: await rules.reachable(actor),
+          keepPrivileged: rules.privileged,
+        },
+        actor,
+        client(req, info),
+      );
     },
   );
 
