@@ -18,7 +18,7 @@
  * @module
  */
 
-import { inBackground } from "../http/_background.ts";
+import { answerWritten, inBackground } from "../http/_background.ts";
 import { addressBucket } from "../http/_ip.ts";
 import {
   prepareProxy,
@@ -198,15 +198,23 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
     }
   };
 
-  // Attempts being given back, by key. The answer does not wait for its
-  // give-back (a store write); the next request of the same key on this
-  // instance does, so a client's requests one after another see their
-  // counts exactly as if it had been awaited. Entries leave once written.
+  // Attempts being given back, by key. The give-back (a store read and
+  // write) starts once the answer is written, so the answer neither waits
+  // for it nor shares the event loop with it; the next request of the same
+  // key on this instance waits for it, so a client's requests one after
+  // another see their counts exactly as if it had been awaited. Entries
+  // leave once written.
   const givingBack = new Map<string, Set<Promise<void>>>();
-  const giveBackLater = (key: string, resetAt: number) => {
+  const giveBackLater = (
+    key: string,
+    resetAt: number,
+    info: Deno.ServeHandlerInfo | undefined,
+  ) => {
     let set = givingBack.get(key);
     if (set === undefined) givingBack.set(key, set = new Set());
-    const done: Promise<void> = giveBack(key, resetAt).finally(() => {
+    const done: Promise<void> = answerWritten(info).then(() =>
+      giveBack(key, resetAt)
+    ).finally(() => {
       set.delete(done);
       if (set.size === 0 && givingBack.get(key) === set) givingBack.delete(key);
     });
@@ -286,7 +294,7 @@ export function loginRateLimiter(options: LoginRateLimiterOptions): Middleware {
       } finally {
         // An answer that does not count (or a throw) gives its attempt
         // back, after the answer.
-        if (!counted) giveBackLater(key, reservation.resetAt);
+        if (!counted) giveBackLater(key, reservation.resetAt, info);
       }
     });
 }

@@ -54,12 +54,21 @@ export function afterAnswer(
   work: () => unknown,
   onError: (error: unknown) => void,
 ): void {
+  inBackground(owner, answerWritten(info).then(work), onError);
+}
+
+/**
+ * Settles once the answer to the request of `info` has been written (see
+ * {@linkcode afterAnswer}); never rejects.
+ */
+export function answerWritten(
+  info: Pick<Deno.ServeHandlerInfo, "completed"> | undefined,
+): Promise<void> {
   const completed: Promise<void> | undefined = info?.completed;
   const handedOver = completed === undefined
     ? Promise.resolve()
     : Promise.resolve(completed).catch(() => {});
-  const written = handedOver.then(() =>
+  return handedOver.then(() =>
     new Promise<void>((resolve) => setTimeout(resolve, 0))
   );
-  inBackground(owner, written.then(work), onError);
 }

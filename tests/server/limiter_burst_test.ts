@@ -173,9 +173,20 @@ testEachStore(
     const limited = loginRateLimiter({ store, maxFailures: 1, now: () => T0 })(
       () => new Response(null, { status: 200 }),
     );
-    const first = await limited(post("/x", {}), undefined, from(ADDRESS));
+    // The first answer is written when the test says so.
+    const written = Promise.withResolvers<void>();
+    const first = await limited(post("/x", {}), undefined, {
+      ...from(ADDRESS),
+      completed: written.promise,
+    });
     assertEquals(first.status, 200, "answered while its give-back waits");
-    assertEquals(givingBack, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assertEquals(givingBack, 0, "nothing is given back before the answer");
+    written.resolve();
+    while (givingBack === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    assertEquals(givingBack, 1, "then its attempt is given back");
     let secondAnswered = false;
     const second = Promise.resolve(
       limited(post("/x", {}), undefined, from(ADDRESS)),
