@@ -253,6 +253,13 @@ async function shoot(
     await page.fill('input[name="email"]', ADMIN.email);
     await page.fill('input[name="password"]', ADMIN.password);
     await page.press('input[name="password"]', "Enter");
+    // The panel's sections read the sessions and the activity after it
+    // shows: the picture waits for both lists, with nothing still loading.
+    await page.locator(".gh-session-list").waitFor();
+    await page.locator(".gh-activity-list").waitFor();
+    await page.waitForFunction(() =>
+      document.querySelector(".gh-loading") === null
+    );
     await snap("account");
 
     await page.goto(`${origin}/users`);
