@@ -149,7 +149,7 @@ async function withServer(
   } finally {
     resetAuthTransport();
     await server.close();
-    close();
+    await close();
   }
 }
 

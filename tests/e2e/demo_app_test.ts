@@ -38,7 +38,7 @@ async function withDemo(
     });
     await fn(app, store);
   } finally {
-    close();
+    await close();
   }
 }
 

@@ -82,7 +82,7 @@ browserTest(
     } finally {
       await browser.close();
       await server.shutdown();
-      close();
+      await close();
     }
   },
 );

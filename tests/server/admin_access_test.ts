@@ -39,7 +39,7 @@ for (const [name, method, path, body] of CALLS) {
         code: "session_absent",
       });
     } finally {
-      close();
+      await close();
     }
   });
 
@@ -70,7 +70,7 @@ for (const [name, method, path, body] of CALLS) {
       }
       assertEquals((await store.listUsers({ limit: 10 })).users.length, 2);
     } finally {
-      close();
+      await close();
     }
   });
 }
@@ -83,7 +83,7 @@ Deno.test("createAdmin() with an empty privileged list admits every role, even n
     const res = await actAs(bareAdminApp(admin), user, "GET", "/api/users");
     assertEquals(res.status, 200);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -111,6 +111,6 @@ Deno.test("createAdmin() copies the privileged list at construction", async () =
     assertEquals(res.status, 403);
     assertEquals(admin.privileged, ["admin"]);
   } finally {
-    close();
+    await close();
   }
 });

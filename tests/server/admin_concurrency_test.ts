@@ -117,7 +117,7 @@ for (const [first, second] of PAIRS) {
         );
         await assertAdministered(kv, store);
       } finally {
-        close();
+        await close();
       }
     }
   });
@@ -203,7 +203,7 @@ Deno.test("two administrators signed in over HTTP demoting each other leave one"
       await assertAdministered(kv, store);
     } finally {
       await server.close();
-      close();
+      await close();
     }
   }
 });
@@ -319,6 +319,6 @@ Deno.test("a disable landing while the password is being verified refuses the lo
     assertEquals(res.headers.get("set-cookie"), null);
     assertEquals(await sessionRecords(kv, ["gatehouse"], member.id), 0);
   } finally {
-    close();
+    await close();
   }
 });

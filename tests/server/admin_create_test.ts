@@ -59,7 +59,7 @@ Deno.test("createUser() answers 201 with the new account, which can sign in", as
     assertEquals(identity.id, body.id);
     assertEquals(identity.role, "member");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -77,7 +77,7 @@ Deno.test("createUser() without a role creates an account with none", async () =
     assertEquals(stored?.user.role, "");
     assert(stored?.passwordHash.startsWith("$argon2id$"));
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -92,7 +92,7 @@ Deno.test("createUser() by a role of limited reach may grant what it grants", as
     }, t.support);
     assertEquals(res.status, 201);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -115,7 +115,7 @@ Deno.test("createUser() without a registry knows only the privileged roles", asy
     assertEquals(refused.status, 400);
     assertEquals((await refused.json()).code, "role_unknown");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -234,7 +234,7 @@ for (const [name, body, status, code, meta] of REFUSALS) {
       assertEquals(typeof answer.error, "string");
       assertEquals((await t.store.listUsers({ limit: 10 })).users.length, 2);
     } finally {
-      t.close();
+      await t.close();
     }
   });
 }
@@ -251,7 +251,7 @@ Deno.test("createUser() refuses a role beyond the actor's grants with 403 role_b
     }
     assertEquals(await t.store.credentialsByEmail(VALID.email), null);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -282,6 +282,6 @@ Deno.test("createUser() refuses malformed JSON and a body over the cap", async (
     assertEquals((await huge.json()).code, "body_too_large");
     assertEquals(await t.store.credentialsByEmail(VALID.email), null);
   } finally {
-    t.close();
+    await t.close();
   }
 });

@@ -76,7 +76,7 @@ Deno.test("setUserDisabled() disables and enables an account, answering the User
     assertEquals((await on.json()).disabled, false);
     assertEquals((await t.store.userById(t.member.id))?.disabled, false);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -147,7 +147,7 @@ Deno.test("a disabled account's session is refused on the very next request, ove
     assertEquals((await fresh.json()).id, t.member.id);
   } finally {
     await server.close();
-    t.close();
+    await t.close();
   }
 });
 
@@ -176,7 +176,7 @@ Deno.test("setUserDisabled() kills more sessions than one KV commit could delete
     }
     assertEquals(await sessionRecords(t.kv, t.member.id), 0);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -198,7 +198,7 @@ Deno.test("setUserDisabled() answers 409 role_changed when the role the actor sa
     assertEquals(ok.status, 200);
     await ok.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -216,7 +216,7 @@ Deno.test("setUserDisabled() answers 409 last_privileged_refused when it would l
     assertEquals(body.code, "last_privileged_refused");
     assertEquals((await t.store.userById(t.support.id))?.disabled, false);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -342,7 +342,7 @@ for (const [name, id, body, actorName, status, code, meta] of REFUSALS) {
         { status, code, meta },
       );
     } finally {
-      t.close();
+      await t.close();
     }
   });
 }

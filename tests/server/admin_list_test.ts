@@ -70,7 +70,7 @@ Deno.test("listUsers() answers users in creation order with the wire shape", asy
       total: 2,
     });
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -93,7 +93,7 @@ Deno.test("listUsers() pages with limit and cursor until next_cursor is null", a
     // Five accounts in pages of two: no empty page at the end.
     assertEquals(cursors, [t.users[1]!.id, t.users[3]!.id, null]);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -113,7 +113,7 @@ Deno.test("listUsers() answers 50 users by default and at most 100", async () =>
     ]);
     assertEquals(rest.next_cursor, null);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -140,7 +140,7 @@ Deno.test("listUsers() filters by q on email and name, case-insensitively, acros
     ]);
     assertEquals(await names("?q=nobody"), [[], null]);
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -168,7 +168,7 @@ for (const [query, field] of MALFORMED) {
       assertEquals(body.meta, { field });
       assertEquals(typeof body.error, "string");
     } finally {
-      t.close();
+      await t.close();
     }
   });
 }

@@ -57,7 +57,7 @@ Deno.test("setUserRole() changes the role and answers the User", async () => {
     });
     assertEquals((await t.store.userById(t.member.id))?.role, "support");
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -80,7 +80,7 @@ Deno.test("setUserRole() counts from the account's next request", async () => {
     assertEquals(after.status, 200);
     await after.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -95,7 +95,7 @@ Deno.test("setUserRole() to the empty role takes every role away", async () => {
     assertEquals(back.status, 200);
     await back.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -106,7 +106,7 @@ Deno.test("setUserRole() by a role of limited reach works within it", async () =
     assertEquals(res.status, 200);
     await res.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -124,7 +124,7 @@ Deno.test("setUserRole() without a registry knows only the privileged roles", as
       meta: { field: "role" },
     });
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -146,7 +146,7 @@ Deno.test("setUserRole() answers 409 last_privileged_refused when it would leave
     assertEquals(ok.status, 200);
     await ok.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -158,7 +158,7 @@ Deno.test("setUserRole() with an empty privileged list demotes anyone, every acc
     assertEquals(res.status, 200);
     await res.body?.cancel();
   } finally {
-    t.close();
+    await t.close();
   }
 });
 
@@ -283,7 +283,7 @@ for (const [name, id, body, actorName, status, code, meta] of REFUSALS) {
         { status, code, meta },
       );
     } finally {
-      t.close();
+      await t.close();
     }
   });
 }

@@ -622,7 +622,7 @@ Deno.test("atomicity: a failing commit leaves neither change nor event (kv)", as
   try {
     await assertAtomic(store, (on) => Promise.resolve(void (broken = on)));
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -828,6 +828,6 @@ Deno.test("KvStore writes as many keys for an event of no account as for one of 
     const unknown = await keysAfter(event(crypto.randomUUID(), null));
     assertEquals(unknown, known);
   } finally {
-    close();
+    await close();
   }
 });

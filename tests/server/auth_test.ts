@@ -50,7 +50,7 @@ async function setup(options: { privileged?: string[] } = {}) {
     },
     async close() {
       await server.close();
-      close();
+      await close();
     },
   };
 }
@@ -120,7 +120,7 @@ Deno.test("the store keeps only the SHA-256 of the session token", async () => {
     ).toBase64({ alphabet: "base64url", omitPadding: true });
     assert(stored.some((line) => line.includes(digest)));
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -385,7 +385,7 @@ Deno.test("direct methods: startSession and endSession return cookies without se
     );
     assertEquals((err as AuthError).code, "credentials_invalid");
   } finally {
-    close();
+    await close();
   }
 });
 

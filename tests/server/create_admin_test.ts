@@ -73,7 +73,7 @@ Deno.test("runCreateAdmin() asks for the password twice with echo off and create
     const identity = await auth.authenticate("ada@example.com", PASSWORD);
     assertEquals([identity.name, identity.role], ["Ada", "admin"]);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -93,7 +93,7 @@ Deno.test("runCreateAdmin() refuses passwords that do not match, creating nothin
     assertEquals(r.raw, [true, false, true, false]);
     assertEquals(await store.hasUsers(), false);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -112,7 +112,7 @@ Deno.test("runCreateAdmin() applies Backspace and Ctrl-U at the prompt and takes
       "Ada@Example.com",
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -125,7 +125,7 @@ Deno.test("runCreateAdmin() stops at Ctrl-C with exit code 130 and restores the 
     assertEquals(r.raw, [true, false]);
     assertEquals(await store.hasUsers(), false);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -140,7 +140,7 @@ Deno.test("runCreateAdmin() refuses input that ends before a password is typed",
     assertEquals(ctrlD.raw, [true, false, true, false]);
     assertEquals(await store.hasUsers(), false);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -154,7 +154,7 @@ Deno.test("runCreateAdmin() checks the password length before asking again", asy
       "Password: \nPassword is too short: use at least 12 characters\n",
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -171,7 +171,7 @@ Deno.test("runCreateAdmin() will not prompt when stdin is not a terminal", async
     assertEquals(r.raw, []);
     assertEquals(await store.hasUsers(), false);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -196,7 +196,7 @@ Deno.test("runCreateAdmin() with --password-stdin reads one line, without prompt
     const identity = await auth.authenticate("grace@example.com", PASSWORD);
     assertEquals(identity.name, "Grace Hopper");
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -209,7 +209,7 @@ Deno.test("runCreateAdmin() with --password-stdin refuses empty input", async ()
       assertEquals(r.err, "No password on stdin: send it as one line\n");
     }
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -352,7 +352,7 @@ for (const [name, args, stdin, code, line] of REFUSALS) {
       else assertMatch(text, line);
       assertEquals(await store.hasUsers(), false);
     } finally {
-      close();
+      await close();
     }
   });
 }
@@ -367,7 +367,7 @@ Deno.test("runCreateAdmin() refuses an email that has an account in any case, be
     assertEquals(r.raw, []);
     assertEquals((await store.listUsers({ limit: 10 })).users.length, 1);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -400,7 +400,7 @@ Deno.test("runCreateAdmin() refuses a role no registry declares when every role 
     );
     assertEquals(member.code, 0, member.err);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -438,7 +438,7 @@ Deno.test("runCreateAdmin() opens the store only for valid arguments and always 
       "Cannot open the store: DATABASE_URL is set but\n",
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -452,6 +452,6 @@ Deno.test("runCreateAdmin() prints its usage for --help", async () => {
       "Usage: deno task create-admin --email E --name N --role R [--password-stdin]\n",
     );
   } finally {
-    close();
+    await close();
   }
 });

@@ -80,6 +80,6 @@ Deno.test("a trusted proxy with a malformed address fails at start", async () =>
       TypeError,
     );
   } finally {
-    close();
+    await close();
   }
 });

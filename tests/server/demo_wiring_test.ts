@@ -52,7 +52,7 @@ Deno.test("the demo's reaper is the gatehouse's: it sweeps on the demo's clock",
     clock += 400 * DAY;
     assert.equal((await demo.reaper.sweep()).sessions, 1);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -97,7 +97,7 @@ Deno.test("a write to the demo's API passes one cross-origin guard; a cross-orig
     assert.equal(lines.length, 1);
     assert.equal(lines[0]!.fields?.path, "/api/auth/login");
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -145,6 +145,6 @@ Deno.test("the demo hands its trusted proxy and device keys to Gatehouse: the ac
     assert.equal(trusted.status, 200);
     await trusted.body?.cancel();
   } finally {
-    close();
+    await close();
   }
 });

@@ -77,7 +77,7 @@ async function withDemo(
   } finally {
     await server.close();
     (mail.mailer as { close?: () => void } | undefined)?.close?.();
-    close();
+    await close();
   }
 }
 

@@ -48,7 +48,7 @@ async function withStore(fn: (store: Store) => Promise<void>) {
   try {
     await fn(store);
   } finally {
-    close();
+    await close();
   }
 }
 

@@ -15,7 +15,7 @@ import {
 // give-backs) has landed.
 async function closeSettled(store: Store, close: () => void) {
   await settled(store);
-  close();
+  await close();
 }
 
 async function signIn(

@@ -520,7 +520,7 @@ Deno.test("links composed by hand send their own mailer's reset link, then the n
   } finally {
     await server.close();
     mailer.close();
-    close();
+    await close();
     await smtp.close();
   }
 });

@@ -110,7 +110,7 @@ async function started(mount: Mount) {
     signIn,
     async close() {
       await server.close();
-      close();
+      await close();
     },
   };
 }

@@ -59,7 +59,7 @@ Deno.test("every route of createGatehouse is in the description, and nothing els
       );
     }
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -80,7 +80,7 @@ Deno.test("GET /api/openapi.json serves the description, with the session cookie
     assertEquals(served.components.securitySchemes.session.name, "__Host-sid");
     assertEquals(served.servers, [{ url: "https://app.example" }]);
   } finally {
-    close();
+    await close();
   }
 });
 

@@ -81,7 +81,7 @@ Deno.test("every failed login path runs exactly one argon2 verification", async 
       assertEquals(counts.hash - before.hash, 0, label);
     }
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -126,6 +126,6 @@ Deno.test("a weaker stored hash is upgraded on the next successful login", async
       upgraded,
     );
   } finally {
-    close();
+    await close();
   }
 });

@@ -63,7 +63,7 @@ async function setup(options: Partial<LoginRateLimiterOptions> = {}) {
     // What the limiter gives back after its answers lands first.
     async close() {
       await settled(store);
-      close();
+      await close();
     },
     login: limiter(counted),
     calls: () => calls,
@@ -275,7 +275,7 @@ Deno.test("loginRateLimiter() ignores X-Forwarded-For unless the proxy is config
       [401, 401, 429],
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -300,7 +300,7 @@ Deno.test("loginRateLimiter() counts an IPv6 client by its /64", async () => {
       2,
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -336,7 +336,7 @@ Deno.test("loginRateLimiter() counts every password-reset request", async () => 
       [202, 202, 429],
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -371,7 +371,7 @@ Deno.test("loginRateLimiter() counts only what `counts` accepts", async () => {
       [418, 418],
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -427,7 +427,7 @@ Deno.test("loginRateLimiter() tells onRefusal of each refusal, or with reportFir
       2,
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -461,7 +461,7 @@ Deno.test("loginRateLimiter() shares one count without connection info, and warn
       2,
     );
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -490,7 +490,7 @@ Deno.test("loginRateLimiter() answers 500 internal when the store fails, without
     assert.equal(called, false);
     assert.equal(logger.lines[0]?.level, "error");
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -516,7 +516,7 @@ Deno.test("loginRateLimiter() refuses bad options when built", async () => {
       );
     }
   } finally {
-    close();
+    await close();
   }
 });
 

@@ -36,7 +36,7 @@ Deno.test("Reaper.sweep() makes batches smaller when each keeps the store busy t
       assert.ok(limits[i]! >= 10, `${limits}`);
     }
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -60,6 +60,6 @@ Deno.test("Reaper.sweep() keeps batches of a small batchSize whole", async () =>
     // however long the machine took.
     assert.deepEqual(limits, [5, 5, 5, 5, 5, 5]);
   } finally {
-    close();
+    await close();
   }
 });

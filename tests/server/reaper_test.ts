@@ -124,7 +124,7 @@ Deno.test("Reaper.sweep() deletes what expired and nothing else", async () => {
       ssoRecords: 0,
     });
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -149,7 +149,7 @@ Deno.test("Reaper.sweep() deletes in batches and lets timers run between them", 
     // The timer was due before the first batch; it runs at the first yield.
     assert.deepEqual(events, ["batch 2", "timer", "batch 2", "batch 1"]);
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -171,7 +171,7 @@ Deno.test("Reaper.start() sweeps every interval until stop()", async () => {
     await reaper.stop();
   } finally {
     await reaper.stop();
-    close();
+    await close();
   }
 });
 
@@ -194,7 +194,7 @@ Deno.test("Reaper.start() runs sweeps that see the clock of their time", async (
     assert.equal(await store.findSession(token, NOW), null);
   } finally {
     await reaper.stop();
-    close();
+    await close();
   }
 });
 
@@ -229,7 +229,7 @@ Deno.test("Reaper.stop() waits for the sweep in progress", async () => {
   } finally {
     release.open();
     await reaper.stop();
-    close();
+    await close();
   }
 });
 
@@ -266,7 +266,7 @@ Deno.test("Reaper keeps its schedule after a failed sweep, and logs it", async (
     );
   } finally {
     await reaper.stop();
-    close();
+    await close();
   }
 });
 
@@ -288,7 +288,7 @@ Deno.test("Reaper.sweep() rejects with the store's error and logs it", async () 
     assert.equal(a, b);
     await a;
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -312,7 +312,7 @@ Deno.test("Reaper.start() without an interval registers the hourly Deno.cron", a
     await probe();
   } finally {
     await reaper.stop();
-    close();
+    await close();
   }
 });
 
@@ -326,6 +326,6 @@ Deno.test("Reaper refuses a bad interval or batch size", async () => {
       assert.throws(() => new Reaper(store, { batchSize }), RangeError);
     }
   } finally {
-    close();
+    await close();
   }
 });

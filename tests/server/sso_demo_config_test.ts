@@ -127,6 +127,6 @@ Deno.test("createGatehouse takes the demo's provider, and checks it", async () =
       TypeError,
     );
   } finally {
-    close();
+    await close();
   }
 });

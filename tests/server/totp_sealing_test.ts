@@ -164,7 +164,7 @@ Deno.test("malformed keys fail at start-up, base64 and base64url both accepted",
       "Invalid totpKeys[0]",
     );
   } finally {
-    close();
+    await close();
   }
 });
 
