@@ -3,20 +3,12 @@
 
 import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, memoryStore, PASSWORD } from "../fixtures/kv.ts";
-import { settled } from "../../server/http/_background.ts";
 import { authApp, cookiePair } from "../fixtures/app.ts";
 import { createAuth, type Store } from "../../mod.ts";
 import {
   type CapabilityRegistry,
   roleRegistry,
 } from "../../server/core/roles.ts";
-
-// Closes `store` once the work its answers left (the account lock's
-// give-backs) has landed.
-async function closeSettled(store: Store, close: () => void) {
-  await settled(store);
-  await close();
-}
 
 async function signIn(
   app: ReturnType<typeof authApp>,
@@ -77,7 +69,7 @@ Deno.test("requirePrivilege() admits privileged roles and refuses the rest", asy
       "session_absent",
     ]);
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -99,7 +91,7 @@ Deno.test("requirePrivilege() with an empty list admits every role, even none", 
       );
     }
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -124,7 +116,7 @@ Deno.test("createAuth() copies the privileged list at construction", async () =>
       200,
     );
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -153,7 +145,7 @@ Deno.test("requireCapability() admits holders and names the missing capability",
       });
     }
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -169,7 +161,7 @@ Deno.test("requireCapability() without a registry refuses everyone", async () =>
     );
     assertEquals([res.status, res.body.code], [403, "capability_missing"]);
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -232,7 +224,7 @@ Deno.test("identity lists appear only when the registry answers them", async () 
     );
     assertEquals([none.body.capabilities, none.body.grantable], [[], []]);
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
 
@@ -259,6 +251,6 @@ Deno.test("a grant in the registry counts from the next request", async () => {
     // Login reads once; each of the three guarded requests reads exactly once.
     assertEquals(lookups, 4);
   } finally {
-    await closeSettled(store, close);
+    await close();
   }
 });
