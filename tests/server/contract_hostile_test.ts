@@ -15,7 +15,11 @@ import { type JsonSchema, SHAPES } from "@gatehouse/contract/shapes";
 import { from } from "../fixtures/api.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
-import { CHROME_LINUX, securityApi } from "../fixtures/security.ts";
+import {
+  CHROME_LINUX,
+  securityApi,
+  UNTHROTTLED,
+} from "../fixtures/security.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 
 // Operations that end the caller's own sign-in whatever they are sent: the
@@ -65,12 +69,7 @@ const pathValues = (name: OperationName): string[] =>
 testEachStore(
   "every operation of the contract answers hostile fields, path values, query values and malformed bodies within the contract, never a 5xx",
   async (store) => {
-    const api = securityApi(store, {
-      maxFailures: 1_000_000,
-      // Hostile passwords are wrong ones: the account lock would stop the
-      // sweep, as it should (account_lock_test.ts).
-      limits: { accountLockThreshold: 1_000_000 },
-    });
+    const api = securityApi(store, UNTHROTTLED);
     const admin = await addUser(store, {
       email: "owner@example.com",
       role: "admin",

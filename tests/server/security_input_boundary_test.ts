@@ -7,18 +7,13 @@
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
-import { securityApi } from "../fixtures/security.ts";
+import { securityApi, UNTHROTTLED } from "../fixtures/security.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 
 testEachStore(
   "hostile strings on every account-security, second-factor, passkey and audit route answer a JSON 4xx and write nothing",
   async (store) => {
-    const api = securityApi(store, {
-      maxFailures: 1_000_000,
-      // Hostile passwords and codes are wrong ones: the account lock
-      // (account_lock_test.ts) would stop the run, as it should.
-      limits: { accountLockThreshold: 1_000_000 },
-    });
+    const api = securityApi(store, UNTHROTTLED);
     const admin = await addUser(store, {
       email: "owner@example.com",
       role: "admin",

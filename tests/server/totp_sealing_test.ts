@@ -21,7 +21,7 @@ import {
 } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { people, securityApi } from "../fixtures/security.ts";
+import { people, securityApi, UNTHROTTLED } from "../fixtures/security.ts";
 import {
   enrolTotp,
   passwordStep,
@@ -424,13 +424,7 @@ testEachStore(
   "hostile codes with keys configured: a JSON 4xx with its code, never a 5xx, and the stored secret is left as it was",
   async (store) => {
     const { member, session, secret } = await enrolledWithoutKeys(store);
-    const api = securityApi(store, {
-      totpKeys: [KEY_A],
-      maxFailures: 1_000_000,
-      // Every hostile code is a wrong one: the account lock
-      // (account_lock_test.ts) would end the run long before the list does.
-      limits: { accountLockThreshold: 1_000_000 },
-    });
+    const api = securityApi(store, { ...UNTHROTTLED, totpKeys: [KEY_A] });
     for (const s of HOSTILE) {
       const what = JSON.stringify(s.slice(0, 20));
       for (
