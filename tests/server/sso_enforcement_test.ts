@@ -397,3 +397,56 @@ for (const backend of BACKENDS) {
     },
   });
 }
+
+for (const backend of BACKENDS) {
+  Deno.test({
+    name:
+      `an international domain is one domain however it is typed: enforced and linked through its punycode (${backend.name})`,
+    ignore: backend.ignore,
+    async fn() {
+      const { store, close } = await backend.open();
+      const world = await ssoWorld(store, {
+        accounts: {
+          ada: {
+            email: "ada@bücher.example",
+            email_verified: true,
+            name: "Ada",
+          },
+        },
+        provider: { domains: ["xn--bcher-kva.example"], ...ENFORCED },
+      });
+      try {
+        const ada = await addUser(store, { email: "ada@bücher.example" });
+        // The Unicode spelling, a full-width one and the punycode itself:
+        // each is in the enforced domain, known address or not.
+        for (
+          const email of [
+            "ada@bücher.example",
+            "nobody@ＢÜＣＨＥＲ.example",
+            "nobody@xn--bcher-kva.example",
+          ]
+        ) {
+          const res = await new TestBrowser().request(
+            `${world.origin}/api/auth/login`,
+            {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ email, password: PASSWORD }),
+            },
+          );
+          const body = await res.json();
+          assertEquals([res.status, body.code], [403, "sso_required"], email);
+        }
+        // The provider speaks for the Unicode spelling of its domain: the
+        // account of that address is linked, not refused.
+        const browser = new TestBrowser();
+        const { answer } = await world.signIn(browser, "ada");
+        assertEquals(landing(answer), "/");
+        assertEquals((await world.identity(browser))?.id, ada.id);
+      } finally {
+        await world.close();
+        await close();
+      }
+    },
+  });
+}
