@@ -22,7 +22,7 @@ export type JsonObject = Record<string, unknown>;
  * Reads a request body as one JSON object, never more than `maxBytes`.
  * Throws {@linkcode AuthError} `body_too_large` (413) over the cap and
  * `body_malformed` (400) for invalid JSON, trailing content after the value,
- * or a value that is not an object.
+ * a value that is not an object, or a body the client stopped sending.
  *
  * @param req The request.
  * @param options The byte cap.
@@ -66,7 +66,7 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
  * Reads a request body as form fields (`application/x-www-form-urlencoded`),
  * under the same cap and with the same refusals as {@linkcode decode}:
  * `body_too_large` (413) over the cap, `body_malformed` (400) for another
- * content type or bytes that are not UTF-8.
+ * content type, bytes that are not UTF-8, or a body cut off.
  *
  * @param req The request.
  * @param options The byte cap.
@@ -90,7 +90,7 @@ export async function decodeForm(
 ): Promise<URLSearchParams> {
   const type = req.headers.get("content-type") ?? "";
   if (type.split(";")[0]!.trim().toLowerCase() !== FORM_TYPE) {
-    await req.body?.cancel();
+    await discard(req.body);
     throw new AuthError("body_malformed", {
       message: `Request body must be ${FORM_TYPE}`,
     });
@@ -106,7 +106,7 @@ async function readText(
 ): Promise<string> {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxBodyBytes;
   if (Number(req.headers.get("content-length")) > maxBytes) {
-    await req.body?.cancel();
+    await discard(req.body);
     throw tooLarge(maxBytes);
   }
   if (req.body === null) return "";
@@ -114,14 +114,24 @@ async function readText(
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
+      // The client hung up mid-body (or its stream failed): its input,
+      // not our failure, so a 400 (which no one may read) and no error in
+      // the log, whoever sends such bodies and however many.
+      throw new AuthError("body_malformed", {
+        message: "Request body ended before it was complete",
+      });
+    }
+    if (read.done) break;
+    size += read.value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      await discard(reader);
       throw tooLarge(maxBytes);
     }
-    chunks.push(value);
+    chunks.push(read.value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -135,6 +145,18 @@ async function readText(
     throw new AuthError("body_malformed", {
       message: "Request body is not valid UTF-8",
     });
+  }
+}
+
+// Drops the rest of a body we refuse; one whose stream already failed has
+// nothing left to drop.
+async function discard(
+  body: { cancel(): Promise<void> } | null,
+): Promise<void> {
+  try {
+    await body?.cancel();
+  } catch {
+    // Already failed: the refusal stands on its own.
   }
 }
 

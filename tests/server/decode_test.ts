@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../fixtures/assert.ts";
 import { AuthError, decode } from "../../mod.ts";
 import {
+  decodeForm,
   optionalString,
   requiredBoolean,
   requiredString,
@@ -111,4 +112,23 @@ Deno.test("field readers name the missing or mistyped field", () => {
       assertEquals([err.code, err.status, err.meta?.field], [code, 400, field]);
     }
   }
+});
+
+Deno.test("decode() answers body_malformed for a body the client stopped sending", async () => {
+  // What Deno hands a handler whose client hung up mid-body: a stream that
+  // fails once the bytes that came are read.
+  const cut = () =>
+    post(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"email":"a@'));
+        },
+        pull(controller) {
+          controller.error(new Deno.errors.BadResource("Bad resource ID"));
+        },
+      }),
+      { "content-type": "application/x-www-form-urlencoded" },
+    );
+  assertEquals(await codeOf(() => decode(cut())), "body_malformed");
+  assertEquals(await codeOf(() => decodeForm(cut())), "body_malformed");
 });
