@@ -226,12 +226,24 @@ export function authOperations(
           },
         });
       }
-      const { cookie, events } = await sessions.signIn(
-        verified.user,
-        { generation: verified.generation, method: "password" },
-        meta,
-        made,
-      );
+      let signedIn: Awaited<ReturnType<typeof sessions.signIn>>;
+      try {
+        signedIn = await sessions.signIn(
+          verified.user,
+          { generation: verified.generation, method: "password" },
+          meta,
+          made,
+        );
+      } catch (err) {
+        // Refused at the commit (the account disabled or its password
+        // reset while argon2id ran) or the store failed: no failure of the
+        // password, so its attempt goes back. Left unsettled, it would hold
+        // the scope's count one too high and keep the lock's report of the
+        // scope waiting for it for ever.
+        await ticket?.giveBack();
+        throw err;
+      }
+      const { cookie, events } = signedIn;
       // A completed sign-in clears the count it was counted under.
       completeAfter(info, ticket);
       trail.committed(events);
