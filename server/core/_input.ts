@@ -22,10 +22,13 @@ import type { AuditQuery, UserQuery } from "./store.ts";
 
 export { fold };
 
-// C0, DEL and C1 controls (\p{Cc}). Emails also refuse format characters
-// (\p{Cf}: zero-width spaces, bidirectional overrides), which would let two
-// addresses look the same, and every kind of space.
-const CONTROL = /\p{Cc}/u;
+// C0, DEL and C1 controls (\p{Cc}), and the line and paragraph separators
+// (U+2028, U+2029): a line break all the same to a mail header or a log
+// line, so a name holding one could not be a recipient's name. Emails also
+// refuse format characters (\p{Cf}: zero-width spaces, bidirectional
+// overrides), which would let two addresses look the same, and every kind
+// of space.
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 const EMAIL = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+$/u;
 const DIGITS = /^[0-9]{1,3}$/;
 const MAX_ROLE_LENGTH = 100;

@@ -524,3 +524,51 @@ Deno.test("links composed by hand send their own mailer's reset link, then the n
     await smtp.close();
   }
 });
+
+noticeTest(
+  "a name never blocks its owner's mail: a line separator is refused as a name, and a stored one is sent as a space",
+  "up",
+  {},
+  async (site, smtp) => {
+    const arrived = inbox(site, smtp!);
+    const ada = { email: "ada@example.com", name: "Ada Lovelace" };
+    // Stored as a name could be before the input rules refused it.
+    await site.account(ada.email, { name: "Ada\u2028Lovelace" });
+    const cookie = await site.signIn(ada.email);
+    assertEquals(await arrived(), []);
+    for (const separator of ["\u2028", "\u2029"]) {
+      const renamed = await site.call("PATCH", "/api/auth/account", {
+        name: `Ada${separator}Lovelace`,
+      }, { cookie });
+      assertEquals(renamed.status, 400);
+      assertEquals((await renamed.json()).meta, { field: "name" });
+    }
+    const changed = await site.call("POST", "/api/auth/password", {
+      current_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+    }, { cookie });
+    assertEquals(changed.status, 204);
+    await changed.body?.cancel();
+    assertNotice(await arrived(), {
+      ...ada,
+      subject: `Your ${PRODUCT} password was changed`,
+      says: /password of your Ñandú Accounts account \(ada@example\.com\)/,
+    });
+    const reset = await site.call("POST", "/api/auth/password-reset", {
+      email: ada.email,
+    });
+    assertEquals(reset.status, 202);
+    await reset.body?.cancel();
+    const [link, ...more] = await arrived();
+    assertEquals(more, []);
+    assertEquals(recipientsOf(link!), [{
+      name: ada.name,
+      address: ada.email,
+    }]);
+    assertEquals(link!.parsed.subject, `Reset your ${PRODUCT} password`);
+    assertEquals(
+      site.logger.lines.filter((line) => line.level === "error"),
+      [],
+    );
+  },
+);

@@ -162,14 +162,13 @@ export function mailOutbox(
       );
     }
     const link = (data as { link?: unknown }).link;
+    const toName = oneLine(to.name ?? "");
     return {
       to: to.email,
-      ...(to.name === undefined || to.name === "" ? {} : { toName: to.name }),
+      ...(toName === "" ? {} : { toName }),
       kind,
       locale: language,
-      // One line: a header never takes a line break from a template.
-      subject: content.subject.replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
-        .trim(),
+      subject: oneLine(content.subject),
       text: content.text,
       html: content.html,
       ...(typeof link === "string" ? { link } : {}),
@@ -225,6 +224,13 @@ export function mailOutbox(
     reconfigured: (next) => mailOutbox(next, shared, counts),
   };
   return Object.freeze(outbox);
+}
+
+// One line, as a header must be: a template's subject, and a recipient's
+// name (an account named before names refused line separators still gets
+// its mail; the mailer refuses a name with a line break outright).
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim();
 }
 
 function isContent(
