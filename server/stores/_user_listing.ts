@@ -6,7 +6,7 @@
 // emails compare by their folded form (`fold`: NFC, then lower case), the
 // form searches match.
 
-import { fold } from "../core/_fold.ts";
+import { compareKeys, fold } from "../core/_fold.ts";
 import type {
   UserPage,
   UserQuery,
@@ -50,10 +50,9 @@ function keyed(user: UserRecord, field: string): Keyed {
 
 // Ids (UUIDv7, so creation order) break ties.
 function compareKeyed(a: Keyed, b: Keyed, descending: boolean): number {
-  const order = a.key < b.key
-    ? -1
-    : a.key > b.key
-    ? 1
+  const byKey = compareKeys(a.key, b.key);
+  const order = byKey !== 0
+    ? Math.sign(byKey)
     : a.user.id < b.user.id
     ? -1
     : a.user.id > b.user.id

@@ -5,7 +5,9 @@
 
 import { USER_SORTS, type UserSort } from "@gatehouse/contract";
 import type { Store, UserQuery, UserRecord } from "../../server/core/store.ts";
+import fc from "fast-check";
 import { uuidv7 } from "../../server/core/_crypto.ts";
+import { compareKeys } from "../../server/core/_fold.ts";
 import { compareUsers, pageOf } from "../../server/stores/_user_listing.ts";
 import { actAs, bareAdminApp, services } from "../fixtures/admin.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
@@ -15,8 +17,13 @@ import { testEachStore } from "../fixtures/stores.ts";
 
 const SORTS: readonly UserSort[] = USER_SORTS;
 const START = Date.UTC(2026, 0, 1);
-// Mixed case, equal names, and names whose order differs from creation's.
+// Mixed case, equal names, names whose order differs from creation's, and
+// names whose code points order otherwise than their UTF-16 code units (a
+// character above U+FFFF after one in U+E000–U+FFFF), as Postgres and
+// SQLite order them.
 const NAMES = [
+  "\u{1D400}stral",
+  "\uFF41 full width",
   "zoe",
   "Ada",
   "bob",
@@ -92,6 +99,11 @@ testEachStore(
       "Ada",
       "ADA",
       "al",
+    ]);
+    // By code point: U+FF41 before U+1D400, on every store.
+    assertEquals(byName.slice(-2).map((u) => u.name), [
+      "\uFF41 full width",
+      "\u{1D400}stral",
     ]);
     // Newest first.
     const newest =
@@ -221,6 +233,33 @@ testEachStore(
     assertEquals(body.next_cursor, null);
   },
 );
+
+Deno.test("compareKeys() orders any two strings by code point, as Postgres and SQLite do", () => {
+  const codePoints = (text: string) => [...text].map((c) => c.codePointAt(0)!);
+  const byCodePoint = (a: string, b: string) => {
+    const [x, y] = [codePoints(a), codePoints(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i]! - y[i]!;
+    }
+    return x.length - y.length;
+  };
+  fc.assert(
+    fc.property(
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: "binary" }),
+      (a, b) =>
+        Math.sign(compareKeys(a, b)) === Math.sign(byCodePoint(a, b)) &&
+        Math.sign(compareKeys(a, b)) === -Math.sign(compareKeys(b, a)),
+    ),
+    { numRuns: 2000 },
+  );
+  // The pairs where code units and code points disagree, and ties.
+  assert(compareKeys("\uFF41", "\u{1D400}") < 0);
+  assert(compareKeys("\uE000", "\uD7FF") > 0);
+  assert(compareKeys("\u{10FFFF}", "\uFFFF") > 0);
+  assertEquals(compareKeys("abc", "abc"), 0);
+  assert(compareKeys("ab", "abc") < 0);
+});
 
 Deno.test("pageOf() orders, pages and counts in memory as the stores do", () => {
   const users: UserRecord[] = ["b", "A", "c"].map((name, i) => ({

@@ -2,9 +2,10 @@
 // account is read and the page is cut in memory: the search filter, the
 // orders of `AccountQuery.sort` and the keyset cursor, as one pure
 // function. Names and emails compare by their stored folded forms
-// (`nameKey`, `emailKey`), as PostgreSQL does on its folded columns; ids
-// (UUIDv7, so creation order) break ties.
+// (`nameKey`, `emailKey`), by code point as PostgreSQL does on its folded
+// columns (`compareKeys`); ids (UUIDv7, so creation order) break ties.
 
+import { compareKeys } from "../../core/_fold.ts";
 import type {
   AccountPage,
   AccountQuery,
@@ -32,10 +33,9 @@ function keyed(account: AccountRecord, field: string): Keyed {
 }
 
 function compareKeyed(a: Position, b: Position, descending: boolean): number {
-  const order = a.key < b.key
-    ? -1
-    : a.key > b.key
-    ? 1
+  const byKey = compareKeys(a.key, b.key);
+  const order = byKey !== 0
+    ? Math.sign(byKey)
     : a.id < b.id
     ? -1
     : a.id > b.id
