@@ -139,9 +139,6 @@ export interface LockTicket {
   complete(): Promise<void>;
 }
 
-/** What happens to the count once a proof checked under it was right. */
-export type OnRight = "complete" | "give back";
-
 /** The account lock of one configuration. */
 export interface AccountLock {
   /** The scope of a request's proof for `emailKey`: its trusted device, if any. */
@@ -154,18 +151,18 @@ export interface AccountLock {
   /**
    * Runs `check` (true: the proof is right) under one reserved attempt of
    * `scope`: its answer, or the 429 to send (`check` is then not run). A
-   * wrong proof keeps the attempt; a right one settles it as `onRight`
-   * says; a throw gives it back.
+   * wrong proof keeps the attempt; a right one or a throw gives it back (a
+   * right proof is no sign-in yet: once one is committed, `proven`).
    */
   check(
     scope: LockScope,
     client: ClientMeta,
     check: () => Promise<boolean>,
-    onRight: OnRight,
   ): Promise<boolean | Response>;
   /**
-   * A completed sign-in proven without a counted proof (a passkey): the
-   * failures before it of its scope, and the consecutive ones, are cleared.
+   * A completed sign-in whose attempt is settled (a second step, a passkey,
+   * single sign-on): the failures before it of its scope, and the
+   * consecutive ones, are cleared.
    */
   proven(scope: LockScope): Promise<void>;
   /** Clears every count of the address (a password reset, an administrator's unlock). */
@@ -480,7 +477,6 @@ export function accountLock(context: AccountLockContext): AccountLock {
     scope: LockScope,
     client: ClientMeta,
     run: () => Promise<boolean>,
-    onRight: OnRight,
   ): Promise<boolean | Response> {
     const ticket = await admit(scope, client);
     if (ticket instanceof Response) return ticket;
@@ -493,7 +489,7 @@ export function accountLock(context: AccountLockContext): AccountLock {
       throw err;
     }
     if (!right) await ticket.failed();
-    else await (onRight === "complete" ? ticket.complete() : ticket.giveBack());
+    else await ticket.giveBack();
     return right;
   }
 

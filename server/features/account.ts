@@ -144,7 +144,6 @@ export function accountOperations(context: GatehouseContext): Operations<
         scope,
         client,
         () => isOwnPassword(identity, proof.value),
-        "give back",
       );
       if (right instanceof Response) return right;
       if (!right) {
@@ -169,7 +168,9 @@ export function accountOperations(context: GatehouseContext): Operations<
           new AuthError("passkey_invalid", { meta: { field: "passkey" } }),
         );
       }
-      await lock.proven(scope);
+      // A re-authentication is no sign-in: like a right password here, a
+      // passkey clears no count (DESIGN.md §15: a completed sign-in, a
+      // reset or an administrator does).
       return null;
     }
     const field = proof.kind === "totp" ? "code" : "recovery_code";
@@ -182,7 +183,6 @@ export function accountOperations(context: GatehouseContext): Operations<
       scope,
       client,
       () => spendCode(context, identity, client, proof, at),
-      "give back",
     );
     if (proven instanceof Response) return proven;
     if (!proven) {

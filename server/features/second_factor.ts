@@ -303,13 +303,13 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       const scope = lock.scopeOf(req, fold(user.email));
       let proven: boolean;
       if (proof.kind === "totp" || proof.kind === "recovery_code") {
-        // Counted per address key as well as per client address, and a
-        // right code completes the sign-in (_account_lock.ts).
+        // Counted per address key as well as per client address; a right
+        // code gives its attempt back, and clears the count once the
+        // sign-in it finishes is committed (below).
         const checked = await lock.check(
           scope,
           client,
           () => spendCode(context, user, client, proof, at),
-          "complete",
         );
         if (checked instanceof Response) return checked;
         proven = checked;
@@ -339,14 +339,17 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       }
       const spent = await store.spendPendingSignIn(tokenHash, at);
       if (spent === null) throw PENDING_GONE;
-      // A passkey is neither counted nor refused (it cannot be guessed, and
-      // keeps the owner a way in), but it completes a sign-in all the same.
-      if (proof.kind === "passkey") await lock.proven(scope);
       const { cookie, events } = await sessions.signIn(user, {
         generation: spent.generation,
         factorVersion: spent.factorVersion,
         method: proof.kind as SecondFactorMethod,
       }, client);
+      // A completed sign-in clears the count it was counted under (DESIGN.md
+      // §15), whatever finished it: a passkey too, which is neither counted
+      // nor refused (it cannot be guessed, and keeps the owner a way in). Not
+      // before the commit: a sign-in refused there (the account disabled
+      // meanwhile) completed nothing.
+      await lock.proven(scope);
       trail.committed(events);
       const factors = await store.accountFactors(user.id);
       if (factors === null) throw PENDING_GONE;

@@ -447,3 +447,34 @@ testEachStore(
     );
   },
 );
+
+testEachStore(
+  "a re-authentication with a passkey clears no count of the account lock: it is no sign-in",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store);
+    const session = await api.login(member.email);
+    const key = await createAuthenticator();
+    await registerPasskey(api, session, key);
+    const signIn = async (password: string, address: string) =>
+      (await refusal(
+        await api.call("POST", "/api/auth/login", {
+          email: member.email,
+          password,
+        }, { address }),
+      ))[0];
+    // Ten wrong passwords from ten addresses lock the untrusted browsers.
+    for (let i = 1; i <= 10; i++) {
+      assertEquals(await signIn(`wrong password ${i}`, `10.1.0.${i}`), 401);
+    }
+    assertEquals(await signIn(PASSWORD, "10.2.0.1"), 429);
+    // The owner proves it is them with the passkey, in their session.
+    const proof = await assertion(api, key, session);
+    const reauth = await api.call("POST", "/api/auth/reauthenticate", {
+      passkey: proof.response,
+    }, { cookie: join(session, proof.challenge) });
+    assertEquals(reauth.status, 204);
+    // The lock stands: a re-authentication is no completed sign-in.
+    assertEquals(await signIn(PASSWORD, "10.2.0.2"), 429);
+  },
+);

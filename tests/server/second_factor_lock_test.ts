@@ -19,7 +19,7 @@ import { DEVICE_COOKIE } from "../../server/core/_device_cookie.ts";
 import { instrument } from "../fixtures/instrument.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { people, securityApi } from "../fixtures/security.ts";
+import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
 import {
   type Api,
   enrolTotp,
@@ -433,5 +433,49 @@ pairTest(
     });
     assertEquals(await refusal(right), [429, "login_rate_limited"]);
     await passwordLocked(apiB, member.email);
+  },
+);
+
+testEachStore(
+  "a right code whose sign-in is refused at its commit clears no count: it completed nothing",
+  async (store) => {
+    const { member } = await people(store);
+    // Disabled once the right code has spent the pending sign-in: the
+    // sign-in's commit then refuses.
+    let disableOnSpend = false;
+    const watched = instrument(store, {
+      async spendPendingSignIn(tokenHash: string, at: number) {
+        const spent = await store.spendPendingSignIn(tokenHash, at);
+        if (disableOnSpend) {
+          await store.updateUser(member.id, { disabled: true });
+        }
+        return spent;
+      },
+    });
+    const api = securityApi(watched);
+    const { secret } = await enrolled(api, member.email);
+    const signIn = async (password: string, address: string) =>
+      (await refusal(
+        await api.call("POST", "/api/auth/login", {
+          email: member.email,
+          password,
+        }, { address }),
+      ))[0];
+    // Nine wrong passwords from nine addresses: one short of the lock.
+    for (let i = 1; i <= 9; i++) {
+      assertEquals(await signIn(`wrong password ${i}`, `10.3.0.${i}`), 401);
+    }
+    api.advance(STEP);
+    const pending = await passwordStep(api, member.email);
+    disableOnSpend = true;
+    const refused = await secondStep(api, pending, {
+      code: totpCode(secret, api.clock()),
+    });
+    assertEquals((await refusal(refused))[0], 401);
+    disableOnSpend = false;
+    await store.updateUser(member.id, { disabled: false });
+    // The nine failures still count: the tenth locks the account.
+    assertEquals(await signIn("wrong password 10", "10.3.0.10"), 401);
+    assertEquals(await signIn(PASSWORD, "10.3.0.11"), 429);
   },
 );
