@@ -92,6 +92,13 @@ export interface StoredSession {
    * logout names; absent when the provider gave none.
    */
   ssoSid?: string;
+  /**
+   * The identity (its `subjectKey`: the issuer and `sub`) whose sign-in
+   * made it, which a back-channel logout naming a person (`sub`) ends;
+   * absent for every other sign-in, and for a session made before sessions
+   * recorded it.
+   */
+  ssoSubjectKey?: string;
 }
 
 /** The two kinds of single-use link. */

@@ -56,11 +56,11 @@ export interface SignInBinding {
   /** The proof, for the `login.succeeded` event. */
   method: SignInMethod;
   /**
-   * A single sign-on's provider (its `id`) and session id (`sid`): the
-   * session remembers them, owes no second factor, and ends with a
-   * back-channel logout naming them.
+   * A single sign-on's provider (its `id`), session id (`sid`) and
+   * identity (`subjectKey`): the session remembers them, owes no second
+   * factor, and ends with a back-channel logout naming them.
    */
-  sso?: { provider: string; sid: string | null };
+  sso?: { provider: string; sid: string | null; subjectKey?: string };
 }
 
 /** The resolved settings sessions are built from (see `gatehouseContext`). */

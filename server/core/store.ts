@@ -266,11 +266,12 @@ export interface NewSession extends WithEvents {
    */
   maxSessions?: number;
   /**
-   * The single sign-on that made it: the provider's `id` and, when the
-   * provider gave one, its session id (`sid`), which a back-channel logout
-   * names (DESIGN.md §13). Absent for every other sign-in.
+   * The single sign-on that made it: the provider's `id`, its session id
+   * (`sid`) when the provider gave one, and the identity's `subjectKey`, by
+   * which a back-channel logout names it (DESIGN.md §13). Absent for every
+   * other sign-in.
    */
-  sso?: { provider: string; sid: string | null };
+  sso?: { provider: string; sid: string | null; subjectKey?: string };
 }
 
 /** A live session and its account, the answer of the hot path. */

@@ -20,7 +20,7 @@ import type { GatehouseContext } from "../core/context.ts";
 import { sessionFromContext } from "../core/identity.ts";
 import type { AuditEvent, SsoAccount, SsoResolved } from "../core/store.ts";
 import { finishSsoFlow } from "../core/sso/callback.ts";
-import type { SsoIdentity } from "../core/sso/claims.ts";
+import { type SsoIdentity, subjectKeyOf } from "../core/sso/claims.ts";
 import type { SsoClient } from "../core/sso/discovery.ts";
 import {
   SSO_COOKIE,
@@ -158,7 +158,11 @@ export async function answerCallback(
     signedIn = await context.sessions.signIn(account, {
       generation: outcome.generation,
       method: "sso",
-      sso: { provider: provider.id, sid: identity.sid },
+      sso: {
+        provider: provider.id,
+        sid: identity.sid,
+        subjectKey: subjectKeyOf(identity.issuer, identity.subject),
+      },
     }, meta);
   } catch (error) {
     // Disabled (or its credential moved) since it was read.

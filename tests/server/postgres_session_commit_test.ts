@@ -101,6 +101,7 @@ test("The sign-in's commit function answers and writes what the generic commit d
       generation: 2,
       ssoProvider: "corp",
       ssoSid: "sid-1",
+      ssoSubjectKey: "subject-key-1",
       userAgent: 'Agent "quoted", {braces}',
     });
     const signIn = (
@@ -382,6 +383,9 @@ test("PostgresRecords.migrate() gives a schema at version 9 the sign-in's commit
     // A store as version 9 left it: the tables and the generic commit.
     await under.sql.unsafe(`DROP FUNCTION ${q}.commit_session`);
     await under.sql.unsafe(
+      `ALTER TABLE ${q}.sessions DROP COLUMN sso_subject_key`,
+    );
+    await under.sql.unsafe(
       `DELETE FROM ${q}.schema_migrations WHERE version > 9`,
     );
     const ada = account();
@@ -393,7 +397,7 @@ test("PostgresRecords.migrate() gives a schema at version 9 the sign-in's commit
     const versions = await under.sql.unsafe(
       `SELECT version FROM ${q}.schema_migrations ORDER BY version`,
     );
-    assert.deepEqual(versions.map((row) => row.version), [9, 10]);
+    assert.deepEqual(versions.map((row) => row.version), [9, 10, 11]);
     assert.equal(
       await catalog(under.sql, under.schema),
       await Deno.readTextFile(RECORDED),

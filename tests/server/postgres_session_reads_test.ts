@@ -41,6 +41,7 @@ test("PostgresRecords answers the session check's reads as the generic read does
       generation: 4,
       ssoProvider: "corp",
       ssoSid: "sid-1",
+      ssoSubjectKey: "subject-key-1",
       userAgent: 'Agent with "quotes", commas and {braces}',
     });
     const plain = session(a.id, { generation: 4, ip: "" });

@@ -493,3 +493,50 @@ async function sessionChecks(
     },
   );
 }
+
+for (const backend of BACKENDS) {
+  Deno.test({
+    name:
+      `a logout token naming a person ends only that identity's sessions, not another identity's of the same account (${backend.name})`,
+    ignore: backend.ignore,
+    async fn() {
+      const { store, close } = await backend.open();
+      // Two people at the provider with one verified address: both link to
+      // the one account here (by address, at their first sign-in).
+      const world = await ssoWorld(store, {
+        accounts: {
+          ada: { email: "ada@acme.example", email_verified: true, name: "Ada" },
+          "ada-2": {
+            email: "ada@acme.example",
+            email_verified: true,
+            name: "Ada",
+          },
+        },
+      });
+      try {
+        const ada = await addUser(store, { email: "ada@acme.example" });
+        const [one, two] = [new TestBrowser(), new TestBrowser()];
+        await world.signIn(one, "ada");
+        await world.signIn(two, "ada-2");
+        assertEquals((await world.identity(one))?.id, ada.id);
+        assertEquals((await world.identity(two))?.id, ada.id);
+        assertEquals((await store.listIdentities(ada.id)).length, 2);
+        const token = await world.idp!.sign(
+          logoutClaims(world, { sub: "ada" }),
+          { typ: "logout+jwt" },
+        );
+        const res = await postLogout(world, token);
+        await res.body?.cancel();
+        assertEquals(res.status, 200);
+        assertEquals(await world.identity(one), null);
+        assert(
+          await world.identity(two) !== null,
+          "the session ada-2's sign-in made outlives a logout of ada",
+        );
+      } finally {
+        await world.close();
+        await close();
+      }
+    },
+  });
+}

@@ -366,10 +366,14 @@ function plan(
     ip: session.ip ?? "",
     userAgent: session.userAgent ?? "",
   };
-  // A single sign-on's: its provider, and the `sid` a logout names.
+  // A single sign-on's: its provider, and the `sid` and identity a logout
+  // names.
   if (session.sso !== undefined) {
     value.ssoProvider = session.sso.provider;
     if (session.sso.sid !== null) value.ssoSid = session.sso.sid;
+    if (session.sso.subjectKey !== undefined) {
+      value.ssoSubjectKey = session.sso.subjectKey;
+    }
   }
   const listed = maxSessions === undefined ? null : reads.sessions;
   const ended = listed === null || maxSessions === undefined

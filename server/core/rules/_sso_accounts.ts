@@ -9,7 +9,7 @@
 // fails the unique key of the identity or the account, and the retry reads
 // what the winner wrote.
 
-import { hashToken } from "../_crypto.ts";
+import { subjectKeyOf } from "../sso/claims.ts";
 import { fold } from "../_fold.ts";
 import type {
   AccountRecord,
@@ -34,14 +34,7 @@ import { tally } from "./_records.ts";
 
 type Outcome = Attempt<SsoAccountOutcome>;
 
-/**
- * The unique key of an identity: the digest of its exact issuer and
- * subject (JSON keeps the pair unambiguous; the digest keeps the key short
- * for any store).
- */
-export function subjectKeyOf(issuer: string, subject: string): string {
-  return hashToken(JSON.stringify([issuer, subject]));
-}
+export { subjectKeyOf };
 
 /** The account as single sign-on answers it. */
 export function ssoAccountOf(account: AccountRecord): SsoAccount {

@@ -54,17 +54,22 @@ export async function endSsoSessions(
 
 // The sessions the token names: by `sid` (of the identity of `sub` too,
 // when given), or every session the identity of `sub` made through the
-// provider. An identity that is not linked here has no sessions here.
+// provider — not those of another identity of the same account at the same
+// provider. A session made before sessions recorded their identity
+// (`ssoSubjectKey` absent) is told apart by its account only. An identity
+// that is not linked here has no sessions here.
 async function namedSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
 ): Promise<StoredSession[]> {
   let owner: string | null = null;
+  let subjectKey: string | null = null;
   if (logout.subject !== null) {
+    subjectKey = subjectKeyOf(logout.issuer, logout.subject);
     const [identity] = await readRecords<[StoredIdentity]>(records, [{
       kind: "identity",
       unique: "subjectKey",
-      value: subjectKeyOf(logout.issuer, logout.subject),
+      value: subjectKey,
     }]);
     if (identity === null) return [];
     owner = identity.value.userId;
@@ -75,6 +80,8 @@ async function namedSessions(
   return listed.map(({ value }) => value).filter((session) =>
     session.ssoProvider === logout.providerId &&
     (logout.sid === null || session.ssoSid === logout.sid) &&
-    (owner === null || session.userId === owner)
+    (owner === null || session.userId === owner) &&
+    (subjectKey === null || session.ssoSubjectKey === undefined ||
+      session.ssoSubjectKey === subjectKey)
   );
 }

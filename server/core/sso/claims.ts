@@ -4,6 +4,7 @@
 // id. The ID token is the source; userinfo only fills what it lacks, and an
 // address and its verification always come from the same source.
 
+import { hashToken } from "../_crypto.ts";
 import type { SsoProvider } from "./provider_config.ts";
 
 /** Claims as a JSON object (an ID token's payload, a userinfo answer). */
@@ -122,6 +123,28 @@ export function needsUserinfo(
   if (idToken.email === undefined) return true;
   const rolesMatter = provider.roleMap.length > 0 || provider.syncRole;
   return rolesMatter && idToken[provider.roleClaim] === undefined;
+}
+
+/**
+ * The unique key of an identity: the digest of its exact issuer and
+ * subject (JSON keeps the pair unambiguous; the digest keeps the key short
+ * for any store). Identities are stored under it, and a session made by
+ * single sign-on records it.
+ *
+ * @param issuer The provider's issuer, exactly.
+ * @param subject The `sub` of the ID token.
+ * @returns The key.
+ *
+ * @example
+ * ```ts
+ * import { subjectKeyOf } from "./claims.ts";
+ *
+ * const key = subjectKeyOf("https://idp.acme.example", "248289761001");
+ * console.assert(key !== subjectKeyOf("https://idp.acme.example", "2482897610"));
+ * ```
+ */
+export function subjectKeyOf(issuer: string, subject: string): string {
+  return hashToken(JSON.stringify([issuer, subject]));
 }
 
 /**

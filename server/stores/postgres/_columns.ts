@@ -106,6 +106,7 @@ export const TABLES: { readonly [K in Kind]: KindTable<RecordKinds[K]> } = {
       // Only a single sign-on's session has them.
       ssoProvider: optionalText("sso_provider"),
       ssoSid: optionalText("sso_sid"),
+      ssoSubjectKey: optionalText("sso_subject_key"),
     },
   },
   link: {

@@ -18,13 +18,19 @@
 // left at version 8 (the unreleased history's last step, whose rules were
 // PL/pgSQL functions and triggers) is brought to 9 by FROM_VERSION_8.
 // Version 10 adds the sign-in's own commit function (_session_commit.ts),
-// the generic one's steps for the one shape every sign-in commits.
+// the generic one's steps for the one shape every sign-in commits. Version
+// 11 gives a session the identity whose single sign-on made it
+// (`sso_subject_key`), so a back-channel logout naming a person ends only
+// that person's sessions, and replaces the sign-in's function to write it.
 // tests/server/migration_test.ts compares the catalog this builds with
 // tests/fixtures/postgres_schema.txt.
 
 import type postgres from "postgres";
 import { COMMIT_FUNCTION } from "./_commit_function.ts";
-import { SESSION_COMMIT_FUNCTION } from "./_session_commit.ts";
+import {
+  SESSION_COMMIT_FUNCTION,
+  SESSION_COMMIT_FUNCTION_11,
+} from "./_session_commit.ts";
 
 /**
  * One step of the schema: SQL statements, where `{schema}` stands for the
@@ -266,6 +272,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // The commit of a new session, written for its one shape
     // (_session_commit.ts); every other commit stays with `commit`.
     statements: [SESSION_COMMIT_FUNCTION],
+  },
+  {
+    version: 11,
+    name: "the identity a single sign-on session was made by",
+    // Null for every session made before it, and for every other sign-in:
+    // a logout naming a person then ends the provider's sessions of the
+    // account, as it did.
+    statements: [
+      `ALTER TABLE {schema}.sessions ADD COLUMN sso_subject_key text`,
+      SESSION_COMMIT_FUNCTION_11,
+    ],
   },
 ];
 

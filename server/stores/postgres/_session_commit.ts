@@ -29,14 +29,53 @@
 
 import type { CommitPayload } from "./_record_commit.ts";
 
+// The columns of `sessions` each version of `commit_session` writes: the
+// table's at that version (a test compares the newest with the table).
+const COLUMNS_10 = [
+  "token_hash",
+  "id",
+  "user_id",
+  "generation",
+  "created_at",
+  "expires_at",
+  "last_seen_at",
+  "authenticated_at",
+  "ip",
+  "user_agent",
+  "sso_provider",
+  "sso_sid",
+] as const;
+const COLUMNS_11 = [...COLUMNS_10, "sso_subject_key"] as const;
+
 /**
- * The statement creating `commit_session`; `{schema}` is the quoted schema.
- * It is migration 10's: never edit it. It writes every column of
- * `sessions` (the test compares the list with the table's), so a migration
- * that adds one also replaces this function, with a text of its own.
+ * The statement creating `commit_session` as migration 10 made it;
+ * `{schema}` is the quoted schema.
  */
-export const SESSION_COMMIT_FUNCTION =
-  `CREATE FUNCTION {schema}.commit_session(account_id text,
+export const SESSION_COMMIT_FUNCTION: string = sessionCommitFunction(
+  "CREATE FUNCTION",
+  COLUMNS_10,
+);
+
+/**
+ * The statement replacing `commit_session` in migration 11, when sessions
+ * gained `sso_subject_key`: the same function, writing every column. A
+ * migration that adds a column to `sessions` replaces it again.
+ */
+export const SESSION_COMMIT_FUNCTION_11: string = sessionCommitFunction(
+  "CREATE OR REPLACE FUNCTION",
+  COLUMNS_11,
+);
+
+// The function's text for a list of the session's columns: the upsert on
+// the token hash replaces every one.
+function sessionCommitFunction(
+  create: string,
+  columns: readonly string[],
+): string {
+  const list = columns.join(", ");
+  const replaced = columns.filter((c) => c !== "token_hash")
+    .map((c) => `${c} = EXCLUDED.${c}`).join(",\n        ");
+  return `${create} {schema}.commit_session(account_id text,
     account_version text, tally_key text, tally_version text, session jsonb,
     ended text[], tally_by bigint, events jsonb)
   RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
@@ -73,19 +112,11 @@ BEGIN
     IF cardinality(ended) > 0 THEN
       DELETE FROM {schema}.sessions WHERE token_hash = ANY (ended);
     END IF;
-    INSERT INTO {schema}.sessions (token_hash, id, user_id, generation,
-        created_at, expires_at, last_seen_at, authenticated_at, ip,
-        user_agent, sso_provider, sso_sid)
-      SELECT token_hash, id, user_id, generation, created_at, expires_at,
-        last_seen_at, authenticated_at, ip, user_agent, sso_provider, sso_sid
+    INSERT INTO {schema}.sessions (${list})
+      SELECT ${list}
       FROM jsonb_populate_record(NULL::{schema}.sessions, session)
-      ON CONFLICT (token_hash) DO UPDATE SET id = EXCLUDED.id,
-        user_id = EXCLUDED.user_id, generation = EXCLUDED.generation,
-        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
-        last_seen_at = EXCLUDED.last_seen_at,
-        authenticated_at = EXCLUDED.authenticated_at, ip = EXCLUDED.ip,
-        user_agent = EXCLUDED.user_agent,
-        sso_provider = EXCLUDED.sso_provider, sso_sid = EXCLUDED.sso_sid;
+      ON CONFLICT (token_hash) DO UPDATE SET
+        ${replaced};
     INSERT INTO {schema}.tallies AS t (key, count) VALUES (tally_key, tally_by)
       ON CONFLICT (key) DO UPDATE SET count = t.count + EXCLUDED.count;
     IF events IS NOT NULL THEN
@@ -98,6 +129,7 @@ BEGIN
   END;
   RETURN true;
 END $$`;
+}
 
 /** The call of `commit_session` in `schema`: its arguments are {@linkcode sessionCommitArgs}'s. */
 export function sessionCommitStatement(schema: string): string {

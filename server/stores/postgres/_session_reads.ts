@@ -49,6 +49,7 @@ const SESSION_FIELDS = [
   "userAgent",
   "ssoProvider",
   "ssoSid",
+  "ssoSubjectKey",
 ] as const;
 
 /** The account's fields, in the order of the statement's columns. */
@@ -206,6 +207,7 @@ function sessionOf(r: postgres.Row): Versioned<StoredSession> | null {
   // Only a single sign-on's session has them (NULL otherwise).
   if (r[S + 11] !== null) value.ssoProvider = r[S + 11];
   if (r[S + 12] !== null) value.ssoSid = r[S + 12];
+  if (r[S + 13] !== null) value.ssoSubjectKey = r[S + 13];
   return { value, version: r[S] };
 }
 
