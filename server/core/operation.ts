@@ -111,8 +111,30 @@ export function defineOperation<N extends OperationName>(
     name,
     guard,
     run,
-    handler: guarded(context, guard, run),
+    handler: guarded(context, name, run),
   });
+}
+
+/**
+ * The checks the contract records for operation `name` behind its guard,
+ * around `run`: freshness (`fresh`: a recent sign-in or re-authentication)
+ * and the second factor an account's role requires (every operation behind
+ * a session but those a pending enrolment needs). The routes and the
+ * factories' handlers put the same ones in front of an operation.
+ */
+export function contractChecks(
+  context: GatehouseContext,
+  name: OperationName,
+  run: Handler,
+): Handler {
+  const spec: { guard: Guard; fresh?: boolean; beforeSecondFactor?: boolean } =
+    OPERATIONS[name];
+  let checked = run;
+  if (spec.fresh === true) checked = context.guards.fresh(checked);
+  if (spec.guard !== "public" && spec.beforeSecondFactor !== true) {
+    checked = context.guards.secondFactor(checked);
+  }
+  return checked;
 }
 
 /**
@@ -174,7 +196,7 @@ export function deferredOperations<N extends OperationName>(
       name,
       guard,
       run,
-      handler: guarded(context, guard, run),
+      handler: guarded(context, name, run),
     });
   }
   return operations;
@@ -219,29 +241,35 @@ function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
     run(req, contextOf(req)!.identity, params, info);
 }
 
-// For a factory's handler: the guard, unless the request was admitted
-// already (mounted behind `requireSession`, or an identity attached by the
-// application). An operation of one's own session needs the session
-// itself, which `withIdentity` alone does not attach.
+// For a factory's handler: the guard and the contract's checks behind it
+// (freshness, the second factor), as a route has them, unless the request
+// was admitted already (mounted behind `requireSession`): then the checks
+// alone. An identity the application attached without a session
+// (`withIdentity`) has no sign-in to judge fresh, and is admitted by its
+// privilege alone, as before; an operation of one's own session needs the
+// session itself, which `withIdentity` does not attach.
 function guarded(
   context: GatehouseContext,
-  guard: Guard,
+  name: OperationName,
   run: Handler,
 ): Handler {
-  const answered = context.answering(run);
+  const guard: Guard = OPERATIONS[name].guard;
   const full = routeGuard(context, guard);
-  if (full === undefined) return answered;
-  const admitted = guard === "privileged"
-    ? context.answering(context.guards.privilege(run))
-    : answered;
-  const reading = full(run);
+  if (full === undefined) return context.answering(run);
+  const checked = contractChecks(context, name, run);
+  const { privilege } = context.guards;
+  const admitted = context.answering(
+    guard === "privileged" ? privilege(checked) : checked,
+  );
+  const attachedOnly = context.answering(privilege(run));
+  const reading = full(checked);
   return function guardedOperation(req, params, info) {
     const attached = contextOf(req);
-    if (
-      attached !== undefined &&
-      (guard === "privileged" || attached.session !== null)
-    ) {
+    if (attached !== undefined && attached.session !== null) {
       return admitted(req, params, info);
+    }
+    if (attached !== undefined && guard === "privileged") {
+      return attachedOnly(req, params, info);
     }
     return reading(req, params, info);
   };

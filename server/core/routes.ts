@@ -18,7 +18,7 @@ import {
   OPERATIONS,
 } from "@gatehouse/contract";
 import type { GatehouseContext } from "./context.ts";
-import { type Operation, routeGuard } from "./operation.ts";
+import { contractChecks, type Operation, routeGuard } from "./operation.ts";
 import { withBrowserLabels } from "../http/_client_meta.ts";
 import type { Handler, Middleware } from "../http/respond.ts";
 
@@ -89,19 +89,17 @@ export function routeTable(
       path: string;
       guard: Guard;
       limiter?: Limiter;
-      fresh?: boolean;
-      beforeSecondFactor?: boolean;
     } = OPERATIONS[name];
     const guard = routeGuard(context, spec.guard);
     // Who answers what the operation throws: its limiter (which counts
     // the guesses among them), else its guard, else the plain answering.
-    let inner = spec.limiter === undefined && guard === undefined
-      ? context.answering(operation.run)
-      : operation.run;
-    if (spec.fresh === true) inner = context.guards.fresh(inner);
-    if (spec.guard !== "public" && spec.beforeSecondFactor !== true) {
-      inner = context.guards.secondFactor(inner);
-    }
+    let inner = contractChecks(
+      context,
+      name,
+      spec.limiter === undefined && guard === undefined
+        ? context.answering(operation.run)
+        : operation.run,
+    );
     // The limiter sits behind the guard: a call the guard refuses (no
     // session) guesses nothing, so it neither counts nor takes one of the
     // client's attempts, however many come at once.

@@ -23,7 +23,11 @@ import {
   memoryLogger,
   memoryStore,
   PASSWORD,
+  serve,
 } from "../fixtures/kv.ts";
+import { adminApp, services } from "../fixtures/admin.ts";
+import { mount, routesFor } from "../fixtures/app.ts";
+import { testEachStore } from "../fixtures/stores.ts";
 
 const PEER: Deno.ServeHandlerInfo = {
   remoteAddr: { transport: "tcp", hostname: "203.0.113.7", port: 40_000 },
@@ -225,3 +229,65 @@ Deno.test("a guarded admin route reads the session once", async () => {
     await close();
   }
 });
+
+testEachStore(
+  "a factory's handler carries the contract's freshness check, mounted behind requireSession or alone: a stale session gets reauthentication_required",
+  async (store) => {
+    let now = Date.now();
+    const root = await addUser(store, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    const member = await addUser(store, {
+      email: "m@example.com",
+      role: "member",
+    });
+    const { auth, admin } = services(store, { now: () => now });
+    const behindSession = adminApp(auth, admin);
+    const alone = mount(routesFor({
+      login: auth.login,
+      setUserDisabled: admin.setUserDisabled,
+    }));
+    const server = serve((req, info) =>
+      new URL(req.url).pathname.startsWith("/alone")
+        ? alone(
+          new Request(req.url.replace("/alone", ""), req),
+          undefined,
+          info,
+        )
+        : behindSession(req, undefined, info)
+    );
+    const call = async (path: string, cookie: string, disabled: boolean) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ disabled }),
+      });
+      return [res.status, (await res.json()).code ?? null];
+    };
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: root.email, password: PASSWORD }),
+      });
+      await login.body?.cancel();
+      const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+      const path = `/api/users/${member.id}`;
+      // Fresh: both mounts act.
+      assertEquals(await call(path, cookie, true), [200, null]);
+      assertEquals(await call(`/alone${path}`, cookie, false), [200, null]);
+      // Past the re-authentication window: both refuse, and nothing moves.
+      now += 31 * 60_000;
+      for (const mounted of [path, `/alone${path}`]) {
+        assertEquals(await call(mounted, cookie, true), [
+          403,
+          "reauthentication_required",
+        ], mounted);
+      }
+      assertEquals((await store.userById(member.id))?.disabled, false);
+    } finally {
+      await server.close();
+    }
+  },
+);
