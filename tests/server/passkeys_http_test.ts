@@ -12,7 +12,12 @@ import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
+import {
+  PASSWORD,
+  people,
+  securityApi,
+  signInStatus,
+} from "../fixtures/security.ts";
 import {
   type Api,
   enrolTotp,
@@ -456,13 +461,8 @@ testEachStore(
     const session = await api.login(member.email);
     const key = await createAuthenticator();
     await registerPasskey(api, session, key);
-    const signIn = async (password: string, address: string) =>
-      (await refusal(
-        await api.call("POST", "/api/auth/login", {
-          email: member.email,
-          password,
-        }, { address }),
-      ))[0];
+    const signIn = (password: string, address: string) =>
+      signInStatus(api, member.email, password, address);
     // Ten wrong passwords from ten addresses lock the untrusted browsers.
     for (let i = 1; i <= 10; i++) {
       assertEquals(await signIn(`wrong password ${i}`, `10.1.0.${i}`), 401);

@@ -19,7 +19,12 @@ import { DEVICE_COOKIE } from "../../server/core/_device_cookie.ts";
 import { instrument } from "../fixtures/instrument.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
+import {
+  PASSWORD,
+  people,
+  securityApi,
+  signInStatus,
+} from "../fixtures/security.ts";
 import {
   type Api,
   enrolTotp,
@@ -454,13 +459,8 @@ testEachStore(
     });
     const api = securityApi(watched);
     const { secret } = await enrolled(api, member.email);
-    const signIn = async (password: string, address: string) =>
-      (await refusal(
-        await api.call("POST", "/api/auth/login", {
-          email: member.email,
-          password,
-        }, { address }),
-      ))[0];
+    const signIn = (password: string, address: string) =>
+      signInStatus(api, member.email, password, address);
     // Nine wrong passwords from nine addresses: one short of the lock.
     for (let i = 1; i <= 9; i++) {
       assertEquals(await signIn(`wrong password ${i}`, `10.3.0.${i}`), 401);
