@@ -4,7 +4,7 @@
 // functions in query.ts and hooks.ts are built from these.
 
 import type { QueryClient } from "./_peer_types.ts";
-import { fetchSession } from "./session_calls.ts";
+import { fetchSession, isSessionRevoked } from "./session_calls.ts";
 import { listenToOtherTabs, tellOtherTabs } from "./_tabs.ts";
 import type { SessionUser } from "./types.ts";
 
@@ -36,6 +36,25 @@ export const sessionEndedKey: readonly ["gatehouse", "session-ended"] = Object
 export function endSession(client: QueryClient): void {
   client.setQueryData(sessionEndedKey, true);
   dropSession(client);
+}
+
+/**
+ * What every failed call does (DESIGN.md §4: a 401 means "you are not
+ * signed in"): when `error` says the session is gone (`isSessionRevoked`),
+ * ends it here and, if this tab was signed in, tells the other tabs.
+ * Returns whether it did. The query client's caches run it for each query
+ * and mutation; the screens run it for the calls they make themselves (a
+ * form's submit, the re-authentication dialog).
+ */
+export function endSessionIfRevoked(
+  client: QueryClient,
+  error: unknown,
+): boolean {
+  if (!isSessionRevoked(error)) return false;
+  const signedIn = Boolean(client.getQueryData(sessionQueryKey));
+  endSession(client);
+  if (signedIn) tellOtherTabs({ type: "session-ended" });
+  return true;
 }
 
 /** Signs out in the cache: the session becomes null, every other query goes. */

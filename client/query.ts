@@ -16,13 +16,11 @@ import {
 } from "@tanstack/preact-query";
 import {
   clearAllButSession,
-  endSession,
+  endSessionIfRevoked,
   sessionQueryKey,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
-import { tellOtherTabs } from "./_tabs.ts";
 import { AuthClientError } from "./errors.ts";
-import { isSessionRevoked } from "./session_calls.ts";
 import type { SessionUser } from "./types.ts";
 
 export { sessionQueryKey };
@@ -80,10 +78,7 @@ export function createAuthQueryClient(
   options: AuthQueryClientOptions = {},
 ): QueryClient {
   const onError = (error: unknown) => {
-    if (!isSessionRevoked(error)) return;
-    const signedIn = Boolean(client.getQueryData(sessionQueryKey));
-    endSession(client);
-    if (signedIn) tellOtherTabs({ type: "session-ended" });
+    endSessionIfRevoked(client, error);
   };
   const defaultOptions: DefaultOptions = {
     ...options.defaultOptions,

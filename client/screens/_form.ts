@@ -1,11 +1,14 @@
 // The state every form of the screens keeps in signals: the last failure,
 // whether a request is on its way, and focus on the first invalid field
-// after a failure (so a screen reader reads its label and its error).
+// after a failure (so a screen reader reads its label and its error). A
+// failure that says the session is gone ends it instead, as a query's
+// would: the gate's login screen then says so.
 
 import { type Signal, useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { FormProblems, type Problem } from "./_error_message.ts";
+import { useEndSessionIfRevoked } from "./_session_ended.ts";
 
 /** A form's state and its submit runner. */
 export interface Form {
@@ -17,7 +20,9 @@ export interface Form {
   readonly pending: Signal<boolean>;
   /**
    * Runs a submit: clears the last failure, sets `pending`, and keeps what
-   * `task` throws as the failure. A second submit while one runs is ignored.
+   * `task` throws as the failure, unless it says the session is gone: the
+   * session then ends (the gate's login screen says so). A second submit
+   * while one runs is ignored.
    */
   run(task: () => Promise<void>): Promise<void>;
   /** Fails without asking the server (the form's own checks). */
@@ -31,6 +36,7 @@ export function useForm(): Form {
   const pending = useSignal(false);
   const failures = useSignal(0);
   const failed = failures.value;
+  const endSessionIfRevoked = useEndSessionIfRevoked();
 
   useLayoutEffect(() => {
     if (failed === 0) return;
@@ -51,6 +57,9 @@ export function useForm(): Form {
       try {
         await task();
       } catch (error) {
+        // A session found gone is the gate's to tell: its login screen
+        // says so, and takes the form's place.
+        if (endSessionIfRevoked(error)) return;
         failure.value = error;
         failures.value += 1;
       } finally {

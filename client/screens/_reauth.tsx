@@ -25,6 +25,7 @@ import { Dialog } from "./_dialog.tsx";
 import { describeFailure, FormProblems } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
+import { useEndSessionIfRevoked } from "./_session_ended.ts";
 import { useSsoIdentities, useSsoProviders } from "./_sso_queries.ts";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { webauthn } from "./_webauthn.ts";
@@ -145,6 +146,7 @@ function ReauthDialog(
   const failure = useSignal<unknown>(null);
   const pending = useSignal(false);
   const field = useRef<HTMLElement>(null);
+  const endSessionIfRevoked = useEndSessionIfRevoked();
   const name = FIELD[kind.value];
   const described = describeFailure(failure.value, [name]);
   // The providers the account has an identity at: each may confirm.
@@ -154,6 +156,11 @@ function ReauthDialog(
     identities.data?.some((identity) => identity.provider === provider.id)
   );
 
+  // A session found gone ends here, and the gate's login screen says so.
+  const fail = (error: unknown) => {
+    pending.value = false;
+    if (!endSessionIfRevoked(error)) failure.value = error;
+  };
   const prove = async (proof: () => Promise<Proof>) => {
     if (pending.value) return;
     pending.value = true;
@@ -162,8 +169,7 @@ function ReauthDialog(
       await reauthenticate(await proof());
       props.asking.done();
     } catch (error) {
-      failure.value = error;
-      pending.value = false;
+      fail(error);
     }
   };
   const confirm = () => {
@@ -206,10 +212,7 @@ function ReauthDialog(
     if (pending.value) return;
     pending.value = true;
     failure.value = null;
-    startSso(provider.id, { reauthenticate: true }).catch((error) => {
-      failure.value = error;
-      pending.value = false;
-    });
+    startSso(provider.id, { reauthenticate: true }).catch(fail);
   };
 
   return (

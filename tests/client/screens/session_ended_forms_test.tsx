@@ -1,0 +1,102 @@
+// A 401 on a call a screen makes itself, outside the query client's caches
+// (a form's submit, the re-authentication dialog), ends the session as a
+// query's 401 does (DESIGN.md §4): the session in the cache becomes null,
+// the gate shows the login screen saying the session ended, and the other
+// tabs are told.
+
+import assert from "node:assert/strict";
+import { AuthGate, sessionQueryKey, type SessionUser } from "@gatehouse/client";
+import { AccountPanel, LoginScreen } from "@gatehouse/client/screens";
+import {
+  installTestEnvironment,
+  listActivityOk,
+  listPasskeysOk,
+  listSessionsOk,
+  refuse,
+  setupTotpRefused,
+} from "@gatehouse/client/testing";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { TAB_CHANNEL } from "../../../client/_tabs.ts";
+import { admin, renderWith, type } from "./_screens.tsx";
+
+const env = installTestEnvironment({
+  handlers: [listSessionsOk(), listActivityOk()],
+});
+
+const gated = () => (
+  <AuthGate
+    loginScreen={(onLogin) => <LoginScreen brand="Acme" onLogin={onLogin} />}
+  >
+    <AccountPanel />
+  </AuthGate>
+);
+
+/**
+ * Waits for the gate's login screen, which says the session ended, in the
+ * panel's place; the cache then holds no session.
+ */
+async function findSessionEnded(
+  view: ReturnType<typeof renderWith>,
+): Promise<void> {
+  await view.findByText("Your session has ended. Sign in again.");
+  assert.equal(
+    view.client.getQueryData(sessionQueryKey),
+    null,
+    "session dropped",
+  );
+  view.getByRole("heading", { name: "Sign in to Acme" });
+}
+
+Deno.test("a 401 on saving the language drops the session and the login screen says it ended", async () => {
+  const user: SessionUser = { ...admin, locale: "en" };
+  env.use(refuse("updateAccount", "session_absent"));
+  const view = renderWith(gated(), user);
+  fireEvent.click(view.getByRole("button", { name: "Save language" }));
+  await findSessionEnded(view);
+});
+
+Deno.test("a 401 on changing the password drops the session and the login screen says it ended", async () => {
+  env.use(refuse("changePassword", "session_absent"));
+  const view = renderWith(gated(), admin);
+  type(view, "Current password", "an old password here");
+  type(view, "New password", "a brand new password");
+  type(view, "Repeat the password", "a brand new password");
+  fireEvent.click(view.getByRole("button", { name: "Change password" }));
+  await findSessionEnded(view);
+});
+
+Deno.test("a 401 while proving who one is drops the session, the login screen says it ended, and the other tabs hear it", async () => {
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data?.type);
+  try {
+    env.use(
+      listPasskeysOk([]),
+      setupTotpRefused("reauthentication_required", true),
+      refuse("reauthenticate", "session_absent"),
+    );
+    const user: SessionUser = {
+      ...admin,
+      secondFactor: { totp: false, passkeys: 0 },
+    };
+    const view = renderWith(gated(), user);
+    fireEvent.click(
+      view.getByRole("button", { name: "Set up an authenticator app" }),
+    );
+    const ask = await waitFor(() => {
+      const found = document.querySelector<HTMLDialogElement>(
+        'dialog[data-gh-dialog="reauthenticate"]',
+      );
+      assert.ok(found, "the dialog asks for a proof");
+      return found;
+    });
+    fireEvent.input(within(ask).getByLabelText("Password"), {
+      target: { value: "my password" },
+    });
+    fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
+    await findSessionEnded(view);
+    await waitFor(() => assert.deepEqual(heard, ["session-ended"]));
+  } finally {
+    otherTab.close();
+  }
+});
