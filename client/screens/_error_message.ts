@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   InvalidCredentialsError,
   InvalidTokenError,
+  InvitationNotFoundError,
   RateLimitedError,
   SelfDisableError,
   UnauthorizedError,
@@ -407,6 +408,12 @@ export function failureText(
   }
   if (error instanceof UserNotFoundError) {
     return __("This account no longer exists. Reload the list.", DOMAIN);
+  }
+  if (error instanceof InvitationNotFoundError) {
+    return __(
+      "This invitation is no longer pending. Reload the list.",
+      DOMAIN,
+    );
   }
   if (error instanceof ServerTooOldError) return tooOldText(error);
   if (error instanceof InvitationFailedError && error.code === "mail_failed") {

@@ -2,13 +2,16 @@
 // which role, by whom and until when, each with "Revoke" (after a
 // confirmation; its link then answers 410). After a revocation the row is gone,
 // so focus moves to the section's heading and the outcome is shown (and
-// announced) in the section's status.
+// announced) in the section's status. An invitation revoked by someone else
+// or accepted meanwhile is no longer pending: the dialog says so, and its
+// row leaves the same way when the dialog closes.
 
 import { useSignal } from "@preact/signals";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listInvitations, revokeInvitation } from "../admin_calls.ts";
+import { InvitationNotFoundError } from "../errors.ts";
 import type { PendingInvitation } from "../types.ts";
 import { Dialog } from "./_dialog.tsx";
 import { useReauthentication } from "./_reauth.tsx";
@@ -30,16 +33,25 @@ export function PendingInvitations(
   const client = useQueryClient();
   const title = useRef<HTMLHeadingElement>(null);
   const news = useSignal("");
-  const revoked = useSignal(0);
-  // The revoked row (and the button that opened its dialog) is gone: focus
+  const removed = useSignal(0);
+  // The removed row (and the button that opened its dialog) is gone: focus
   // the section's heading instead.
-  useFocusOnChange(title, revoked.value);
+  useFocusOnChange(title, removed.value);
   const list = useQuery({
     queryKey: INVITATIONS_KEY,
     queryFn: listInvitations,
     retry: false,
   });
   const invitations = list.data;
+  // Takes the row out of the list at once; the list is read again behind it.
+  const remove = (invitation: PendingInvitation) => {
+    client.setQueryData<readonly PendingInvitation[]>(
+      INVITATIONS_KEY,
+      (all) => all?.filter((one) => one.id !== invitation.id),
+    );
+    void client.invalidateQueries({ queryKey: INVITATIONS_KEY });
+    removed.value += 1;
+  };
 
   return (
     <section
@@ -75,13 +87,9 @@ export function PendingInvitations(
                   __("The invitation for %s is revoked.", DOMAIN),
                   invitation.email,
                 );
-                client.setQueryData<readonly PendingInvitation[]>(
-                  INVITATIONS_KEY,
-                  (all) => all?.filter((one) => one.id !== invitation.id),
-                );
-                void client.invalidateQueries({ queryKey: INVITATIONS_KEY });
-                revoked.value += 1;
+                remove(invitation);
               }}
+              onNoLongerPending={() => remove(invitation)}
             />
           ))}
         </ul>
@@ -94,6 +102,8 @@ function InvitationItem(
   props: {
     readonly invitation: PendingInvitation;
     readonly onRevoked: () => void;
+    /** Closing the dialog that said the invitation is no longer pending. */
+    readonly onNoLongerPending: () => void;
   },
 ): VNode {
   const { invitation } = props;
@@ -107,6 +117,14 @@ function InvitationItem(
     onError: (error) => recheckSession(client, error),
   });
   const by = invitation.invitedBy;
+  // Revoked elsewhere or accepted: the row is out of date. It leaves when
+  // the dialog closes, not at once: that would take the dialog saying why
+  // away with it, before the person has read it.
+  const stale = revoke.error instanceof InvitationNotFoundError;
+  const close = () => {
+    open.value = false;
+    if (stale) props.onNoLongerPending();
+  };
 
   return (
     <li class="gh-invitation" data-invitation-id={invitation.id}>
@@ -149,9 +167,14 @@ function InvitationItem(
           busy={__("Revoking…", DOMAIN)}
           pending={revoke.isPending}
           alert={revoke.error ? failureText(revoke.error) : undefined}
+          alertAction={stale && (
+            <ActionButton variant="link" onClick={close}>
+              {__("Reload list", DOMAIN)}
+            </ActionButton>
+          )}
           returnTo={button}
           onConfirm={() => revoke.mutate()}
-          onCancel={() => (open.value = false)}
+          onCancel={close}
         >
           <p>
             {__(

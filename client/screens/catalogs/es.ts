@@ -208,6 +208,9 @@ export const es: Catalog = {
   "This account no longer exists. Reload the list.": [
     "Esta cuenta ya no existe. Recarga la lista.",
   ],
+  "This invitation is no longer pending. Reload the list.": [
+    "Esta invitación ya no está pendiente. Recarga la lista.",
+  ],
   "This server is too old for invitations. Ask its administrator to upgrade Gatehouse.":
     [
       "Este servidor es demasiado antiguo para las invitaciones. Pide a su administrador que actualice Gatehouse.",

@@ -42,6 +42,7 @@ import {
   requestPasswordResetOk,
   resetPasswordInvalidToken,
   resetPasswordOk,
+  revokeInvitationNotFound,
   sampleSsoProvider,
   setUserDisabledOk,
   unlinkSsoIdentityRefused,
@@ -453,6 +454,17 @@ const scenarios: Scenario[] = [
     const view = await settled(listOf(admin), ".gh-invitation");
     click(view, "Revocar la invitación para kate@example.com");
     return settled(view, 'dialog[data-gh-dialog="revoke"]');
+  }],
+  ["UsersScreen with an invitation no longer pending", async () => {
+    env.use(
+      listUsersOk([ada]),
+      listInvitationsOk([pendingOne]),
+      revokeInvitationNotFound(),
+    );
+    const view = await settled(listOf(admin), ".gh-invitation");
+    click(view, "Revocar la invitación para kate@example.com");
+    click(view, "Revocar invitación");
+    return settled(view, 'dialog[data-gh-dialog="revoke"] .gh-alert p');
   }],
   ["UsersScreen without pending invitations", () => {
     env.use(listUsersOk([ada]), listInvitationsOk([]));

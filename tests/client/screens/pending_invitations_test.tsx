@@ -1,7 +1,7 @@
 // The pending invitations of UsersScreen, with Revoke (the client's
-// listInvitations and revokeInvitation), and "Sign out everywhere", hidden
-// until its seam (client/screens/_user_sessions_api.ts) says the server
-// has it.
+// listInvitations and revokeInvitation), an invitation found no longer
+// pending, and "Sign out everywhere", hidden until its seam
+// (client/screens/_user_sessions_api.ts) says the server has it.
 
 import assert from "node:assert/strict";
 import type { PendingInvitation, User } from "../../../client/types.ts";
@@ -11,6 +11,7 @@ import {
   installTestEnvironment,
   listInvitationsOk,
   listUsersOk,
+  revokeInvitationNotFound,
   revokeInvitationOk,
   serverTooOld,
   userWithRole,
@@ -19,7 +20,7 @@ import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { http, HttpResponse } from "msw";
 import { userSessions } from "../../../client/screens/_user_sessions_api.ts";
 import { recordRequests } from "../_support.ts";
-import { admin, assertAccessible, renderWith } from "./_screens.tsx";
+import { admin, alertText, assertAccessible, renderWith } from "./_screens.tsx";
 
 const env = installTestEnvironment({
   handlers: [listInvitationsOk([])],
@@ -39,13 +40,31 @@ const kate: PendingInvitation = {
   expiresAt: "2026-03-08T10:00:00.000Z",
 };
 
-Deno.test("UsersScreen lists the pending invitations and revokes one after a confirmation", async () => {
+/** UsersScreen with Kate's invitation pending: the screen, its section and her row's email. */
+async function showKate() {
   env.use(listUsersOk([ada]), listInvitationsOk([kate]));
   const view = renderWith(<UsersScreen />, admin);
   const section = await view.findByRole("region", {
     name: "Pending invitations",
   });
   const item = await within(section).findByText("kate@example.com");
+  return { view, section, item };
+}
+
+/** Opens the revoke dialog of Kate's invitation. */
+function openRevokeDialog(section: HTMLElement): HTMLDialogElement {
+  fireEvent.click(
+    within(section).getByRole("button", {
+      name: "Revoke the invitation for kate@example.com",
+    }),
+  );
+  return document.querySelector<HTMLDialogElement>(
+    'dialog[data-gh-dialog="revoke"]',
+  )!;
+}
+
+Deno.test("UsersScreen lists the pending invitations and revokes one after a confirmation", async () => {
+  const { view, section, item } = await showKate();
   within(section).getByText(/Invited by Root/);
   assertAccessible(view.container);
 
@@ -54,14 +73,7 @@ Deno.test("UsersScreen lists the pending invitations and revokes one after a con
     revokeInvitationOk(),
     listInvitationsOk([]),
   );
-  fireEvent.click(
-    within(section).getByRole("button", {
-      name: "Revoke the invitation for kate@example.com",
-    }),
-  );
-  const dialog = document.querySelector<HTMLDialogElement>(
-    'dialog[data-gh-dialog="revoke"]',
-  )!;
+  const dialog = openRevokeDialog(section);
   assert.ok(dialog.open);
   fireEvent.click(
     within(dialog).getByRole("button", { name: "Revoke invitation" }),
@@ -84,6 +96,38 @@ Deno.test("UsersScreen lists the pending invitations and revokes one after a con
     r.method === "DELETE"
   );
   assert.equal(deleted?.url.pathname, `/api/users/invitations/${kate.id}`);
+});
+
+Deno.test("UsersScreen says an invitation revoked or accepted meanwhile is no longer pending, and the list is read again as the dialog closes", async () => {
+  const { section } = await showKate();
+  env.use(revokeInvitationNotFound());
+  const dialog = openRevokeDialog(section);
+  fireEvent.click(
+    within(dialog).getByRole("button", { name: "Revoke invitation" }),
+  );
+  await waitFor(() => assert.notEqual(alertText(dialog).trim(), ""));
+  assert.equal(
+    alertText(dialog),
+    "This invitation is no longer pending. Reload the list.",
+  );
+  assert.ok(dialog.open, "the dialog stays open with its refusal");
+  within(section).getByText("kate@example.com");
+
+  // Meanwhile Bea was invited: the list read again shows her, not Kate.
+  const bea: PendingInvitation = {
+    ...kate,
+    id: "0190f0a0-0000-7000-8000-0000000000bb",
+    email: "bea@example.com",
+  };
+  env.use(listInvitationsOk([bea]));
+  fireEvent.click(within(dialog).getByRole("button", { name: "Reload list" }));
+  await within(section).findByText("bea@example.com");
+  assert.equal(within(section).queryByText("kate@example.com"), null);
+  assert.ok(
+    document.activeElement ===
+      within(section).getByRole("heading", { name: "Pending invitations" }),
+    "focus on the section's heading once the row is gone",
+  );
 });
 
 Deno.test("UsersScreen shows the ordinary error when the invitation list answers 404", async () => {
