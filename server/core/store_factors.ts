@@ -306,13 +306,15 @@ export interface FactorStore {
 
   /**
    * Removes every second factor of an account (TOTP, recovery codes, a
-   * pending enrolment, passkeys) and moves the factor version, under the
-   * reach rule, at once. `user_not_found`, `role_beyond_reach`.
+   * pending enrolment, passkeys) and moves the factor version, with
+   * `removal.events`, under the reach rule, at once. False, and nothing
+   * written, when the account has neither TOTP nor a passkey (a racing
+   * removal took them first). `user_not_found`, `role_beyond_reach`.
    */
   removeUserSecondFactor(
     userId: string,
     removal: SecondFactorRemoval,
-  ): Promise<void>;
+  ): Promise<boolean>;
 
   /**
    * Deletes up to `limit` pending sign-ins, challenges and TOTP enrolments

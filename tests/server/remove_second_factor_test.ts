@@ -3,13 +3,14 @@
 // the users screen offers the removal only where there is one; removing
 // from an account that has none answers 204 and records nothing (it used
 // to record "two-step verification turned off"), still under the reach
-// rule; removing a real one records one event.
+// rule; removing a real one records one event, also when two removals race.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import { people, securityApi } from "../fixtures/security.ts";
 import { enrolTotp } from "../fixtures/second_factor.ts";
+import { CHANGE_WINDOW } from "../../server/core/_change_budget.ts";
 
 testEachStore(
   "the list of accounts tells each account's second factors",
@@ -63,5 +64,71 @@ testEachStore(
     // Again: nothing left, nothing recorded.
     assertEquals((await remove(member.id)).status, 204);
     assertEquals((await disabled()).length, 1);
+  },
+);
+
+// Rounds of: the member enrols TOTP, then `removals` run at once; each
+// round removes one factor, so each records one event. Every round signs
+// everyone in anew past a whole change window: the member's own removals
+// and enrolments stay within its budget, every session fresh.
+async function racingRemovals(
+  store: Parameters<typeof people>[0],
+  removals: (
+    api: ReturnType<typeof securityApi>,
+    cookies: { root: string; support: string; member: string },
+    memberId: string,
+  ) => Promise<Response>[],
+) {
+  const { root, support, member } = await people(store);
+  const api = securityApi(store);
+  const rounds = 10;
+  for (let round = 0; round < rounds; round++) {
+    api.advance(CHANGE_WINDOW);
+    const cookies = {
+      root: await api.login(root.email),
+      support: await api.login(support.email),
+      member: await api.login(member.email),
+    };
+    await enrolTotp(api, cookies.member);
+    const answers = await Promise.all(removals(api, cookies, member.id));
+    for (const res of answers) {
+      await res.body?.cancel();
+      assertEquals(res.status, 204);
+    }
+    assertEquals((await store.accountFactors(member.id))?.totpEnabled, false);
+  }
+  const disabled = (await api.events()).filter((e) =>
+    e.type === "second_factor.disabled" && e.targetId === member.id
+  );
+  assertEquals(disabled.length, rounds, "one event per removal");
+}
+
+// An administrator's removal of `id`'s second factor with `cookie`.
+const removeAs = (
+  api: ReturnType<typeof securityApi>,
+  cookie: string,
+  id: string,
+) =>
+  api.call("DELETE", `/api/users/${id}/second-factor`, undefined, { cookie });
+
+testEachStore(
+  "two administrators removing one account's second factor at once record one event",
+  async (store) => {
+    await racingRemovals(store, (api, cookies, id) => [
+      removeAs(api, cookies.root, id),
+      removeAs(api, cookies.support, id),
+    ]);
+  },
+);
+
+testEachStore(
+  "an administrator's removal racing the owner's own records one event",
+  async (store) => {
+    await racingRemovals(store, (api, cookies, id) => [
+      removeAs(api, cookies.root, id),
+      api.call("DELETE", "/api/auth/totp", undefined, {
+        cookie: cookies.member,
+      }),
+    ]);
   },
 );

@@ -120,12 +120,16 @@ export function factorRules(records: RecordStore): FactorRules {
 // Removes TOTP, its codes, a pending enrolment and every passkey, and moves
 // the factor version, in one commit checked against the account: every
 // passkey added or removed meanwhile changes the account's record (its
-// `passkeyCount`), so the passkeys listed after reading it are exact.
+// `passkeyCount`), so the passkeys listed after reading it are exact. An
+// account with neither TOTP nor a passkey (the reach rule decided first,
+// so one beyond reach does not tell) has nothing to remove: nothing is
+// committed, no event and no version move, also when a racing removal
+// emptied it between this attempt's reads and a retry.
 function removeUserSecondFactor(
   records: RecordStore,
   userId: string,
   removal: SecondFactorRemoval,
-): Promise<void> {
+): Promise<boolean> {
   return committing(records, async () => {
     const [account, totp, enrolment] = await readRecords<
       [AccountRecord, StoredTotp, StoredEnrolment]
@@ -143,6 +147,9 @@ function removeUserSecondFactor(
     }
     // Listed after the account was read: see above.
     const passkeys = await records.list("passkey", "userId", userId);
+    if (totp === null && passkeys.length === 0) {
+      return { commit: null, result: false };
+    }
     const deletes: Delete[] = passkeys.map(({ value }) => ({
       kind: "passkey",
       value,
@@ -166,7 +173,7 @@ function removeUserSecondFactor(
         deletes,
         events: removal.events ?? [],
       },
-      result: undefined,
+      result: true,
     };
   });
 }

@@ -180,13 +180,31 @@ export const AUDIT_CASES: readonly Case[] = [
         }),
         "user_not_found",
       );
+      // Nothing to remove: nothing written, the event neither.
+      await expect(
+        s.removeUserSecondFactor(bob.id, {
+          reachableRoles: ["admin"],
+          events: [event("second_factor.disabled")],
+        }),
+        false,
+        null,
+      );
+      await s.addPasskey(
+        {
+          ...passkey,
+          id: crypto.randomUUID(),
+          userId: bob.id,
+          credentialId: "cred-" + nextId(),
+        },
+        10,
+      );
       const lost = event("second_factor.disabled");
       await expect(
         s.removeUserSecondFactor(bob.id, {
           reachableRoles: ["admin"],
           events: [lost],
         }),
-        undefined,
+        true,
         lost,
       );
     },

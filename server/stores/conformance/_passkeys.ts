@@ -202,7 +202,10 @@ const passkeys: Case[] = [
       );
       assert.equal((await s.accountFactors(ada))?.passkeyCount, 2);
       assert.notEqual(await s.totp(ada), null);
-      await s.removeUserSecondFactor(ada, { reachableRoles: ["admin"] });
+      assert.equal(
+        await s.removeUserSecondFactor(ada, { reachableRoles: ["admin"] }),
+        true,
+      );
       assert.deepEqual(await s.accountFactors(ada), {
         ...NO_FACTORS,
         factorVersion: 1,
@@ -211,9 +214,14 @@ const passkeys: Case[] = [
       assert.deepEqual(await s.listPasskeys(ada), []);
       assert.equal(await s.passkeyByCredentialId(passkey.credentialId), null);
       await refused(s.removeUserSecondFactor(nextId(), {}), "user_not_found");
-      // An account without factors: nothing to remove, still no error.
+      // An account without factors: nothing to remove, still no error, and
+      // nothing written: the factor version stays.
       const bob = await addUser(s, { email: "bob@example.com" });
-      await s.removeUserSecondFactor(bob.id, {});
+      assert.equal(await s.removeUserSecondFactor(bob.id, {}), false);
+      assert.equal((await s.accountFactors(bob.id))?.factorVersion, 0);
+      // Again, once the first removal took everything.
+      assert.equal(await s.removeUserSecondFactor(ada, {}), false);
+      assert.equal((await s.accountFactors(ada))?.factorVersion, 1);
     },
   ],
 ];
