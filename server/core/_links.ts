@@ -2,9 +2,12 @@
 // rides in the URL fragment (`/invite#token=…`) so it never reaches server
 // logs or Referer headers, and the origin of a mailed link comes from
 // configuration only: a link built from the request's Host header could be
-// poisoned by a forged Host ("password reset poisoning").
+// poisoned by a forged Host ("password reset poisoning"). An invitation
+// replaces its address's others, but only those its inviter could revoke.
 
+import { AuthError } from "../http/errors.ts";
 import { hashToken, randomToken } from "./_crypto.ts";
+import { withinReach } from "./_roles.ts";
 import type { Mailer, MailKind } from "./mailer.ts";
 import type { LinkKind, LinkRecord } from "./store.ts";
 
@@ -74,4 +77,26 @@ export function newLink(
 ): { token: string; record: LinkRecord } {
   const token = randomToken();
   return { token, record: { ...fields, tokenHash: hashToken(token) } };
+}
+
+/**
+ * Refuses (`role_beyond_reach`) a new invitation that would replace one of
+ * `replaced` its inviter could not revoke (DESIGN.md §8): one still
+ * pending at `now` whose role is beyond `reachableRoles` (absent: every
+ * role is within reach). An expired one is dead already, anyone's to
+ * replace. A decoy (its address has an account) counts like any other, so
+ * the answer does not tell whether the address has an account.
+ */
+export function refuseReplacing(
+  replaced: readonly LinkRecord[],
+  reachableRoles: readonly string[] | undefined,
+  now: number,
+): void {
+  const beyond = replaced.find((link) =>
+    link.expiresAt > now && !withinReach(reachableRoles, link.role)
+  );
+  if (beyond === undefined) return;
+  throw new AuthError("role_beyond_reach", {
+    message: `You may not replace an invitation for the role "${beyond.role}"`,
+  });
 }

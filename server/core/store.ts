@@ -390,6 +390,16 @@ export interface InvitationAcceptance extends WithEvents {
   granters?: readonly string[];
 }
 
+/** What storing a link needs besides the link. */
+export interface LinkCreation extends WithEvents {
+  /**
+   * The roles of the invitations this one may replace: those its inviter
+   * could revoke (the empty role always is; an expired invitation always
+   * is). Absent: every invitation may be replaced.
+   */
+  reachableRoles?: readonly string[];
+}
+
 /** What revoking an invitation needs. */
 export interface InvitationRevocation {
   /** Now, ms: an expired invitation is no longer pending. */
@@ -570,9 +580,17 @@ export interface Store extends FactorStore, SsoStore {
   /**
    * Stores a single-use link (and its events, in the same commit). An
    * invitation replaces, in that commit, any other invitation for the same
-   * address (`emailKey`): its link dies.
+   * address (`emailKey`): its link dies. `role_beyond_reach` (nothing
+   * written) when one it would replace is pending and its role is not
+   * within `options.reachableRoles`.
    */
-  createLink(link: LinkRecord, options?: WithEvents): Promise<void>;
+  createLink(link: LinkRecord, options?: LinkCreation): Promise<void>;
+  /**
+   * Every invitation stored for the address `emailKey` (expired ones and
+   * decoys, for an address with an account, included): those a new
+   * invitation for it would replace.
+   */
+  invitationsFor(emailKey: string): Promise<LinkRecord[]>;
   /**
    * The link of `kind` behind `tokenHash` if it is unspent and unexpired at
    * `now`, without spending it: one cheap read, so a dead link is refused

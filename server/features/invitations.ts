@@ -13,7 +13,9 @@
  * An invitation records who sent it, and carries that authority only while
  * the inviter has it: accepting needs the inviter still enabled and still
  * able to grant the role (DESIGN.md §5), decided in the commit that creates
- * the account.
+ * the account. It replaces the address's earlier invitation only if its
+ * inviter could have revoked that one (DESIGN.md §8): otherwise 403
+ * `role_beyond_reach`, decided in the commit that stores it.
  *
  * @module
  */
@@ -22,7 +24,7 @@ import type { InviteAnswer } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
 import { readEmail, readName, readRole } from "../core/_input.ts";
-import { linkUrl, newLink } from "../core/_links.ts";
+import { linkUrl, newLink, refuseReplacing } from "../core/_links.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
 import { grantersOf } from "../core/_roles.ts";
 import { browserLocale } from "../core/mail/locale.ts";
@@ -55,6 +57,7 @@ export function inviteOperation(context: GatehouseContext): Operation {
       const role = readRole(optionalString(body, "role"));
       await rules.assertKnown(role);
       await rules.assertGrantable(actor, role);
+      const reachableRoles = await rules.reachable(actor);
       const createdAt = now();
       const { token, record } = newLink({
         id: uuidv7(createdAt),
@@ -80,8 +83,15 @@ export function inviteOperation(context: GatehouseContext): Operation {
       if (mailing) {
         // Both branches read the address, send one message and store a
         // link: the answer's timing does not tell whether the address had
-        // an account. The message goes first: a failed one stores nothing.
-        const existing = await store.credentialsByEmail(key);
+        // an account. The message goes first: a failed one stores nothing,
+        // and one the store would refuse is not sent (the commit decides
+        // again: only an invitation beyond reach stored meanwhile can
+        // still refuse it, its message sent).
+        const [existing, replaced] = await Promise.all([
+          store.credentialsByEmail(key),
+          store.invitationsFor(key),
+        ]);
+        refuseReplacing(replaced, reachableRoles, createdAt);
         // An address without an account (or whose account has no language
         // yet): the inviting request's language.
         const locale = mail.localeOf(req);
@@ -108,7 +118,7 @@ export function inviteOperation(context: GatehouseContext): Operation {
           // Counted and logged by the outbox; nothing was stored.
           throw MAIL_FAILED;
         }
-        await store.createLink(record, { events });
+        await store.createLink(record, { events, reachableRoles });
         trail.committed(events);
         return respond({ delivered: true } satisfies InviteAnswer, {
           headers: NO_STORE,
@@ -118,7 +128,7 @@ export function inviteOperation(context: GatehouseContext): Operation {
       // does not tell whether the address had an account.
       await Promise.all([
         store.credentialsByEmail(key),
-        store.createLink(record, { events }),
+        store.createLink(record, { events, reachableRoles }),
       ]);
       trail.committed(events);
       let base = publicUrl;

@@ -1,7 +1,7 @@
 // Invitations as an administrator and an invited person meet them (issue
 // 26, items 2, 11 and 21): a revocation's event says whom it invited; one
 // address has at most one pending invitation (a new one kills the old
-// link); an address that has an account is no longer pending; an
+// link, if its inviter could have revoked it: DESIGN.md §8); an address that has an account is no longer pending; an
 // administrator lists only what it could have sent; and the page a link
 // opens learns at once whether the link still works
 // (`POST /api/auth/links/check`), or that the address has an account. On
@@ -104,6 +104,73 @@ testEachStore(
     assertEquals(await check(t, second), [200, "ready"]);
     assertEquals(await accept(t, second), 200);
     assertEquals(await list(t, owner), []);
+  },
+);
+
+testEachStore(
+  "an administrator of limited reach cannot replace an invitation beyond its reach by inviting the same address",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const { owner, support } = await actors(store);
+    const adminLink = await t.invite(owner, "newadmin@example.com", "admin");
+    const [pending] = await list(t, owner);
+    // support may grant member only: revoking the admin invitation is
+    // refused, and so is killing it by inviting its address again.
+    const revoked = await t.asActor(
+      support,
+      "DELETE",
+      `/api/users/invitations/${pending!.id}`,
+    );
+    assertEquals(await refusal(revoked), [403, "role_beyond_reach"]);
+    const replaced = await t.asActor(support, "POST", "/api/users/invite", {
+      email: "NewAdmin@example.com",
+      name: "Invited",
+      role: "member",
+    });
+    assertEquals(await refusal(replaced), [403, "role_beyond_reach"]);
+    // Nothing was written: the owner's invitation is the one pending, no
+    // invitation.created for the refused one, and its link works.
+    assertEquals(
+      (await list(t, owner)).map((i) => [i.id, i.role]),
+      [[pending!.id, "admin"]],
+    );
+    const { events } = await store.listAuditEvents({
+      limit: 10,
+      type: "invitation.created",
+    });
+    assertEquals(events.map((e) => e.actorId), [owner.id]);
+    const res = await t.call("POST", "/api/auth/invite/accept", {
+      token: adminLink,
+      password: NEW_PASSWORD,
+    });
+    assertEquals(res.status, 200);
+    assertEquals((await res.json()).role, "admin");
+  },
+);
+
+testEachStore(
+  "an inviter with reach replaces the earlier invitation, and anyone an expired one; the old links die",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const { owner, support } = await actors(store);
+    // The owner may revoke an admin invitation: it may replace it.
+    const admin = await t.invite(owner, "a@example.com", "admin");
+    const member = await t.invite(owner, "a@example.com", "member");
+    // support may revoke a member invitation, whoever sent it.
+    const bySupport = await t.invite(support, "a@example.com", "member");
+    assertEquals(await check(t, admin), [410, "token_invalid"]);
+    assertEquals(await check(t, member), [410, "token_invalid"]);
+    assertEquals(
+      (await list(t, owner)).map((i) => [i.role, i.invited_by?.email]),
+      [["member", support.email]],
+    );
+    assertEquals(await accept(t, bySupport), 200);
+    // An expired admin invitation is dead already: support replaces it.
+    const expired = await t.invite(owner, "b@example.com", "admin");
+    t.advance(7 * 24 * 60 * 60 * 1000);
+    const fresh = await t.invite(support, "b@example.com", "member");
+    assertEquals(await check(t, expired), [410, "token_invalid"]);
+    assertEquals(await accept(t, fresh), 200);
   },
 );
 

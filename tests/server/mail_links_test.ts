@@ -2,8 +2,9 @@
 // server, to a real SMTP server (DESIGN.md §14): each message has a subject,
 // a text part and an HTML part in the request's language, the recipient's
 // name encoded, the link in both parts, and the link works. An invitation
-// whose mail fails answers 502 `mail_failed` and leaves nothing behind; a
-// reset request answers 202 whatever the mail server does.
+// whose mail fails answers 502 `mail_failed` and leaves nothing behind, and
+// one refused sends nothing; a reset request answers 202 whatever the mail
+// server does.
 
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import {
@@ -199,6 +200,49 @@ for (
     },
   );
 }
+
+mailTest(
+  "an invitation that would replace one beyond its inviter's reach is refused before its mail is sent",
+  {},
+  async (site, smtp) => {
+    const first = await invite(site, { email: "zoe@example.com", name: "Zoë" });
+    assertEquals(await first.json(), { delivered: true });
+    await site.account("support@example.com", { role: "support" });
+    const cookie = await site.signIn("support@example.com");
+    // Root's invitation is for "member", within support's reach: replaced.
+    const replacing = await site.call("POST", "/api/users/invite", {
+      email: "zoe@example.com",
+      name: "Zoë",
+      role: "member",
+    }, { cookie });
+    assertEquals(await replacing.json(), { delivered: true });
+    // Root invites again as "support", beyond support's reach.
+    const root = await site.signIn("root@example.com");
+    const beyond = await site.call("POST", "/api/users/invite", {
+      email: "zoe@example.com",
+      name: "Zoë",
+      role: "support",
+    }, { cookie: root });
+    assertEquals(await beyond.json(), { delivered: true });
+    const refused = await site.call("POST", "/api/users/invite", {
+      email: "zoe@example.com",
+      name: "Zoë",
+      role: "member",
+    }, { cookie });
+    assertEquals(refused.status, 403);
+    assertEquals((await refused.json()).code, "role_beyond_reach");
+    // Three messages, none for the refused invitation; the last one's link
+    // works.
+    const mails = await smtp!.waitFor(3);
+    assertEquals(smtp!.received.length, 3);
+    const accepted = await site.call("POST", "/api/auth/invite/accept", {
+      token: linkToken(partsOf(mails[2]!).text, "/invite"),
+      password: NEW_PASSWORD,
+    });
+    assertEquals(accepted.status, 200);
+    assertEquals((await accepted.json()).role, "support");
+  },
+);
 
 mailTest(
   "a reset link arrives in Spanish with both parts, and resets the password",

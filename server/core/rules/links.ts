@@ -1,7 +1,8 @@
 // Single-use links (invitations and password resets) over the narrow store:
-// storing one (an invitation replaces its address's others), the cheap
-// lookup that refuses a dead link before any hashing, spending a reset link,
-// and the sweep. Invitations' own operations are in _link_invitations.ts.
+// storing one (an invitation replaces its address's others, those its
+// inviter could revoke), the cheap lookup that refuses a dead link before
+// any hashing, spending a reset link, and the sweep. Invitations' own
+// operations are in _link_invitations.ts.
 
 import type {
   AccountRecord,
@@ -11,13 +12,14 @@ import type {
   StoredTally,
 } from "../records.ts";
 import type {
+  LinkCreation,
   LinkKind,
   LinkRecord,
   ResetConfirmation,
   Store,
   UserRecord,
-  WithEvents,
 } from "../store.ts";
+import { refuseReplacing } from "../_links.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { tally, toUserRecord } from "./_records.ts";
 import {
@@ -31,6 +33,7 @@ import { deleteDeadSessions } from "./_session_sweep.ts";
 type LinkRules = Pick<
   Store,
   | "createLink"
+  | "invitationsFor"
   | "findLink"
   | "acceptInvitation"
   | "listInvitations"
@@ -70,6 +73,8 @@ type LinkRules = Pick<
 export function linkRules(records: RecordStore): LinkRules {
   return {
     createLink: (link, options) => createLink(records, link, options),
+    invitationsFor: async (emailKey) =>
+      (await invitationsOf(records, emailKey)).map(({ value }) => value),
     findLink: (tokenHash, kind, now) => findLink(records, tokenHash, kind, now),
     acceptInvitation: (tokenHash, acceptance) =>
       acceptInvitation(records, tokenHash, acceptance),
@@ -102,15 +107,22 @@ function storedLink(link: LinkRecord): StoredLink {
   };
 }
 
+// Every invitation stored for an address, with its version.
+async function invitationsOf(records: RecordStore, emailKey: string) {
+  return (await records.list("link", "emailKey", emailKey))
+    .filter((found) => found.value.kind === "invitation");
+}
+
 // A reset link is written on its own: nothing it replaces. An invitation
-// replaces every other invitation for its address in its commit; the
-// commit checks the address's `invitation:` tally, which every invitation
-// for the address moves, so of two racing for one address the later one
-// reads and deletes the earlier.
+// replaces every other invitation for its address in its commit, and is
+// refused if one of them is pending with a role beyond its inviter's
+// reach; the commit checks the address's `invitation:` tally, which every
+// invitation for the address moves, so of two racing for one address the
+// later one reads the earlier, and deletes it or is refused by it.
 async function createLink(
   records: RecordStore,
   link: LinkRecord,
-  options: WithEvents = {},
+  options: LinkCreation = {},
 ): Promise<void> {
   const value = storedLink(link);
   const events = options.events ?? [];
@@ -131,11 +143,13 @@ async function createLink(
       // The same link stored again (a retried call) is replaced, not added.
       { kind: "link", key: value.tokenHash },
     ]);
-    const replaced = (await records.list("link", "emailKey", value.emailKey))
-      .filter((found) =>
-        found.value.kind === "invitation" &&
-        found.value.tokenHash !== value.tokenHash
-      );
+    const replaced = (await invitationsOf(records, value.emailKey))
+      .filter((found) => found.value.tokenHash !== value.tokenHash);
+    refuseReplacing(
+      replaced.map((found) => found.value),
+      options.reachableRoles,
+      value.createdAt,
+    );
     if (
       sameId !== null && sameId.value.tokenHash !== value.tokenHash &&
       !replaced.some((found) => found.value.id === value.id)

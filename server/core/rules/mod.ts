@@ -197,6 +197,13 @@ export class RuleStore implements Store {
     return this.#links.createLink(...args);
   }
 
+  /** {@inheritDoc Store.invitationsFor} */
+  invitationsFor(
+    ...args: Parameters<Store["invitationsFor"]>
+  ): ReturnType<Store["invitationsFor"]> {
+    return this.#links.invitationsFor(...args);
+  }
+
   /** {@inheritDoc Store.findLink} */
   findLink(
     ...args: Parameters<Store["findLink"]>

@@ -2,7 +2,7 @@
 // pending ones (for addresses without an account), newest first; revoking
 // one under the reach rule, once, also when revocations race, with events
 // made from what it deleted; one invitation per address, also when
-// invitations race.
+// invitations race, replacing only those its inviter could revoke.
 
 import assert from "node:assert/strict";
 import {
@@ -247,6 +247,49 @@ const invitations: Case[] = [
       assert.equal(user?.role, "member");
       // Spent: the link, its index entries and the replaced one are gone.
       assert.equal(await remainingLinks(s), 1);
+    },
+  ],
+  [
+    "createLink() of an invitation refuses to replace a pending one beyond reach, also when they race",
+    async (s) => {
+      const now = Date.now();
+      const invitation = (
+        role: string,
+        fields: { email?: string; createdAt?: number } = {},
+      ) =>
+        linkRecord(tokenHash(), "invitation", {
+          email: "p@example.com",
+          role,
+          expiresAt: now + HOUR,
+          createdAt: now,
+          id: nextId(),
+          ...fields,
+        });
+      const reach = { reachableRoles: ["member"] };
+      const admin = invitation("admin");
+      await s.createLink(admin);
+      const member = invitation("member");
+      await refused(s.createLink(member, reach), "role_beyond_reach");
+      assert.deepEqual(await s.invitationsFor(admin.emailKey), [admin]);
+      assert.equal(await s.findLink(member.tokenHash, "invitation", now), null);
+      // Expired, it is dead already: anyone's to replace.
+      const expired = invitation("admin", { createdAt: now + HOUR });
+      await s.createLink(expired, reach);
+      assert.deepEqual(await s.invitationsFor(admin.emailKey), [expired]);
+      // Racing: whichever commits first, the admin invitation stays.
+      for (let round = 0; round < 10; round++) {
+        const email = `race${round}@example.com`;
+        const beyond = invitation("admin", { email });
+        const within = invitation("member", { email });
+        await Promise.allSettled([
+          s.createLink(beyond),
+          s.createLink(within, reach),
+        ]);
+        assert.equal(
+          (await s.findLink(beyond.tokenHash, "invitation", now))?.id,
+          beyond.id,
+        );
+      }
     },
   ],
   [
