@@ -234,9 +234,6 @@ export function adminOperations(context: GatehouseContext): Operations<
       if (!withinReach(await rules.reachable(actor), target.role)) {
         throw new AuthError("role_beyond_reach");
       }
-      // Every count of the address ends at once, a trusted device's too:
-      // the lock is cleared, whatever held it.
-      await lock.clearAll(fold(target.email));
       const events = [
         trail.event("login.unlocked", {
           actor,
@@ -244,8 +241,15 @@ export function adminOperations(context: GatehouseContext): Operations<
           client: client(req, info),
         }),
       ];
+      // Two writes, since the counts are counters and the store's commit
+      // takes records: the event first, so that no unlock is ever missing
+      // from the trail. Should the clearing then fail, the answer is a 500
+      // and the account stays locked; another unlock records another event.
       await store.recordEvents(events);
       trail.committed(events);
+      // Every count of the address ends at once, a trusted device's too:
+      // the lock is cleared, whatever held it.
+      await lock.clearAll(fold(target.email));
       return new Response(null, { status: 204, headers: NO_STORE });
     },
   );

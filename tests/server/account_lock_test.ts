@@ -22,6 +22,7 @@ import {
   shapeOf,
 } from "../fixtures/lock_server.ts";
 import { testEachStore } from "../fixtures/stores.ts";
+import { ignorePostgres, schemaStore } from "../fixtures/postgres.ts";
 import { CONSECUTIVE_FAILURE_LIMIT } from "../../server/core/_account_lock.ts";
 import { DEVICE_COOKIE } from "../../server/core/_device_cookie.ts";
 import type { Store } from "../../mod.ts";
@@ -715,3 +716,43 @@ testEachStore(
     });
   },
 );
+
+Deno.test({
+  name:
+    "unlockUser records its event before it clears: an event that cannot be written leaves the account locked (postgres)",
+  ignore: ignorePostgres,
+  async fn() {
+    const { store, sql, schema, close } = await schemaStore();
+    try {
+      await withServer(store, async (t) => {
+        const { rootSession } = await admins(store, t);
+        const ada = (await store.credentialsByEmail(ADA))!.user;
+        await guesses(t, ADA, 10);
+        assert((await listed(t, rootSession))[ADA]!.locked_until !== null);
+        await t.gatehouse.settled();
+        // Every insert into the trail fails from now on.
+        await sql.unsafe(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger
+          LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`);
+        await sql.unsafe(`CREATE TRIGGER refuse BEFORE INSERT
+          ON "${schema}".audit_events FOR EACH ROW
+          EXECUTE FUNCTION "${schema}".refuse()`);
+        const res = await t.call(
+          "DELETE",
+          `/api/users/${ada.id}/lock`,
+          undefined,
+          { cookies: [rootSession] },
+        );
+        assertEquals(res.status, 500);
+        await res.body?.cancel();
+        await sql.unsafe(`DROP TRIGGER refuse ON "${schema}".audit_events`);
+        assert(
+          (await listed(t, rootSession))[ADA]!.locked_until !== null,
+          "still locked",
+        );
+        assertEquals(await t.events("login.unlocked"), []);
+      });
+    } finally {
+      await close();
+    }
+  },
+});
