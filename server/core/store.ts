@@ -332,6 +332,21 @@ export interface SessionsRevocation extends WithEvents {
   reachableRoles?: readonly string[];
 }
 
+/**
+ * Which session `deleteSessionById` may end: a live one only, as
+ * `listSessions` lists them and the idle timeout leaves them (DESIGN.md
+ * §8). A session already dead is no longer the caller's to end.
+ */
+export interface SessionEnding extends WithEvents {
+  /** Now, ms: a session expired by then is not ended. */
+  now: number;
+  /**
+   * Now minus the idle timeout, ms: a session last seen at or before it
+   * has idled out and is not ended.
+   */
+  idleCutoff: number;
+}
+
 /** What renewing a session's proof of identity writes. */
 export interface AuthenticationRenewal extends WithEvents {
   /** Now, ms: the new `authenticatedAt`. */
@@ -531,13 +546,15 @@ export interface Store extends FactorStore, SsoStore {
    */
   deleteSession(tokenHash: string, options?: WithEvents): Promise<boolean>;
   /**
-   * Deletes the session `sessionId` of account `userId` (another account's
-   * is left alone); returns whether one was deleted. Events as above.
+   * Deletes the session `sessionId` of account `userId` if it is live
+   * (unexpired, not revoked, not idle past `ending.idleCutoff`; another
+   * account's is left alone); returns whether one was deleted. Events as
+   * above.
    */
   deleteSessionById(
     userId: string,
     sessionId: string,
-    options?: WithEvents,
+    ending: SessionEnding,
   ): Promise<boolean>;
   /**
    * Deletes every session of the account but the one behind

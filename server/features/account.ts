@@ -123,6 +123,9 @@ export function accountOperations(context: GatehouseContext): Operations<
     return verified !== null && verified.user.id === identity.id;
   };
   const budget = changeBudget(context);
+  // A session last seen at or before this time has idled out (DESIGN.md
+  // §8): what the list leaves out and what cannot be ended by its id.
+  const idleCutoff = (at: number) => at - context.idleTimeout;
 
   // Checks a proof of identity of the signed-in account where it is spent:
   // its password, a TOTP code (its step once), a recovery code (once), or
@@ -303,7 +306,7 @@ export function accountOperations(context: GatehouseContext): Operations<
     async function listSessions(_req, { identity, session }) {
       const at = now();
       const sessions = (await store.listSessions(identity.id, at))
-        .filter((s) => at - s.lastSeenAt < context.idleTimeout)
+        .filter((s) => s.lastSeenAt > idleCutoff(at))
         .map((s) => ({
           ...toSessionJson(s, session.id, context.idleTimeout),
           // The provider's name: a single sign-on's session (§13).
@@ -332,7 +335,12 @@ export function accountOperations(context: GatehouseContext): Operations<
         session_id: id,
         current: String(id === session.id),
       });
-      if (!(await store.deleteSessionById(identity.id, id, { events }))) {
+      // Only a live session is the caller's to end: one that is dead
+      // already (idled out, expired, revoked) is gone from the list and
+      // answers as an unknown id does.
+      const at = now();
+      const ending = { now: at, idleCutoff: idleCutoff(at), events };
+      if (!(await store.deleteSessionById(identity.id, id, ending))) {
         throw SESSION_NOT_FOUND;
       }
       trail.committed(events);

@@ -2,14 +2,36 @@
 // the idle timeout and the re-authentication window (DESIGN.md §8), through
 // createGatehouse's routes on KV and Postgres, with a clock the test moves.
 
+import type { Store } from "../../mod.ts";
+import { RuleStore } from "../../server/stores/mod.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
+import {
+  PASSWORD,
+  people,
+  securityApi,
+  type SecurityApiOptions,
+} from "../fixtures/security.ts";
 
 const MINUTE = 60_000;
 const FIREFOX_MAC =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+type Api = ReturnType<typeof securityApi>;
+
+// DELETE /api/auth/sessions/{id} with `cookie`.
+const revoke = (api: Api, id: string, cookie: string) =>
+  api.call("DELETE", `/api/auth/sessions/${id}`, undefined, { cookie });
+
+// The sessions the list of `cookie`'s account shows, newest first.
+async function sessionsOf(api: Api, cookie: string) {
+  const res = await api.call("GET", "/api/auth/sessions", undefined, {
+    cookie,
+  });
+  assertEquals(res.status, 200);
+  return (await res.json()).sessions as { id: string; current: boolean }[];
+}
 
 testEachStore(
   "listSessions() lists the caller's live sessions, newest first, with address and browser",
@@ -61,72 +83,119 @@ testEachStore(
     const phone = await api.login(member.email);
     const laptop = await api.login(member.email);
     const stranger = await api.login(other.email);
-    const list = async (cookie: string) =>
-      (await (await api.call("GET", "/api/auth/sessions", undefined, {
-        cookie,
-      }))
-        .json()).sessions as { id: string; current: boolean }[];
-    const phoneId = (await list(phone)).find((s) => s.current)!.id;
-    const strangerId = (await list(stranger))[0]!.id;
+    const phoneId = (await sessionsOf(api, phone)).find((s) => s.current)!.id;
+    const strangerId = (await sessionsOf(api, stranger))[0]!.id;
 
-    const foreign = await api.call(
-      "DELETE",
-      `/api/auth/sessions/${strangerId}`,
-      undefined,
-      { cookie: laptop },
-    );
+    const foreign = await revoke(api, strangerId, laptop);
     assertEquals(await refusal(foreign), [404, "session_not_found"]);
     assert(await api.live(stranger));
-    const unknown = await api.call(
-      "DELETE",
-      `/api/auth/sessions/${crypto.randomUUID()}`,
-      undefined,
-      { cookie: laptop },
-    );
+    const unknown = await revoke(api, crypto.randomUUID(), laptop);
     assertEquals(await refusal(unknown), [404, "session_not_found"]);
     for (const bad of ["nope", "%00", "x".repeat(5000)]) {
-      const res = await api.call(
-        "DELETE",
-        `/api/auth/sessions/${bad}`,
-        undefined,
-        {
-          cookie: laptop,
-        },
-      );
+      const res = await revoke(api, bad, laptop);
       assertEquals(await refusal(res), [400, "session_id_malformed"]);
     }
 
-    const ended = await api.call(
-      "DELETE",
-      `/api/auth/sessions/${phoneId}`,
-      undefined,
-      { cookie: laptop },
-    );
+    const ended = await revoke(api, phoneId, laptop);
     assertEquals(ended.status, 204);
     assertEquals(ended.headers.get("set-cookie"), null);
     assertEquals(await api.live(phone), false);
     assert(await api.live(laptop));
-    const again = await api.call(
-      "DELETE",
-      `/api/auth/sessions/${phoneId}`,
-      undefined,
-      { cookie: laptop },
-    );
+    const again = await revoke(api, phoneId, laptop);
     assertEquals(await refusal(again), [404, "session_not_found"]);
 
     // The current one: also clears the cookie.
-    const laptopId = (await list(laptop))[0]!.id;
-    const self = await api.call(
-      "DELETE",
-      `/api/auth/sessions/${laptopId}`,
-      undefined,
-      { cookie: laptop },
-    );
+    const laptopId = (await sessionsOf(api, laptop))[0]!.id;
+    const self = await revoke(api, laptopId, laptop);
     assertEquals(self.status, 204);
     assert(self.headers.get("set-cookie")!.includes("Max-Age=0"));
     assertEquals(await api.live(laptop), false);
   },
 );
+
+// Runs `task` as if the sweep that removes the records of the sessions a
+// moved generation ended never ran (a crash between the commit and the
+// sweep): those sessions are dead, their records still stored.
+async function withoutSweep<T>(store: Store, task: () => Promise<T>) {
+  assert(store instanceof RuleStore);
+  const { records } = store;
+  const list = records.list;
+  records.list =
+    ((kind, field, value) =>
+      kind === "session"
+        ? Promise.resolve([])
+        : list.call(records, kind, field, value)) as typeof list;
+  try {
+    return await task();
+  } finally {
+    records.list = list;
+  }
+}
+
+// Ways a session (`there`) is dead already, each answering a live session
+// of the same account to ask with.
+const DEAD_ALREADY: [
+  how: string,
+  options: SecurityApiOptions,
+  end: (api: Api, store: Store, email: string) => Promise<string>,
+][] = [
+  ["idled out", { idleTimeout: 10 * MINUTE }, async (api, _store, email) => {
+    // Used every minute (each use recorded: the touch interval is one
+    // minute here) while `there` is not.
+    const here = await api.login(email);
+    for (let i = 0; i < 11; i++) {
+      api.advance(MINUTE);
+      assert(await api.live(here));
+      await api.gatehouse.settled();
+    }
+    return here;
+  }],
+  ["expired", { sessionTtl: 30 * MINUTE }, async (api, _store, email) => {
+    api.advance(20 * MINUTE);
+    const here = await api.login(email);
+    api.advance(11 * MINUTE);
+    return here;
+  }],
+  ["of an older generation, its record not yet swept", {}, async (
+    api,
+    store,
+    email,
+  ) => {
+    const here = await api.login(email);
+    const res = await withoutSweep(
+      store,
+      () =>
+        api.call("POST", "/api/auth/password", {
+          current_password: PASSWORD,
+          new_password: "a brand new passphrase",
+        }, { cookie: here }),
+    );
+    assertEquals(res.status, 204);
+    return res.headers.get("set-cookie")!.split(";")[0]!;
+  }],
+];
+
+for (const [how, options, end] of DEAD_ALREADY) {
+  testEachStore(
+    `revokeSession() answers a session ${how} as an unknown id: 404, nothing recorded`,
+    async (store) => {
+      const { member } = await people(store);
+      const api = securityApi(store, options);
+      const there = await api.login(member.email);
+      const { id } = (await sessionsOf(api, there))[0]!;
+      const here = await end(api, store, member.email);
+      assertEquals(await api.live(there), false);
+      assertEquals((await sessionsOf(api, here)).length, 1);
+      const res = await revoke(api, id, here);
+      assertEquals(await refusal(res), [404, "session_not_found"]);
+      const revoked = (await api.events()).filter((e) =>
+        e.type === "session.revoked"
+      );
+      assertEquals(revoked, []);
+      assert(await api.live(here));
+    },
+  );
+}
 
 testEachStore(
   "revokeOtherSessions() ends every other session and keeps this one",
@@ -397,25 +466,16 @@ testEachStore(
     const cookies: string[] = [];
     for (let i = 0; i < 50; i++) cookies.push(await api.login(member.email));
     const here = cookies.pop()!;
-    const { sessions } =
-      await (await api.call("GET", "/api/auth/sessions", undefined, {
-        cookie: here,
-      })).json();
-    const others = (sessions as { id: string; current: boolean }[])
+    const others = (await sessionsOf(api, here))
       .filter((s) => !s.current).map((s) => s.id);
     assertEquals(others.length, 49);
     const answers = await Promise.all(
       Array.from(
         { length: 200 },
         (_, i) =>
-          api.call(
-            "DELETE",
-            `/api/auth/sessions/${others[i % 49]}`,
-            undefined,
-            {
-              cookie: here,
-            },
-          ).then(async (res) => (await res.body?.cancel(), res.status)),
+          revoke(api, others[i % 49]!, here).then(async (
+            res,
+          ) => (await res.body?.cancel(), res.status)),
       ),
     );
     assertEquals(answers.filter((s) => s === 204).length, 49);

@@ -13,6 +13,7 @@ import type {
 import type {
   AuthenticationRenewal,
   PasswordChange,
+  SessionEnding,
   SessionLookup,
   SessionRecord,
   Store,
@@ -86,8 +87,8 @@ export function sessionRules(
     listSessions: (userId, now) => listSessions(records, userId, now),
     deleteSession: (tokenHash, options) =>
       deleteSession(records, tokenHash, options),
-    deleteSessionById: (userId, sessionId, options) =>
-      deleteSessionById(records, userId, sessionId, options),
+    deleteSessionById: (userId, sessionId, ending) =>
+      deleteSessionById(records, userId, sessionId, ending),
     deleteOtherSessions: (userId, keepTokenHash, options) =>
       deleteOtherSessions(records, userId, keepTokenHash, options),
     renewAuthentication: (tokenHash, renewal) =>
@@ -126,12 +127,7 @@ async function findSession(
   }
   const session = found.value;
   const account = owner?.value;
-  if (
-    session.expiresAt <= now || account === undefined || account.disabled ||
-    account.generation !== session.generation
-  ) {
-    return null;
-  }
+  if (!isLive(session, account, now)) return null;
   return {
     user: toUserRecord(account),
     id: session.id,
@@ -174,20 +170,38 @@ function touchSession(
   });
 }
 
+/**
+ * Whether `session` is live at `now`: unexpired, its account `account`
+ * enabled and still at the session's generation (a disable, a password
+ * change or a reset moved it). Idle expiry is judged by the caller, which
+ * knows the idle timeout.
+ */
+function isLive(
+  session: StoredSession,
+  account: AccountRecord | undefined,
+  now: number,
+): account is AccountRecord {
+  return session.expiresAt > now && account !== undefined &&
+    !account.disabled && account.generation === session.generation;
+}
+
+// The account and all its stored sessions, live or dead, read at once.
+function accountSessions(records: RecordStore, userId: string) {
+  return Promise.all([
+    readRecord(records, "account", userId),
+    records.list("session", "userId", userId),
+  ]);
+}
+
 /** The account's live sessions (unexpired, of its generation), newest first. */
 async function listSessions(
   records: RecordStore,
   userId: string,
   now: number,
 ): Promise<SessionRecord[]> {
-  const [owner, sessions] = await Promise.all([
-    readRecord(records, "account", userId),
-    records.list("session", "userId", userId),
-  ]);
-  const account = owner?.value;
-  if (account === undefined || account.disabled) return [];
+  const [owner, sessions] = await accountSessions(records, userId);
   return sessions.map((found) => found.value)
-    .filter((s) => s.expiresAt > now && s.generation === account.generation)
+    .filter((s) => isLive(s, owner?.value, now))
     .sort((a, b) =>
       b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
     )
@@ -230,19 +244,36 @@ function deleteSession(
   });
 }
 
-/** Deletes the session `sessionId` of `userId`; whether one was deleted. */
+/**
+ * Deletes the session `sessionId` of `userId` if it is live (see
+ * `SessionEnding`); whether one was deleted. A dead one is left to the
+ * sweeps: it is gone from the account's list already, and ending it again
+ * would answer, and record, an end that changed nothing. The commit also
+ * checks the account, so a revocation landing meanwhile is decided again.
+ */
 function deleteSessionById(
   records: RecordStore,
   userId: string,
   sessionId: string,
-  options: WithEvents = {},
+  ending: SessionEnding,
 ): Promise<boolean> {
   return committing(records, async () => {
-    const found = (await records.list("session", "userId", userId))
-      .find((s) => s.value.id === sessionId);
-    return found === undefined
-      ? { commit: null, result: false }
-      : { commit: deletion(found, options), result: true };
+    const [owner, sessions] = await accountSessions(records, userId);
+    const found = sessions.find((s) => s.value.id === sessionId);
+    if (
+      found === undefined || !isLive(found.value, owner?.value, ending.now) ||
+      found.value.lastSeenAt <= ending.idleCutoff
+    ) {
+      return { commit: null, result: false };
+    }
+    const commit = deletion(found, ending);
+    return {
+      commit: {
+        ...commit,
+        checks: [...commit.checks, unchanged("account", userId, owner)],
+      },
+      result: true,
+    };
   });
 }
 

@@ -82,18 +82,35 @@ export const SESSION_CASES: readonly Case[] = [
       assert.deepEqual(await s.listSessions(ada.id, now), []);
     },
   ],
-  ["deleteSessionById() ends only the account's own session", async (s) => {
-    const ada = await addUser(s, { email: "ada@example.com" });
-    const bob = await addUser(s, { email: "bob@example.com" });
-    const now = Date.now();
-    const token = await sessionOf(s, ada.id, now);
-    const id = (await s.findSession(token, now))!.id;
-    assert.equal(await s.deleteSessionById(bob.id, id), false);
-    assert.equal(await live(s, token, now), true);
-    assert.equal(await s.deleteSessionById(ada.id, id), true);
-    assert.equal(await live(s, token, now), false);
-    assert.equal(await s.deleteSessionById(ada.id, id), false);
-  }],
+  [
+    "deleteSessionById() ends only a live session of the account's own",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      const now = Date.now();
+      const ending = { now, idleCutoff: now - 10 * MINUTE };
+      const idOf = async (token: string, at: number) =>
+        (await s.findSession(token, at))!.id;
+      const token = await sessionOf(s, ada.id, now);
+      const id = await idOf(token, now);
+      assert.equal(await s.deleteSessionById(bob.id, id, ending), false);
+      assert.equal(await live(s, token, now), true);
+      assert.equal(await s.deleteSessionById(ada.id, id, ending), true);
+      assert.equal(await live(s, token, now), false);
+      assert.equal(await s.deleteSessionById(ada.id, id, ending), false);
+      // Dead already: expired, or last seen at the idle cutoff.
+      const expired = await sessionOf(s, ada.id, now - 2 * HOUR);
+      const idle = await sessionOf(s, ada.id, ending.idleCutoff);
+      const expiredId = await idOf(expired, now - 2 * HOUR);
+      const idleId = await idOf(idle, now);
+      assert.equal(await s.deleteSessionById(ada.id, expiredId, ending), false);
+      assert.equal(await s.deleteSessionById(ada.id, idleId, ending), false);
+      assert.equal(await live(s, idle, now), true, "left as it was");
+      // The cutoff is the caller's: with a longer idle timeout it is live.
+      const longer = { now, idleCutoff: now - HOUR };
+      assert.equal(await s.deleteSessionById(ada.id, idleId, longer), true);
+    },
+  ],
   [
     "deleteOtherSessions() keeps one session of the account and no other",
     async (s) => {
