@@ -16,7 +16,8 @@ import {
   NO_STORE,
   respond,
 } from "../http/respond.ts";
-import { hasSecondFactor, methodsOf } from "./sessions.ts";
+import { methodsOf } from "./sessions.ts";
+import { hasSecondFactor } from "./store_factors.ts";
 import type { LockTicket } from "./_account_lock.ts";
 import { afterAnswer } from "../http/_background.ts";
 import { identityJson } from "./_identity_json.ts";
@@ -27,13 +28,13 @@ export type { AuthOptions };
 import type { UserCredentials, UserRecord } from "./store.ts";
 
 export {
-  hasSecondFactor,
   methodsOf,
   PENDING_COOKIE,
   PENDING_TTL,
   type SignInBinding,
   type SignInMethod,
 } from "./sessions.ts";
+export { hasSecondFactor } from "./store_factors.ts";
 
 /**
  * @deprecated Use {@linkcode AuthOptions}: every options type is `*Options`.
@@ -235,9 +236,11 @@ export function authOperations(
           made,
         );
       } catch (err) {
-        // Refused at the commit (the account disabled or its password
-        // reset while argon2id ran) or the store failed: no failure of the
-        // password, so its attempt goes back. Left unsettled, it would hold
+        // Refused at the commit (the account disabled, its password reset
+        // or a second factor enabled while argon2id ran: 401
+        // credentials_invalid, and signing in again meets the account as it
+        // is now) or the store failed: no failure of the password, so its
+        // attempt goes back. Left unsettled, it would hold
         // the scope's count one too high and keep the lock's report of the
         // scope waiting for it for ever.
         await ticket?.giveBack();

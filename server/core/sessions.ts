@@ -34,6 +34,7 @@ import type {
   UserCredentials,
   UserRecord,
 } from "./store.ts";
+import { hasSecondFactor } from "./store_factors.ts";
 import type { SecondFactorMethod } from "@gatehouse/contract";
 
 /** The cookie of a sign-in waiting for its second factor. */
@@ -53,7 +54,10 @@ export interface SignInBinding {
   generation?: number;
   /** The factor version a second factor was verified under; absent: any. */
   factorVersion?: number;
-  /** The proof, for the `login.succeeded` event. */
+  /**
+   * The proof, for the `login.succeeded` event. A password alone binds
+   * the session to the account having no second factor still.
+   */
   method: SignInMethod;
   /**
    * A single sign-on's provider (its `id`), session id (`sid`) and
@@ -465,6 +469,9 @@ export function sessions(settings: SessionSettings): Sessions {
       ...(factorVersion === undefined
         ? {}
         : { expectedFactorVersion: factorVersion }),
+      // A password alone was checked against an account read with no
+      // second factor; one enabled since is owed at this sign-in too.
+      ...(binding?.method === "password" ? { withoutSecondFactor: true } : {}),
       ...(sso === undefined ? {} : { sso }),
     });
     if (!created) throw new AuthError("credentials_invalid");
@@ -630,11 +637,6 @@ function accountGuesses() {
       ids.set(key, accountId);
     },
   };
-}
-
-/** Whether an account has a second factor (TOTP or a passkey). */
-export function hasSecondFactor(factors: AccountFactors): boolean {
-  return factors.totpEnabled || factors.passkeyCount > 0;
 }
 
 /** The second-factor methods of an account, as the 202 of login names them. */

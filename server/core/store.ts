@@ -260,6 +260,14 @@ export interface NewSession extends WithEvents {
    */
   expectedFactorVersion?: number;
   /**
+   * The sign-in proved a password alone, the account read then having no
+   * second factor: the session is recorded only if it has none still (no
+   * TOTP, no passkey), in the same commit, since a second factor once
+   * enabled is required at every password sign-in (DESIGN.md §5). Absent
+   * or false: whatever factors it has.
+   */
+  withoutSecondFactor?: boolean;
+  /**
    * Live sessions the account may hold once this one is recorded: the
    * sessions that would end first are ended in the same commit to make
    * room. Absent: no limit.

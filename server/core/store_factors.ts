@@ -42,6 +42,16 @@ export interface AccountFactors {
   factorVersion: number;
 }
 
+/**
+ * Whether an account has a second factor: TOTP or at least one passkey
+ * (DESIGN.md §9). Its password sign-in then needs the second step.
+ */
+export function hasSecondFactor(
+  factors: Pick<AccountFactors, "totpEnabled" | "passkeyCount">,
+): boolean {
+  return factors.totpEnabled || factors.passkeyCount > 0;
+}
+
 /** A TOTP enrolment waiting for its first code: the record `enrolment`. */
 export type TotpEnrolment = StoredEnrolment;
 

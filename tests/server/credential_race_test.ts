@@ -1,13 +1,23 @@
 // A session is bound to the credential it was verified against (DESIGN.md
-// §5): a sign-in in flight when a password reset lands never yields a live
-// session, and an account never holds more than 50 live sessions, however
-// many sign-ins race. On both stores, through the real handlers.
+// §5): a sign-in in flight when a password reset lands, or a second factor
+// is enabled, never yields a live session, and an account never holds more
+// than 50 live sessions, however many sign-ins race. On every store,
+// through the real handlers.
 
+import type { PasswordHasher } from "../../mod.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
-import { apiOn } from "../fixtures/api.ts";
+import { apiOn, refusal } from "../fixtures/api.ts";
 import { gate, instrument } from "../fixtures/instrument.ts";
-import { addUser, PASSWORD } from "../fixtures/kv.ts";
+import { addUser, hasher, PASSWORD } from "../fixtures/kv.ts";
+import { registerPasskey } from "../fixtures/passkey_ceremonies.ts";
+import {
+  type Api,
+  enrolTotp,
+  passwordStep,
+} from "../fixtures/second_factor.ts";
+import { people, securityApi } from "../fixtures/security.ts";
 import { testEachStore } from "../fixtures/stores.ts";
+import { createAuthenticator } from "../fixtures/webauthn.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
 
@@ -39,6 +49,79 @@ testEachStore(
     assertEquals(late.cookie, null);
   },
 );
+
+// The argon2 fixture's hasher; once `hold()` is called, the next verify
+// waits, its answer known, until `release()`: a sign-in held between its
+// password check and its session's commit.
+function heldHasher() {
+  const reached = Promise.withResolvers<void>();
+  const released = Promise.withResolvers<void>();
+  let holding = false;
+  const held: PasswordHasher = {
+    ...hasher,
+    async verify(hash, password) {
+      const matched = await hasher.verify(hash, password);
+      if (holding) {
+        holding = false;
+        reached.resolve();
+        await released.promise;
+      }
+      return matched;
+    },
+  };
+  return {
+    hasher: held,
+    hold: () => void (holding = true),
+    reached: reached.promise,
+    release: () => released.resolve(),
+  };
+}
+
+// Second factors the owner enables while a password sign-in is checked,
+// and the methods the next sign-in's second step then offers.
+const ENABLED_MEANWHILE: [
+  how: string,
+  enable: (api: Api, cookie: string) => Promise<unknown>,
+  methods: string[],
+][] = [
+  ["TOTP is confirmed", enrolTotp, ["totp", "recovery_code"]],
+  [
+    "a passkey is registered",
+    async (api, cookie) =>
+      registerPasskey(api, cookie, await createAuthenticator()),
+    ["passkey"],
+  ],
+];
+
+for (const [how, enable, methods] of ENABLED_MEANWHILE) {
+  testEachStore(
+    `a password sign-in checked before ${how} yields no session; the next one owes the second step`,
+    async (store) => {
+      const { member } = await people(store);
+      const held = heldHasher();
+      const api = securityApi(store, { hasher: held.hasher });
+      const owner = await api.login(member.email);
+      held.hold();
+      const signIn = api.call("POST", "/api/auth/login", {
+        email: member.email,
+        password: PASSWORD,
+      });
+      // The account was read without a second factor, the password is
+      // right: the owner enables one before the session is recorded.
+      await held.reached;
+      await enable(api, owner);
+      held.release();
+      const late = await signIn;
+      assertEquals(await refusal(late), [401, "credentials_invalid"]);
+      assertEquals(late.headers.get("set-cookie"), null);
+      const signIns = (await api.events()).filter((e) =>
+        e.type === "login.succeeded"
+      );
+      assertEquals(signIns.length, 1, "the owner's only");
+      await passwordStep(api, member.email, methods);
+    },
+  );
+}
 
 testEachStore(
   "no session outlives a reset raced by three sign-in loops (10 trials)",

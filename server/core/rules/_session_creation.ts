@@ -1,5 +1,6 @@
 // Creating a session. Its commit decides on the account (is it enabled, at
-// the generation and factor version the sign-in verified?), the account's
+// the generation and factor version the sign-in verified, and still
+// without a second factor when a password alone was?), the account's
 // `sessions:{userId}` tally and, at the cap, the account's sessions. Every
 // commit that adds or removes a session of the account moves the tally,
 // and this one checks it: sign-ins of one account commit one after
@@ -53,6 +54,7 @@ import type {
   Versioned,
 } from "../records.ts";
 import type { NewSession } from "../store.ts";
+import { hasSecondFactor } from "../store_factors.ts";
 import { committing, readRecords, unchanged } from "./_commit.ts";
 import { tally } from "./_records.ts";
 
@@ -349,7 +351,12 @@ function plan(
     (session.expectedGeneration !== undefined &&
       account.generation !== session.expectedGeneration) ||
     (session.expectedFactorVersion !== undefined &&
-      account.factorVersion !== session.expectedFactorVersion)
+      account.factorVersion !== session.expectedFactorVersion) ||
+    // Checked on the factors themselves, not on a version that enabling
+    // one would have to move: that would also end the pending sign-ins
+    // and passkey sign-ins in flight whenever a factor is added, which
+    // nothing asks of an addition (only a removal ends them).
+    (session.withoutSecondFactor === true && hasSecondFactor(account))
   ) {
     return null;
   }

@@ -15,6 +15,7 @@ import type {
   Store,
   UserRecord,
 } from "../../core/store.ts";
+import type { NewPasskey } from "../../core/store_factors.ts";
 
 /** One conformance case: its title and its check on a fresh, migrated store. */
 export type Case = readonly [
@@ -42,6 +43,24 @@ export const nextId = (): string => uuidv7(++clock);
 /** A PHC-shaped stand-in for a password hash (stores never parse it). */
 export const hash = (label: string): string =>
   `$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$${label}`;
+
+/** A passkey of `userId` with defaults for the fields not given. */
+export function passkeyOf(
+  userId: string,
+  fields: Partial<NewPasskey> = {},
+): NewPasskey {
+  return {
+    id: nextId(),
+    userId,
+    credentialId: tokenHash(),
+    publicKey: tokenHash(),
+    counter: 0,
+    transports: ["internal", "hybrid"],
+    name: "Laptop",
+    createdAt: ++clock,
+    ...fields,
+  };
+}
 
 /** A random token digest, shaped like the real ones. */
 export const tokenHash = (): string =>

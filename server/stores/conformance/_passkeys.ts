@@ -12,28 +12,10 @@ import {
   type Case,
   nextId,
   NO_FACTORS,
+  passkeyOf,
   refused,
   tokenHash,
 } from "./_helpers.ts";
-
-let clock = Date.now();
-
-function passkeyOf(
-  userId: string,
-  fields: Partial<NewPasskey> = {},
-): NewPasskey {
-  return {
-    id: nextId(),
-    userId,
-    credentialId: tokenHash(),
-    publicKey: tokenHash(),
-    counter: 0,
-    transports: ["internal", "hybrid"],
-    name: "Laptop",
-    createdAt: ++clock,
-    ...fields,
-  };
-}
 
 async function added(s: Store, passkey: NewPasskey): Promise<void> {
   assert.notEqual(await s.addPasskey(passkey, 20), null);

@@ -16,6 +16,7 @@ import {
   MINUTE,
   nextId,
   NO_FACTORS,
+  passkeyOf,
   remainingLinks,
   tokenHash,
 } from "./_helpers.ts";
@@ -26,16 +27,7 @@ const sessions: Case[] = [
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com" });
       const now = Date.now();
-      const passkey = {
-        id: crypto.randomUUID(),
-        userId: ada.id,
-        credentialId: "cred-" + nextId(),
-        publicKey: "AAEC",
-        counter: 0,
-        transports: [],
-        name: "Laptop",
-        createdAt: now,
-      };
+      const passkey = passkeyOf(ada.id);
       await s.addPasskey(passkey, 10);
       const { factorVersion } = (await s.accountFactors(ada.id))!;
       const bound = (version: number) =>
@@ -69,6 +61,27 @@ const sessions: Case[] = [
         ...NO_FACTORS,
         factorVersion: factorVersion + 1,
       });
+    },
+  ],
+  [
+    "createSession() withoutSecondFactor refuses while the account has one",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const passwordAlone = () =>
+        s.createSession({
+          tokenHash: tokenHash(),
+          userId: ada.id,
+          createdAt: now,
+          expiresAt: now + HOUR,
+          withoutSecondFactor: true,
+        });
+      assert.equal(await passwordAlone(), true);
+      const passkey = passkeyOf(ada.id);
+      await s.addPasskey(passkey, 10);
+      assert.equal(await passwordAlone(), false);
+      assert.equal(await s.removePasskey(ada.id, passkey.id), true);
+      assert.equal(await passwordAlone(), true);
     },
   ],
   ["findSession() answers the account until the session expires", async (s) => {
