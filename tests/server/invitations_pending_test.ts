@@ -149,6 +149,44 @@ testEachStore(
 );
 
 testEachStore(
+  "a hundred invitations at once from an administrator of limited reach replace none beyond its reach",
+  async (store) => {
+    const t = apiOn(store, { maxFailures: 1000 });
+    const { owner, support } = await actors(store);
+    const adminLink = await t.invite(owner, "newadmin@example.com", "admin");
+    const [pending] = await list(t, owner);
+    const answers = await Promise.all(
+      Array.from(
+        { length: 100 },
+        (_, i) =>
+          t.asActor(support, "POST", "/api/users/invite", {
+            email: "newadmin@example.com",
+            name: `Invited ${i}`,
+            role: "member",
+          }).then(refusal),
+      ),
+    );
+    assertEquals(
+      answers.filter(([status, code]) =>
+        status !== 403 || code !== "role_beyond_reach"
+      ),
+      [],
+      "every one refused",
+    );
+    assertEquals(
+      (await list(t, owner)).map((i) => [i.id, i.role]),
+      [[pending!.id, "admin"]],
+    );
+    const res = await t.call("POST", "/api/auth/invite/accept", {
+      token: adminLink,
+      password: NEW_PASSWORD,
+    });
+    assertEquals(res.status, 200);
+    assertEquals((await res.json()).role, "admin");
+  },
+);
+
+testEachStore(
   "an inviter with reach replaces the earlier invitation, and anyone an expired one; the old links die",
   async (store) => {
     const t = apiOn(store, { maxFailures: 1000 });
