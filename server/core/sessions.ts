@@ -464,6 +464,7 @@ export function sessions(settings: SessionSettings): Sessions {
       ip: client.ip,
       userAgent: client.userAgent,
       maxSessions: limits.maxSessionsPerAccount,
+      idleCutoff: createdAt - idleTimeout,
       events,
       ...(generation === undefined ? {} : { expectedGeneration: generation }),
       ...(factorVersion === undefined

@@ -274,6 +274,14 @@ export interface NewSession extends WithEvents {
    */
   maxSessions?: number;
   /**
+   * Now minus the idle timeout, ms: a session of the account last seen at
+   * or before it has idled out. It no longer counts toward `maxSessions`
+   * and is removed in passing, so a sign-in at the cap ends the sessions
+   * nobody uses before one in use. Absent: only expiry and an older
+   * generation make a session dead.
+   */
+  idleCutoff?: number;
+  /**
    * The single sign-on that made it: the provider's `id`, its session id
    * (`sid`) when the provider gave one, and the identity's `subjectKey`, by
    * which a back-channel logout names it (DESIGN.md §13). Absent for every

@@ -307,6 +307,30 @@ testEachStore(
 );
 
 testEachStore(
+  "a sign-in at the session cap ends an idled-out session before one in use",
+  async (store) => {
+    const { member } = await people(store);
+    const api = securityApi(store, {
+      idleTimeout: 10 * MINUTE,
+      limits: { maxSessionsPerAccount: 2 },
+    });
+    // `inUse` ends first by age; `idle` fills the cap and is never used.
+    const inUse = await api.login(member.email);
+    api.advance(1000);
+    await api.login(member.email);
+    for (let i = 0; i < 4; i++) {
+      api.advance(9 * MINUTE);
+      assert(await api.live(inUse), `use ${i}`);
+      await api.gatehouse.settled();
+    }
+    const third = await api.login(member.email);
+    assert(await api.live(inUse), "the session in use survives the sign-in");
+    assert(await api.live(third));
+    assertEquals((await sessionsOf(api, third)).length, 2);
+  },
+);
+
+testEachStore(
   "last_seen_at is written at most once per touch interval",
   async (store) => {
     const { member } = await people(store);

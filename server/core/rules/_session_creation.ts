@@ -138,16 +138,19 @@ export interface CreationReads {
   known: readonly StoredSession[] | null;
 }
 
+/** What decides whether a sign-in must list the account's sessions. */
+type Cap = Pick<NewSession, "maxSessions" | "idleCutoff">;
+
 /**
  * Reads what a session of `userId` is decided on: the account, the tally
  * and the roster's witness, then the sessions if the tally says the
- * account may be at `maxSessions` and no roster knows them (see
+ * account may be at its cap and no roster knows them (see
  * {@linkcode withSessions}).
  */
 export async function readForCreation(
   records: RecordStore,
   userId: string,
-  maxSessions: number | undefined,
+  cap: Cap,
   rosters?: Rosters,
 ): Promise<CreationReads> {
   const roster = rosters?.of(userId);
@@ -170,7 +173,7 @@ export async function readForCreation(
     records,
     userId,
     { account, count, sessions: null, known },
-    maxSessions,
+    cap,
   );
 }
 
@@ -186,7 +189,7 @@ async function withSessions(
   records: RecordStore,
   userId: string,
   reads: CreationReads,
-  maxSessions: number | undefined,
+  { maxSessions, idleCutoff }: Cap,
 ): Promise<CreationReads> {
   if (
     maxSessions === undefined || reads.sessions !== null ||
@@ -194,8 +197,19 @@ async function withSessions(
   ) {
     return reads;
   }
-  // A roster known current is the list (see the top of this file).
-  if (reads.known !== null) return { ...reads, sessions: [...reads.known] };
+  // A roster known current is the list (see the top of this file), but
+  // not of when its sessions were last used: a use moves neither the
+  // tally nor another session's version. Its `lastSeenAt` can only be
+  // older than the store's (a use only moves it later), so a session it
+  // shows in use is; one it shows idled out may have been used since, and
+  // the store is asked before it is ended as unused.
+  const known = reads.known;
+  if (
+    known !== null &&
+    (idleCutoff === undefined || known.every((s) => s.lastSeenAt > idleCutoff))
+  ) {
+    return { ...reads, sessions: [...known] };
+  }
   const listed = await records.list("session", "userId", userId);
   return { ...reads, sessions: listed.map((s) => s.value) };
 }
@@ -230,7 +244,7 @@ export class EarlyReads {
       const reads = readForCreation(
         this.#records,
         userId,
-        undefined,
+        {},
         this.#rosters,
       ).catch(() => null);
       this.#waiting.delete(userId);
@@ -307,8 +321,8 @@ export async function createSession(
   early: Promise<CreationReads | null> | null = null,
   rosters?: Rosters,
 ): Promise<boolean> {
-  const { userId, maxSessions } = session;
-  const read = () => readForCreation(records, userId, maxSessions, rosters);
+  const { userId } = session;
+  const read = () => readForCreation(records, userId, session, rosters);
   // The sessions the commit that lands leaves, when they are known.
   let after: StoredSession[] | null = null;
   let created = false;
@@ -318,7 +332,7 @@ export async function createSession(
       early = null;
       const earlier = begun === null
         ? null
-        : await withSessions(records, userId, begun, maxSessions);
+        : await withSessions(records, userId, begun, session);
       let planned = plan(session, earlier ?? await read());
       if (planned === null && earlier !== null) {
         // What was read early may have changed (an account created,
@@ -360,7 +374,7 @@ function plan(
   ) {
     return null;
   }
-  const { tokenHash, userId, createdAt, maxSessions } = session;
+  const { tokenHash, userId, createdAt, maxSessions, idleCutoff } = session;
   const value: StoredSession = {
     tokenHash,
     id: session.id ?? uuidv7(createdAt),
@@ -383,9 +397,11 @@ function plan(
     }
   }
   const listed = maxSessions === undefined ? null : reads.sessions;
-  const ended = listed === null || maxSessions === undefined
-    ? []
-    : surplus(listed, account.generation, createdAt, maxSessions);
+  const ended = listed === null || maxSessions === undefined ? [] : surplus(
+    listed,
+    { generation: account.generation, createdAt, idleCutoff },
+    maxSessions,
+  );
   // Below the cap nothing was listed, but a roster known current still
   // tells the sessions after this commit.
   const before = listed ?? reads.known;
@@ -411,19 +427,23 @@ function plan(
 
 // The sessions to end so that, with the new one, at most `maxSessions` are
 // live (the live ones that end first, ties by token digest), and the dead
-// ones (expired, or of an older generation) while there is room in the
-// commit: they no longer count, and are removed in passing.
+// ones (expired, idled out, or of an older generation) while there is room
+// in the commit: they no longer count, and are removed in passing.
 function surplus(
   sessions: readonly StoredSession[],
-  generation: number,
-  createdAt: number,
+  { generation, createdAt, idleCutoff }: {
+    generation: number;
+    createdAt: number;
+    idleCutoff?: number;
+  },
   maxSessions: number,
 ): StoredSession[] {
   const live: StoredSession[] = [];
   const dead: StoredSession[] = [];
   for (const s of sessions) {
-    (s.expiresAt > createdAt && s.generation === generation ? live : dead)
-      .push(s);
+    const alive = s.expiresAt > createdAt && s.generation === generation &&
+      (idleCutoff === undefined || s.lastSeenAt > idleCutoff);
+    (alive ? live : dead).push(s);
   }
   live.sort((a, b) =>
     a.expiresAt - b.expiresAt ||

@@ -124,6 +124,56 @@ const sessions: Case[] = [
     },
   ],
   [
+    "createSession() at the cap ends idled-out sessions before one in use",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const now = Date.now();
+      const cap = { maxSessions: 3 };
+      // Three sessions fill the cap; they end in this order.
+      const [first, second, third] = [0, 1, 2].map((i) =>
+        sessionOf(ada.id, now, { ...cap, expiresAt: now + 10 * HOUR + i })
+      );
+      for (const session of [first!, second!, third!]) {
+        assert.equal(await s.createSession(session), true);
+      }
+      // At the cap, with nothing idle: the one that ends first makes room.
+      // This commit lists the sessions, and an instance may keep that list,
+      // in which `second` stays last seen at `now`.
+      const fourth = sessionOf(ada.id, now + 1, {
+        ...cap,
+        expiresAt: now + 10 * HOUR + 3,
+        idleCutoff: now + 1 - HOUR,
+      });
+      assert.equal(await s.createSession(fourth), true);
+      assert.equal(await live(s, first!.tokenHash, now + 1), false);
+      // Two hours on, with an idle timeout of one: `second` was used a
+      // moment ago, `third` and `fourth` idled out. The new session ends
+      // the two unused ones and keeps `second`, though it would end first.
+      const later = now + 2 * HOUR;
+      await s.touchSession(second!.tokenHash, later);
+      const fifth = sessionOf(ada.id, later, {
+        ...cap,
+        expiresAt: later + 10 * HOUR,
+        idleCutoff: later - HOUR,
+      });
+      assert.equal(await s.createSession(fifth), true);
+      assert.equal(await live(s, second!.tokenHash, later), true);
+      assert.equal(await live(s, fifth.tokenHash, later), true);
+      assert.equal(await live(s, third!.tokenHash, later), false);
+      assert.equal(await live(s, fourth.tokenHash, later), false);
+      // The cap now counts the two in use: one more fits, and nothing ends.
+      const sixth = sessionOf(ada.id, later + 1, {
+        ...cap,
+        expiresAt: later + 10 * HOUR,
+        idleCutoff: later + 1 - HOUR,
+      });
+      assert.equal(await s.createSession(sixth), true);
+      for (const session of [second!, fifth, sixth]) {
+        assert.equal(await live(s, session.tokenHash, later + 1), true);
+      }
+    },
+  ],
+  [
     "createSession() keeps the cap under 300 parallel sign-ins of one account",
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com" });
