@@ -5,13 +5,17 @@
 // from elsewhere (a botnet guessing the password) cannot lock the owner's
 // browser out.
 //
-// An entry is `<key id>.<device id>.<mac>`, the MAC over a fixed label, the
-// address key and the device id; the key id (the first 6 bytes of SHA-256 of
-// the key, base64url) picks the key, so keys rotate like `totpKeys`: the
-// first signs, every one verifies, and an entry signed with a key that was
-// removed verifies no more. A browser used for a few accounts keeps one
-// entry per address, newest first, up to MAX_ENTRIES; the cookie holds no
-// address in the clear.
+// An entry is `<key id>.<device id>.<issued>.<mac>`, the MAC over a fixed
+// label, the address key, the device id and the time it was issued (whole
+// seconds, base 36); the key id (the first 6 bytes of SHA-256 of the key,
+// base64url) picks the key, so keys rotate like `totpKeys`: the first
+// signs, every one verifies, and an entry signed with a key that was
+// removed verifies no more. An entry vouches for a year from when it was
+// issued, whatever the browser does with the cookie's `Max-Age`: a copy
+// taken from a disk or a backup stops counting as the owner's browser, and
+// each completed sign-in issues the entry again. A browser used for a few
+// accounts keeps one entry per address, newest first, up to MAX_ENTRIES;
+// the cookie holds no address in the clear.
 
 import { serializeCookie } from "../http/cookie.ts";
 import { hmacSha256, sha256, timingSafeEqual } from "./_sha256.ts";
@@ -25,9 +29,10 @@ export const DEVICE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 const MAX_ENTRIES = 4;
 const MIN_KEY_BYTES = 32;
 const ID_BYTES = 16;
-const ENTRY = /^([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+const ENTRY =
+  /^([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]{22})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{43})$/;
 // What one cookie may hold at most before it is not read at all.
-const MAX_COOKIE = MAX_ENTRIES * 80 + 16;
+const MAX_COOKIE = MAX_ENTRIES * 92 + 16;
 const LABEL = "gatehouse-device\n";
 const BASE64URL = { alphabet: "base64url", omitPadding: true } as const;
 const encoder = new TextEncoder();
@@ -35,6 +40,16 @@ const encoder = new TextEncoder();
 interface DeviceKey {
   id: string;
   raw: Uint8Array;
+}
+
+// One entry of a cookie as read: `issued` as written (base 36 seconds),
+// `text` the whole entry, kept as it was when issued again beside another.
+interface Entry {
+  key: DeviceKey;
+  id: string;
+  issued: string;
+  mac: Uint8Array;
+  text: string;
 }
 
 /** Signs and checks trusted-device entries with one set of keys. */
@@ -55,12 +70,15 @@ export interface DeviceKeys {
 
 /**
  * The device keys of `keys` (base64 or base64url of at least 32 random
- * bytes each, the signing one first). Without keys, one random key made
- * for this process: entries then verify only here and until it restarts.
- * Throws a `TypeError` for a key of any other shape, so a typo fails at
- * start-up.
+ * bytes each, the signing one first), dating entries by `now` (ms). Without
+ * keys, one random key made for this process: entries then verify only
+ * here and until it restarts. Throws a `TypeError` for a key of any other
+ * shape, so a typo fails at start-up.
  */
-export function deviceKeys(keys?: readonly string[]): DeviceKeys {
+export function deviceKeys(
+  keys?: readonly string[],
+  now: () => number = Date.now,
+): DeviceKeys {
   if (keys !== undefined && !Array.isArray(keys)) {
     throw new TypeError("Invalid deviceKeys: a list of keys expected");
   }
@@ -70,37 +88,48 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
   const signer = list[0]!;
   const byId = new Map(list.map((key) => [key.id, key]));
 
-  const mac = (key: DeviceKey, addressKey: string, id: string) =>
-    hmacSha256(key.raw, encoder.encode(`${LABEL}${addressKey}\n${id}`));
+  const mac = (
+    key: DeviceKey,
+    addressKey: string,
+    id: string,
+    issued: string,
+  ) =>
+    hmacSha256(
+      key.raw,
+      encoder.encode(`${LABEL}${addressKey}\n${id}\n${issued}`),
+    );
 
-  // The valid entries of a cookie value, with the address each is for
-  // unknown (the MAC hides it): each as its key, id and MAC.
+  // The entries of a cookie value signed with a configured key and issued
+  // less than a year ago, with the address each is for unknown (the MAC
+  // hides it): each as its key, id, issue time and MAC. A date is trusted
+  // only once its MAC matches.
   const entries = (cookie: string | null) => {
     if (cookie === null || cookie.length > MAX_COOKIE) return [];
-    const found: {
-      key: DeviceKey;
-      id: string;
-      mac: Uint8Array;
-      text: string;
-    }[] = [];
+    const oldest = Math.floor(now() / 1000) - DEVICE_COOKIE_MAX_AGE;
+    const found: Entry[] = [];
     for (const text of cookie.split("~").slice(0, MAX_ENTRIES)) {
       const match = ENTRY.exec(text);
       const key = match === null ? undefined : byId.get(match[1]!);
-      if (match === null || key === undefined) continue;
+      if (
+        match === null || key === undefined ||
+        parseInt(match[3]!, 36) <= oldest
+      ) continue;
       found.push({
         key,
         id: match[2]!,
-        mac: Uint8Array.fromBase64(match[3]!, { alphabet: "base64url" }),
+        issued: match[3]!,
+        mac: Uint8Array.fromBase64(match[4]!, { alphabet: "base64url" }),
         text,
       });
     }
     return found;
   };
 
-  const matches = (
-    entry: { key: DeviceKey; id: string; mac: Uint8Array },
-    addressKey: string,
-  ) => timingSafeEqual(entry.mac, mac(entry.key, addressKey, entry.id));
+  const matches = (entry: Entry, addressKey: string) =>
+    timingSafeEqual(
+      entry.mac,
+      mac(entry.key, addressKey, entry.id, entry.issued),
+    );
 
   return {
     deviceOf(cookie, addressKey) {
@@ -113,8 +142,9 @@ export function deviceKeys(keys?: readonly string[]): DeviceKeys {
       const all = entries(cookie);
       const own = all.find((entry) => matches(entry, addressKey));
       const id = own?.id ?? randomId();
-      const fresh = `${signer.id}.${id}.${
-        mac(signer, addressKey, id).toBase64(BASE64URL)
+      const issued = Math.floor(now() / 1000).toString(36);
+      const fresh = `${signer.id}.${id}.${issued}.${
+        mac(signer, addressKey, id, issued).toBase64(BASE64URL)
       }`;
       const others = all.filter((entry) => entry !== own)
         .map((entry) => entry.text);

@@ -195,7 +195,7 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
     logger,
     retention: options.auditRetention ?? DEFAULT_AUDIT_RETENTION,
   });
-  const devices = deviceKeysOf(options.deviceKeys);
+  const devices = deviceKeysOf(options.deviceKeys, now);
   const trail = auditTrail({
     store,
     logger,
@@ -291,12 +291,15 @@ export function gatehouseContext(options: ContextOptions): GatehouseContext {
 // start-up: a cold start answering a session check needs none, and making
 // one (random bytes, a hash) was the largest single step of
 // `gatehouseContext` (issue 31).
-function deviceKeysOf(keys: readonly string[] | undefined): DeviceKeys {
+function deviceKeysOf(
+  keys: readonly string[] | undefined,
+  now: () => number,
+): DeviceKeys {
   if (keys !== undefined && (!Array.isArray(keys) || keys.length > 0)) {
-    return deviceKeys(keys);
+    return deviceKeys(keys, now);
   }
   let made: DeviceKeys | undefined;
-  const keysMade = () => made ??= deviceKeys(keys);
+  const keysMade = () => made ??= deviceKeys(keys, now);
   return {
     deviceOf: (cookie, addressKey) => keysMade().deviceOf(cookie, addressKey),
     issue: (cookie, addressKey) => keysMade().issue(cookie, addressKey),

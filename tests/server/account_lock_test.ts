@@ -366,6 +366,34 @@ pairTest(
 );
 
 testEachStore(
+  "a trusted-device entry vouches for a year from its issue, and each completed sign-in issues it again",
+  async (store) => {
+    await withServer(store, async (t) => {
+      const DAY = 24 * 60 * 60_000;
+      const first = await trustedDevice(t, ADA);
+      t.advance(364 * DAY);
+      await guesses(t, ADA, 10);
+      const renewed = await t.signIn(ADA, PASSWORD, { device: first });
+      assertEquals(renewed.status, 200, "364 days old: still the owner's");
+      assert(renewed.device !== null);
+      t.advance(2 * DAY);
+      await guesses(t, ADA, 10, 100);
+      // A year and a day after it was issued the first entry counts as any
+      // browser's, though a browser could keep the cookie for ever; the
+      // entry issued again two days ago still vouches.
+      assertEquals(
+        shapeOf(await t.signIn(ADA, PASSWORD, { device: first })),
+        LOCKED,
+      );
+      assertEquals(
+        (await t.signIn(ADA, PASSWORD, { device: renewed.device })).status,
+        200,
+      );
+    });
+  },
+);
+
+testEachStore(
   "device cookies that give nothing: forged, tampered, another address's, signed with a removed key; a rotated key still verifies",
   async (store) => {
     await withServer(store, async (t) => {
