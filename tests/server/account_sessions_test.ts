@@ -12,6 +12,7 @@ import {
   people,
   securityApi,
   type SecurityApiOptions,
+  sessionsOf,
 } from "../fixtures/security.ts";
 
 const MINUTE = 60_000;
@@ -23,15 +24,6 @@ type Api = ReturnType<typeof securityApi>;
 // DELETE /api/auth/sessions/{id} with `cookie`.
 const revoke = (api: Api, id: string, cookie: string) =>
   api.call("DELETE", `/api/auth/sessions/${id}`, undefined, { cookie });
-
-// The sessions the list of `cookie`'s account shows, newest first.
-async function sessionsOf(api: Api, cookie: string) {
-  const res = await api.call("GET", "/api/auth/sessions", undefined, {
-    cookie,
-  });
-  assertEquals(res.status, 200);
-  return (await res.json()).sessions as { id: string; current: boolean }[];
-}
 
 testEachStore(
   "listSessions() lists the caller's live sessions, newest first, with address and browser",

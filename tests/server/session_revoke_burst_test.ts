@@ -1,0 +1,73 @@
+// Ending one session by its id (`DELETE /api/auth/sessions/{id}`, DESIGN.md
+// §8) a hundred times at once, over a real `Deno.serve` on 127.0.0.1, on
+// every store: one request ends it (204), the others find it gone (404
+// `session_not_found`), the trail records one `session.revoked`, the ended
+// session no longer works and the caller's still does.
+
+import { assertEquals } from "../fixtures/assert.ts";
+import { testEachStore } from "../fixtures/stores.ts";
+import { sessionsOf, withServedApi } from "../fixtures/security.ts";
+
+// An answer as "status" or "status code" (an error's code).
+async function answerOf(res: Response): Promise<string> {
+  const text = await res.text();
+  return text === ""
+    ? `${res.status}`
+    : `${res.status} ${JSON.parse(text).code}`;
+}
+
+// How many answers said each thing.
+function tally(answers: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const answer of answers.toSorted()) {
+    counts[answer] = (counts[answer] ?? 0) + 1;
+  }
+  return counts;
+}
+
+testEachStore(
+  "over HTTP: a hundred DELETE /api/auth/sessions/{id} of one session at once end it once: one 204, 99 session_not_found, one session.revoked",
+  (store) =>
+    withServedApi(store, async (api, { member }) => {
+      const caller = await api.login(member.email);
+      const ended = await api.login(member.email);
+      const [other] = (await sessionsOf(api, caller)).filter((s) => !s.current);
+      const id = other!.id;
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          api.call("DELETE", `/api/auth/sessions/${id}`, undefined, {
+            cookie: caller,
+          }).then(answerOf)),
+      );
+      // One ends it; every other one finds it gone.
+      assertEquals(tally(answers), {
+        "204": 1,
+        "404 session_not_found": 99,
+      });
+
+      const revoked = (await api.events()).filter((e) =>
+        e.type === "session.revoked"
+      );
+      assertEquals(
+        revoked.map((e) => [e.actorId, e.targetId, e.ip, e.detail]),
+        // 127.0.0.1: the calls crossed the network.
+        [[member.id, member.id, "127.0.0.1", {
+          session_id: id,
+          current: "false",
+        }]],
+      );
+      assertEquals(await api.live(ended), false, "the ended session");
+      assertEquals(await api.live(caller), true, "the caller's session");
+      assertEquals(
+        (await sessionsOf(api, caller)).map((s) =>
+          s.current
+        ),
+        [true],
+      );
+      assertEquals(
+        api.logger.lines.filter((l) => l.level === "error"),
+        [],
+        "nothing logged as an error",
+      );
+    }),
+);
