@@ -171,6 +171,15 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
     },
   );
 
+  // A confirmation that found no enrolment, or whose commit found it
+  // changed: when another confirmation enabled TOTP meanwhile (the same
+  // right code sent twice), that is what it is told, and a right code is
+  // not counted as a guess; else the code was for no enrolment.
+  const lostOrWrong = async (userId: string) =>
+    (await store.totp(userId)) !== null
+      ? new AuthError("second_factor_enabled")
+      : countedGuess(CODE_INVALID);
+
   const confirmTotp = defineOperation(
     context,
     "confirmTotp",
@@ -188,7 +197,8 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         code,
         at,
       );
-      if (enrolment === null || step === null) throw countedGuess(CODE_INVALID);
+      if (enrolment === null) throw await lostOrWrong(identity.id);
+      if (step === null) throw countedGuess(CODE_INVALID);
       const codes = newRecoveryCodes();
       const events = [
         trail.event("second_factor.enabled", {
@@ -212,7 +222,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           }),
       );
       if (confirmed instanceof Response) return confirmed;
-      if (!confirmed) throw countedGuess(CODE_INVALID);
+      if (!confirmed) throw await lostOrWrong(identity.id);
       trail.committed(events);
       const answer: RecoveryCodesJson = { recovery_codes: codes };
       return respond(answer, { headers: NO_STORE });
