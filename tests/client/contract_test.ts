@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import {
   ERROR_STATUS,
+  errorsOf,
   OPERATION_NAMES,
   type OperationName,
   OPERATIONS,
@@ -205,16 +206,19 @@ for (const [name, [call, body]] of Object.entries(CALLS)) {
   });
 }
 
-Deno.test("the harness answers every code with the contract's status", async () => {
-  for (const [code, status] of Object.entries(ERROR_STATUS)) {
-    env.use(testing.refuse("createUser", code));
-    const res = await fetch(`http://localhost${pathOf("createUser")}`, {
-      method: "POST",
-      body: "{}",
-    });
-    assert.equal(res.status, status, code);
-    assert.equal((await res.json()).code, code);
-    env.server.resetHandlers();
+Deno.test("refuse() answers every code an operation declares, with the contract's status", async () => {
+  for (const operation of OPERATION_NAMES) {
+    const { method } = OPERATIONS[operation];
+    const url = `http://localhost${pathOf(operation, { id: ID })}`;
+    for (const code of errorsOf(operation)) {
+      env.use(testing.refuse(operation, code));
+      const res = await fetch(url, method === "GET" ? {} : { method });
+      const where = `${operation} ${code}`;
+      assert.equal(res.status, ERROR_STATUS[code], where);
+      assert.deepEqual(await contractProblems(method, url, res.clone()), []);
+      assert.equal((await res.json()).code, code, where);
+      env.server.resetHandlers();
+    }
   }
 });
 

@@ -15,7 +15,7 @@ import {
 } from "@gatehouse/client/testing";
 import { fireEvent, type RenderResult, waitFor } from "@testing-library/preact";
 import { http, HttpResponse } from "msw";
-import { recordRequests } from "../_support.ts";
+import { recordRequests, refuseOutsideContract } from "../_support.ts";
 import {
   admin,
   alertText,
@@ -168,7 +168,8 @@ Deno.test("InviteScreen says the same whether the address already had an account
 });
 
 Deno.test("InviteScreen never says an address is taken, even if a server answers email_taken", async () => {
-  env.use(refuse("invite", "email_taken"));
+  // Outside the contract: its invite never answers email_taken.
+  env.use(refuseOutsideContract("invite", "email_taken"));
   const { view } = renderInvite();
   send(view);
   await waitFor(() =>
