@@ -1,9 +1,8 @@
 // The endpoints of the HTTP contract as msw routes, derived from
-// `@gatehouse/contract` (method and path of each operation, the status of
-// each error code), and small helpers the canned handlers share. Paths
-// start with `*`, so they match whatever origin the transport talks to.
+// `@gatehouse/contract` (method and path of each operation), and small
+// helpers the canned handlers share. Paths start with `*`, so they match
+// whatever origin the transport talks to.
 
-import { ERROR_STATUS, isErrorCode } from "@gatehouse/contract/errors";
 import { type OperationName, OPERATIONS } from "@gatehouse/contract/operations";
 import { http } from "msw";
 import type { HttpHandler } from "../_peer_types.ts";
@@ -23,11 +22,6 @@ import type { HttpHandler } from "../_peer_types.ts";
 export type Endpoint = OperationName;
 
 type Method = "get" | "post" | "patch" | "put" | "delete";
-
-/** The status of a server code (the contract's), or undefined for another code. */
-export function statusOf(code: string): number | undefined {
-  return isErrorCode(code) ? ERROR_STATUS[code] : undefined;
-}
 
 export function route(
   endpoint: Endpoint,

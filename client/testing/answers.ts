@@ -2,17 +2,22 @@
  * Answers for any outcome of any operation: its success with a body
  * ({@linkcode answer}), a refusal with an error code ({@linkcode refuse}),
  * a 404 from a server too old for the route, or no answer at all. The
- * canned handlers are one-liners over these.
+ * canned handlers are one-liners over these. `answer` and `refuse` only
+ * answer what the contract lets the real server answer, so a client test
+ * cannot pass against a server that could not exist.
  *
  * @module
  */
 
+import { ERROR_STATUS, type ErrorCode } from "@gatehouse/contract/errors";
 import { OPERATIONS } from "@gatehouse/contract/operations";
+import { errorsOf, SHAPES } from "@gatehouse/contract/shapes";
 import { HttpResponse } from "msw";
-import { answerSchema } from "../_call.ts";
+import { answerSchema, fromWire } from "../_call.ts";
 import type { HttpHandler } from "../_peer_types.ts";
+import { UnexpectedResponseError } from "../service_errors.ts";
 import { toWire } from "../_wire.ts";
-import { type Endpoint, route, statusOf } from "./_routes.ts";
+import { type Endpoint, route } from "./_routes.ts";
 
 /**
  * Options of {@linkcode answer}.
@@ -28,7 +33,8 @@ import { type Endpoint, route, statusOf } from "./_routes.ts";
 export interface AnswerOptions {
   /**
    * The status; the operation's success by default. The other success an
-   * operation may have (the 202 of `login`) answers its own shape.
+   * operation may have (the 202 of `login`) answers its own shape; any
+   * other status throws a `TypeError`.
    */
   readonly status?: number;
   /** Answer only the first request, then step aside for the handlers behind. */
@@ -42,10 +48,18 @@ export interface AnswerOptions {
  * success has no body answers none. `body` may be a function of the
  * request and its path values, for answers that echo the request.
  *
+ * What it is told is checked against the contract. A status that is not a
+ * success of the operation throws a `TypeError` here. The written body is
+ * read as the client's calls read a real answer (required fields, types,
+ * values); one they would refuse, or a body where the success has none,
+ * throws a `TypeError` naming the operation and the field when the
+ * request comes, and the test environment fails the test with it.
+ *
  * @param endpoint The operation that answers.
  * @param body The answer, or a function that makes it from the request.
  * @param options Status and `once`.
  * @returns The handler.
+ * @throws {TypeError} When the status is not a success of the operation.
  *
  * @example The recovery codes left, and an account echoed from its path
  * ```ts
@@ -80,15 +94,44 @@ export function answer(
     | null,
   options: AnswerOptions = {},
 ): HttpHandler {
-  const status = options.status ?? OPERATIONS[endpoint].success;
+  const successes = [
+    OPERATIONS[endpoint].success,
+    SHAPES[endpoint].alternative?.status,
+  ].filter((status) => status !== undefined);
+  const status = options.status ?? successes[0]!;
+  if (!successes.includes(status)) {
+    throw new TypeError(
+      `Cannot answer ${endpoint} with status ${status}: its successes are ${
+        successes.join(" and ")
+      }`,
+    );
+  }
   const schema = answerSchema(endpoint, status);
   return route(endpoint, async ({ request, params }) => {
     const value = typeof body === "function"
       ? await body(request, params as Record<string, string>)
       : body;
-    return schema === undefined || value === undefined
-      ? new HttpResponse(null, { status })
-      : HttpResponse.json(toWire(schema, value) as object, { status });
+    if (schema === undefined) {
+      if (value !== undefined) {
+        throw new TypeError(
+          `Cannot answer ${endpoint}: its ${status} has no body`,
+        );
+      }
+      return new HttpResponse(null, { status });
+    }
+    const json = toWire(schema, value);
+    try {
+      // The client's own reading of an answer: what it refuses, the real
+      // server never sends.
+      fromWire(schema, json, status);
+    } catch (error) {
+      if (!(error instanceof UnexpectedResponseError)) throw error;
+      // Its detail, without "Unexpected answer from the server": the
+      // harness is the one at fault.
+      const detail = error.message.replace(/^[^:]*: /, "");
+      throw new TypeError(`Cannot answer ${endpoint}: ${detail}`);
+    }
+    return HttpResponse.json(json as object, { status });
   }, { once: options.once ?? false });
 }
 
@@ -104,7 +147,10 @@ export function answer(
  * ```
  */
 export interface RefuseOptions {
-  /** The status; the code's status from DESIGN.md §4 by default (400 for an unknown code). */
+  /**
+   * The status: the code's status in the contract's table, the only one
+   * the contract gives it (another throws a `TypeError`).
+   */
   readonly status?: number;
   /** `meta` of the error body, e.g. `{field: "email"}`. */
   readonly meta?: Readonly<Record<string, string>>;
@@ -123,10 +169,18 @@ export interface RefuseOptions {
  * Refuses an operation with an error body `{error, code, meta?}` and the
  * code's status from the contract, for any refusal.
  *
+ * The code must be one the contract declares for the operation
+ * (`errorsOf`: its own refusals and those its guard, limiter and method
+ * add, the list the server's answers are checked against); another code,
+ * or a `status` other than the code's, throws a `TypeError` when the
+ * handler is built.
+ *
  * @param endpoint The operation whose endpoint answers.
  * @param code The error code.
  * @param options Status, meta, message and `Retry-After`.
  * @returns The handler.
+ * @throws {TypeError} When the operation never answers `code`, or never
+ *   with `status`.
  *
  * @example A duplicate email on account creation
  * ```ts
@@ -147,7 +201,17 @@ export function refuse(
   code: string,
   options: RefuseOptions = {},
 ): HttpHandler {
-  const status = options.status ?? statusOf(code) ?? 400;
+  if (!(errorsOf(endpoint) as readonly string[]).includes(code)) {
+    throw new TypeError(
+      `Cannot refuse ${endpoint} with "${code}": not one of errorsOf("${endpoint}")`,
+    );
+  }
+  const status = ERROR_STATUS[code as ErrorCode];
+  if (options.status !== undefined && options.status !== status) {
+    throw new TypeError(
+      `Cannot refuse ${endpoint} with "${code}" and status ${options.status}: the contract answers it with ${status}`,
+    );
+  }
   const retryAfter = options.retryAfter ??
     (code === "login_rate_limited" ? 60 : undefined);
   const body = {

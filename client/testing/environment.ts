@@ -62,7 +62,9 @@ export interface TestEnvironment {
   /**
    * What runs after each test: unmounts Preact trees, empties the document,
    * returns to the start URL, drops the test's handlers and restores the REST
-   * transport.
+   * transport; then throws the first error a handler threw since the last
+   * cleanup (e.g. an `answer()` outside the contract), so the test fails
+   * with it.
    */
   cleanup(): void;
   /** Stops the server and removes the DOM (after the last test). */
@@ -96,7 +98,9 @@ function testHooks(): Hooks | undefined {
  * the test file, and registers the test runner's hooks: the server listens
  * before the first test; after each test the DOM is cleaned (rendered
  * Preact trees unmounted), per-test handlers dropped and the REST transport
- * restored; after the last test everything is removed. Call it once, at the
+ * restored, and a test during which a handler threw fails with that error
+ * (msw turns it into a 500, which the client could take in its stride);
+ * after the last test everything is removed. Call it once, at the
  * top of the file. The check a link's page makes when it opens
  * (`checkLink`) answers `ready`, and the single sign-on providers the login
  * screen asks for (`listSsoProviders`) are none, unless a handler of the
@@ -145,6 +149,10 @@ export function installTestEnvironment(
     server.listen({
       onUnhandledRequest: options.onUnhandledRequest ?? "error",
     });
+  // What handlers threw (msw answered each with a 500): the test that saw
+  // it fails with it, not with whatever the client made of the 500.
+  const thrown: unknown[] = [];
+  server.events.on("unhandledException", ({ error }) => thrown.push(error));
   let closed = false;
 
   const env: TestEnvironment = {
@@ -155,13 +163,18 @@ export function installTestEnvironment(
       dom.clear();
       server.resetHandlers();
       resetAuthTransport();
+      const [first] = thrown.splice(0);
+      if (first !== undefined) throw first;
     },
     async close() {
       if (closed) return;
       closed = true;
-      env.cleanup();
-      server.close();
-      await dom.uninstall();
+      try {
+        env.cleanup();
+      } finally {
+        server.close();
+        await dom.uninstall();
+      }
     },
   };
 

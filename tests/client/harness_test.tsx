@@ -191,6 +191,13 @@ Deno.test("answer() and refuse() answer any operation in the wire format", async
       403,
       { error: "Refused: role_beyond_reach", code: "role_beyond_reach" },
     ],
+    // A status given explicitly, when it is the contract's.
+    [
+      "createUser",
+      refuse("createUser", "email_taken", { status: 409 }),
+      409,
+      { error: "Refused: email_taken", code: "email_taken" },
+    ],
   ];
   for (const [operation, handler, status, body] of rows) {
     await t.step(`${operation} answers ${status}`, async () => {
@@ -207,6 +214,114 @@ Deno.test("answer() and refuse() answer any operation in the wire format", async
       );
     });
   }
+});
+
+// The harness answers only what the contract lets the real server answer.
+
+Deno.test("refuse() throws when built with a code the operation never answers", () => {
+  assert.throws(() => refuse("listUsers", "email_taken"), {
+    name: "TypeError",
+    message:
+      'Cannot refuse listUsers with "email_taken": not one of errorsOf("listUsers")',
+  });
+  // Not a code of the contract at all.
+  assert.throws(() => refuse("createUser", "from_a_newer_server"), TypeError);
+  // A code its guard, limiter or method adds is declared.
+  refuse("listUsers", "role_insufficient");
+  refuse("login", "login_rate_limited");
+  refuse("createUser", "request_cross_origin");
+});
+
+Deno.test("refuse() throws when built with a status other than the code's", () => {
+  assert.throws(
+    () => refuse("createUser", "email_taken", { status: 400 }),
+    {
+      name: "TypeError",
+      message:
+        'Cannot refuse createUser with "email_taken" and status 400: the contract answers it with 409',
+    },
+  );
+});
+
+Deno.test("answer() throws when built with a status that is no success of the operation", () => {
+  assert.throws(
+    () => answer("createUser", accountOf(defaultUser), { status: 200 }),
+    {
+      name: "TypeError",
+      message:
+        "Cannot answer createUser with status 200: its successes are 201",
+    },
+  );
+  assert.throws(() => answer("logout", undefined, { status: 200 }), {
+    message: "Cannot answer logout with status 200: its successes are 204",
+  });
+  assert.throws(() => answer("login", defaultUser, { status: 201 }), {
+    message:
+      "Cannot answer login with status 201: its successes are 200 and 202",
+  });
+  answer("createUser", accountOf(defaultUser), { status: 201 });
+});
+
+Deno.test("answer() fails the test, naming the operation and the field, for a body outside the contract", async (t) => {
+  const { id: _, ...withoutId } = accountOf(userWithRole("member"));
+  const rows: Array<[string, OperationName, unknown, string]> = [
+    [
+      "a required field missing",
+      "setUserRole",
+      withoutId,
+      'Cannot answer setUserRole: "id" is missing',
+    ],
+    [
+      "a field of the wrong type",
+      "countRecoveryCodes",
+      { recoveryCodesLeft: "3" },
+      'Cannot answer countRecoveryCodes: "recovery_codes_left" is not integer',
+    ],
+    [
+      "a body made from the request, with a field of the wrong type",
+      "listUsers",
+      () => ({ users: [], nextCursor: 2 }),
+      'Cannot answer listUsers: "next_cursor" is not string or null',
+    ],
+    [
+      "no body where the success has one",
+      "fetchSession",
+      undefined,
+      "Cannot answer fetchSession: the answer is not object",
+    ],
+    [
+      "a body where the success has none",
+      "logout",
+      { done: true },
+      "Cannot answer logout: its 204 has no body",
+    ],
+  ];
+  const id = userWithRole("member").id;
+  for (const [name, operation, body, message] of rows) {
+    await t.step(name, async () => {
+      env.use(answer(operation, body as object | undefined));
+      const { method } = OPERATIONS[operation];
+      const response = await fetch(
+        new URL(pathOf(operation, { id }), location.href),
+        method === "GET" ? { method } : { method, body: "{}" },
+      );
+      // msw answers a handler's error with a 500; the cleanup after the
+      // test throws it, so the test fails with the harness's message.
+      assert.equal(response.status, 500);
+      await response.body?.cancel();
+      assert.throws(() => env.cleanup(), { name: "TypeError", message });
+    });
+  }
+});
+
+Deno.test("a client call against an answer outside the contract fails the test, not only the call", async () => {
+  env.use(answer("fetchSession", { ...defaultUser, email: undefined }));
+  // The client takes the 500 in its stride (no session) ...
+  assert.equal(await fetchSession(), null);
+  // ... and the cleanup after the test fails it with the cause.
+  assert.throws(() => env.cleanup(), {
+    message: 'Cannot answer fetchSession: "email" is missing',
+  });
 });
 
 Deno.test("installTestEnvironment() provides a DOM at the given URL", () => {
