@@ -46,8 +46,19 @@ export function clientMeta(
 }
 
 let parser: typeof Bowser | undefined;
+// The names the parser declares. Its last resort reads any `Name/1 (…)`
+// header as a browser called "Name": text of the caller's choosing, which
+// a label would carry to the sessions list, the audit trail and the mailed
+// notices (anyone who knows an address causes an `account_locked` notice,
+// "Browser: Visit https://… on Windows"). A name outside these is unknown.
+let declared: ReadonlySet<string> = new Set();
 const loadParser = lazyImport(async () => {
-  parser = (await import("bowser")).default;
+  const loaded = (await import("bowser")).default;
+  declared = new Set([
+    ...Object.values(loaded.BROWSER_MAP),
+    ...Object.values(loaded.OS_MAP),
+  ]);
+  parser = loaded;
   return parser;
 });
 
@@ -79,10 +90,14 @@ export function userAgentLabel(header: string | null): string {
   } catch {
     return "";
   }
-  const browser = parsed.browser.name ?? "";
-  const system = parsed.os.name ?? "";
+  const browser = known(parsed.browser.name);
+  const system = known(parsed.os.name);
   const label = browser !== "" && system !== ""
     ? `${browser} on ${system}`
     : browser || system;
   return label.replace(CONTROL, "").slice(0, MAX_LABEL);
+}
+
+function known(name: string | undefined): string {
+  return name !== undefined && declared.has(name) ? name : "";
 }
