@@ -36,7 +36,7 @@ import { readStatic } from "./static.ts";
 import { SCREENS_CSS } from "./styles.ts";
 import { type DemoMail, demoMailFromEnv } from "./mail.ts";
 import { BRAND } from "../islands/_shell.tsx";
-import { DEV_MAIL_PATH, devMailPage } from "./dev_mail.ts";
+import { devMailPage, isDevMailRequest } from "./dev_mail.ts";
 
 /** Options of {@linkcode createDemoApp}. */
 export interface DemoOptions {
@@ -245,13 +245,14 @@ export async function createDemoApp(options: DemoOptions): Promise<DemoApp> {
   };
   const handler = securityHeaders(app);
   // The development mailbox answers apart, with a policy of its own: the
-  // pages' policy would refuse the mail's inline styles.
+  // pages' policy would refuse the mail's inline styles. Under a host not
+  // this machine's, the page does not exist (`isDevMailRequest`).
   const mailbox = mail.mailbox;
   if (mailbox === undefined) return { handler, reaper: gatehouse.reaper };
   const devMail = devMailPage(mailbox);
   return {
     handler: (req, params, info) =>
-      new URL(req.url).pathname === DEV_MAIL_PATH
+      isDevMailRequest(new URL(req.url), options.publicUrl)
         ? devMail(req, params, info)
         : handler(req, params, info),
     reaper: gatehouse.reaper,

@@ -7,7 +7,7 @@
 
 import type { Handler } from "@gatehouse/server";
 import { HSTS } from "./headers.ts";
-import type { Mailbox } from "./mail.ts";
+import { isLoopback, type Mailbox } from "./mail.ts";
 
 /** The page's policy: the mail's inline styles, and nothing else. */
 export const DEV_MAIL_CSP = [
@@ -21,6 +21,20 @@ export const DEV_MAIL_CSP = [
 
 /** The path of the page. */
 export const DEV_MAIL_PATH = "/dev/mail";
+
+/**
+ * Whether `url` asks for the mailbox under a name of this machine (a
+ * loopback name or address) or the host of `publicUrl`. Listening on a
+ * loopback address keeps other machines out, not other sites: a page whose
+ * name its owner points at 127.0.0.1 (DNS rebinding) is same-origin with
+ * the demo under that name and reads what it answers, live links included.
+ * Its requests name that host, so any other host is refused.
+ */
+export function isDevMailRequest(url: URL, publicUrl?: string): boolean {
+  if (url.pathname !== DEV_MAIL_PATH) return false;
+  return isLoopback(url.hostname) ||
+    (publicUrl !== undefined && url.host === new URL(publicUrl).host);
+}
 
 const HEADERS = {
   "content-type": "text/html; charset=utf-8",
