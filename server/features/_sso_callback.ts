@@ -97,7 +97,7 @@ export async function answerCallback(
     subject: identity.subject,
     email: person.email,
     emailKey: person.emailKey,
-    name: identity.name,
+    name: person.given,
     firstLinkRefusal: firstLinkRefusal(provider, identity)?.code as
       | "sso_domain_refused"
       | "sso_email_unverified"
@@ -201,8 +201,10 @@ function enforcedElsewhere(
   return enforcing !== null && enforcing.id !== provider.id;
 }
 
-// The address a provider gives, by the same rules as a typed one (an
-// address they refuse is none), and the name an account made for it gets.
+// The address and the name a provider gives, by the same rules as typed
+// ones (an address or a name they refuse is none: it is the person's own
+// text at many providers, and is kept as the identity's), and the name an
+// account made for it gets.
 function personOf(context: GatehouseContext, identity: SsoIdentity) {
   const { limits } = context;
   let email: string | null = null;
@@ -214,14 +216,22 @@ function personOf(context: GatehouseContext, identity: SsoIdentity) {
       // Not an address these rules take: as if the provider gave none.
     }
   }
-  let name = email === null ? "" : email.slice(0, email.lastIndexOf("@"));
+  let given: string | null = null;
   try {
-    if (identity.name !== null) name = readName(identity.name, limits);
+    if (identity.name !== null) given = readName(identity.name, limits);
   } catch {
-    // The provider's name breaks the name rules: the address's local part.
+    // Not a name these rules take: as if the provider gave none.
   }
+  // An account's name: the provider's, else the address's local part.
+  let name = given ??
+    (email === null ? "" : email.slice(0, email.lastIndexOf("@")));
   if (name === "") name = "SSO";
-  return { email, emailKey, name: name.slice(0, limits.maxNameLength) };
+  return {
+    email,
+    emailKey,
+    given,
+    name: name.slice(0, limits.maxNameLength),
+  };
 }
 
 // `sso.linked` for every new link, with `user.created` (via SSO) or
