@@ -56,6 +56,12 @@ export interface SessionUser {
    */
   readonly secondFactorRequired?: boolean;
   /**
+   * Whether the account has a password (wire: `has_password`): false for
+   * one made by single sign-on until a reset link gives it one; absent
+   * from a server older than it (then take it as true).
+   */
+  readonly hasPassword?: boolean;
+  /**
    * The language of the account's mail (`en`, `es`…), "" while none is
    * known; absent from a server older than it.
    */

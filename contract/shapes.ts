@@ -207,6 +207,12 @@ export const SCHEMAS = {
       grantable: strings,
       second_factor: secondFactor,
       second_factor_required: boolean,
+      // Whether the account has a password: one single sign-on made has
+      // none until a reset link gives it one (DESIGN.md §13), so the
+      // screens offer it no password to change or to confirm with. Only
+      // in the caller's own. Every answer of this server has it; older
+      // ones leave it out.
+      has_password: boolean,
       // The language of the account's mail (DESIGN.md §14): `en` or a
       // shipped catalogue's tag, "" while none is known. Every answer of
       // this server has it; older ones leave it out.

@@ -8,12 +8,15 @@ import type { AccountFactors, UserRecord } from "./store.ts";
 
 /**
  * What only the signed-in account's own Identity carries (sign-in answers
- * and the session): its second factors, and whether its role's policy
- * still waits for one.
+ * and the session): its second factors, whether its role's policy still
+ * waits for one, and whether it has a password.
  */
 export interface OwnFactors {
-  /** The account's second factors. */
-  readonly factors: Pick<AccountFactors, "totpEnabled" | "passkeyCount">;
+  /** The account's second factors, and whether it has a password. */
+  readonly factors: Pick<
+    AccountFactors,
+    "totpEnabled" | "passkeyCount" | "hasPassword"
+  >;
   /** Its role requires a second factor and it has none. */
   readonly required: boolean;
 }
@@ -69,6 +72,7 @@ function build(
       own.factors.passkeyCount,
     );
     identity.second_factor_required = own.required;
+    identity.has_password = own.factors.hasPassword;
   }
   return Object.freeze(identity);
 }

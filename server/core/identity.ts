@@ -15,9 +15,9 @@ import type { IdentityJson } from "@gatehouse/contract";
  * Who is signed in: the contract's `Identity` schema (`IdentityJson`, the
  * one place its shape is written), read-only. `capabilities` is present
  * only when a registry is configured, `grantable` only when the registry
- * also answers it; `second_factor` only in the signed-in account's own
- * Identity; `second_factor_required` when its role requires a second
- * factor it has not enrolled.
+ * also answers it; `second_factor` and `has_password` only in the
+ * signed-in account's own Identity; `second_factor_required` when its role
+ * requires a second factor it has not enrolled.
  *
  * @example
  * ```ts

@@ -190,7 +190,7 @@ export interface Sessions {
   pendingSignIn(verified: UserCredentials): Promise<string>;
   /** The Identity of an account, reading the registry now. */
   identityOf(user: UserRecord): Promise<Identity>;
-  /** The Identity of one's own account: with its second factors. */
+  /** The Identity of one's own account: its second factors, its password. */
   ownIdentity(user: UserRecord, factors: AccountFactors): Promise<Identity>;
 }
 

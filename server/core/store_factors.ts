@@ -32,7 +32,12 @@ import type {
 
 export type { ChallengeUse };
 
-/** What a sign-in needs to know of an account's second factors. */
+/**
+ * What a sign-in needs to know of an account's second factors, and whether
+ * it has a password: the ways the account proves itself, which its own
+ * Identity shows. A store answers them from the account it reads anyway
+ * (on the hot path, with the session), at no extra read.
+ */
 export interface AccountFactors {
   /** TOTP is enabled (and with it, recovery codes). */
   totpEnabled: boolean;
@@ -40,6 +45,11 @@ export interface AccountFactors {
   passkeyCount: number;
   /** Moved by every factor removal; pending sign-ins are bound to it. */
   factorVersion: number;
+  /**
+   * The account has a password: one single sign-on made has none (its
+   * stored hash is "") until a reset link gives it one (DESIGN.md §13).
+   */
+  hasPassword: boolean;
 }
 
 /**

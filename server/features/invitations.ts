@@ -34,10 +34,13 @@ import { NO_STORE, respond } from "../http/respond.ts";
 import { DEAD_LINK, spendableLink } from "./_link_handlers.ts";
 import { refuseEnforced } from "./_sso_enforced.ts";
 
+// An accepted invitation's account: no second factor yet, and the
+// password it was accepted with.
 const NEW_ACCOUNT_FACTORS = Object.freeze({
   totpEnabled: false,
   passkeyCount: 0,
   factorVersion: 0,
+  hasPassword: true,
 });
 
 /** `POST /api/users/invite` `{email, name, role?}`. */

@@ -176,6 +176,7 @@ Deno.test("REST against the real server: login, session and logout", async () =>
       grantable: ["admin", "member"],
       secondFactor: { totp: false, passkeys: 0 },
       secondFactorRequired: false,
+      hasPassword: true,
       // No Accept-Language sent and none chosen yet (DESIGN.md §14).
       locale: "",
     });

@@ -73,6 +73,7 @@ Deno.test("login with valid credentials sets the cookie and answers the identity
       role: "admin",
       second_factor: { totp: false, passkeys: 0 },
       second_factor_required: false,
+      has_password: true,
       locale: "",
     });
     const [setCookie, device] = res.headers.getSetCookie();

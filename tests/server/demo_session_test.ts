@@ -1,8 +1,8 @@
 // The identity a demo page embeds for the browser (issue 26, item 5) is the
 // one the screens read: read from the Identity JSON by the client's own
-// reader (`secondFactor`, `secondFactorRequired`), exactly what the
-// browser's session query answers later, never the server's wire shape
-// (`second_factor`), which the screens do not read.
+// reader (`secondFactor`, `secondFactorRequired`, `hasPassword`), exactly
+// what the browser's session query answers later, never the server's wire
+// shape (`second_factor`), which the screens do not read.
 
 import assert from "node:assert/strict";
 import { restTransport, type SessionUser } from "@gatehouse/client";
@@ -67,8 +67,10 @@ for (
         const user = session as SessionUser & Record<string, unknown>;
         assert.deepEqual(user.secondFactor, { totp: false, passkeys: 0 }, path);
         assert.equal(user.secondFactorRequired === true, required, path);
+        assert.equal(user.hasPassword, true, path);
         assert.equal(user.second_factor, undefined, path);
         assert.equal(user.second_factor_required, undefined, path);
+        assert.equal(user.has_password, undefined, path);
       }
     });
   });

@@ -33,6 +33,8 @@ Deno.test("identityJson answers JSON.stringify's text for every change of a fiel
     ada({ capabilities: Object.freeze(["users:manage", "audit:read"]) }),
     ada({ second_factor: Object.freeze({ totp: true, passkeys: 0 }) }),
     ada({ second_factor_required: true }),
+    ada({ has_password: false }),
+    ada({ has_password: true }),
     ada(),
   ];
   for (const identity of cases) {

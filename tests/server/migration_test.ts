@@ -360,7 +360,12 @@ Deno.test({
         },
         passwordHash: "hash-of-ada@example.com",
         generation: 2,
-        factors: { totpEnabled: true, passkeyCount: 1, factorVersion: 0 },
+        factors: {
+          totpEnabled: true,
+          passkeyCount: 1,
+          factorVersion: 0,
+          hasPassword: true,
+        },
       });
       assert.equal((await store.userById(alan))?.disabled, true);
       const found = await store.findSession("ada-session", now, ada);
@@ -369,6 +374,7 @@ Deno.test({
         totpEnabled: true,
         passkeyCount: 1,
         factorVersion: 0,
+        hasPassword: true,
       });
       assert.equal(
         (await store.findSession("edsger-session", now, edsger))?.user.id,

@@ -70,6 +70,7 @@ testEachStore(
       totpEnabled: false,
       passkeyCount: 0,
       factorVersion: 0,
+      hasPassword: true,
     });
     assertEquals(await store.listPasskeys(admin.id), []);
   },

@@ -7,10 +7,13 @@
 import type { AccountFactors } from "../store.ts";
 import type { AccountRecord, Put } from "../records.ts";
 
-/** The account with some of its factor fields replaced. */
+/**
+ * The account with some of its factor fields replaced. Whether it has a
+ * password is not one: that is its password hash.
+ */
 export function withFactors(
   account: AccountRecord,
-  factors: Partial<AccountFactors>,
+  factors: Partial<Omit<AccountFactors, "hasPassword">>,
 ): AccountRecord {
   return { ...account, ...factors };
 }
@@ -21,7 +24,7 @@ export function withFactors(
  */
 export function afterRemoval(
   account: AccountRecord,
-  factors: Partial<Omit<AccountFactors, "factorVersion">>,
+  factors: Partial<Omit<AccountFactors, "factorVersion" | "hasPassword">>,
 ): AccountRecord {
   return withFactors(account, {
     ...factors,

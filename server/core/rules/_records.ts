@@ -19,12 +19,16 @@ export function toUserRecord(account: AccountRecord): UserRecord {
   };
 }
 
-/** The account's second factors as `Store` shows them. */
+/**
+ * The account's second factors, and whether it has a password, as `Store`
+ * shows them.
+ */
 export function factorsOf(account: AccountRecord): AccountFactors {
   return {
     totpEnabled: account.totpEnabled,
     passkeyCount: account.passkeyCount,
     factorVersion: account.factorVersion,
+    hasPassword: account.passwordHash !== "",
   };
 }
 

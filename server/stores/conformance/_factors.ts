@@ -4,7 +4,15 @@
 
 import assert from "node:assert/strict";
 import type { Store } from "../../core/store.ts";
-import { addUser, type Case, MINUTE, NO_FACTORS, refused } from "./_helpers.ts";
+import {
+  addSession,
+  addUser,
+  type Case,
+  hash,
+  MINUTE,
+  NO_FACTORS,
+  refused,
+} from "./_helpers.ts";
 
 const SECRET = "JBSWY3DPEHPK3PXP";
 const STEP = 59_000_000;
@@ -249,6 +257,28 @@ const totp: Case[] = [
     const credentials = await s.credentialsByEmail("ada@example.com");
     assert.deepEqual(credentials?.factors, await s.accountFactors(ada.id));
   }],
+  [
+    "the factors tell whether the account has a password, until it gets one",
+    async (s) => {
+      // As single sign-on makes an account: no password, its hash "".
+      const sam = await addUser(s, {
+        email: "sam@example.com",
+        passwordHash: "",
+      });
+      const none = { ...NO_FACTORS, hasPassword: false };
+      assert.deepEqual(await s.accountFactors(sam.id), none);
+      assert.deepEqual(
+        (await s.credentialsByEmail("sam@example.com"))?.factors,
+        none,
+      );
+      const now = Date.now();
+      const token = await addSession(s, sam.id, now);
+      assert.deepEqual((await s.findSession(token, now))?.factors, none);
+      assert.equal(await s.replacePasswordHash(sam.id, "", hash("set")), true);
+      assert.deepEqual(await s.accountFactors(sam.id), NO_FACTORS);
+      assert.deepEqual((await s.findSession(token, now))?.factors, NO_FACTORS);
+    },
+  ],
   [
     "listUsers() tells each account's second factors, where it tells them",
     async (s) => {

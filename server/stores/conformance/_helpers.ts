@@ -30,11 +30,12 @@ const FAR_FUTURE = 8_000_000_000_000;
 // Ids must sort in creation order; uuidv7 of the same millisecond may not.
 let clock = Date.now();
 
-/** The second factors of an account that has none. */
+/** The factors of an account with a password and no second factor. */
 export const NO_FACTORS = {
   totpEnabled: false,
   passkeyCount: 0,
   factorVersion: 0,
+  hasPassword: true,
 } as const;
 
 /** A fresh UUIDv7, later than every id made before it. */

@@ -50,7 +50,7 @@ const sessions: Case[] = [
         true,
       );
       assert.deepEqual((await s.findSession(token, now))?.factors, {
-        totpEnabled: false,
+        ...NO_FACTORS,
         passkeyCount: 1,
         factorVersion,
       });
