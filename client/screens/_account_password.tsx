@@ -1,7 +1,9 @@
 // "Change password" of the account panel: the current password, the new
 // one and its repetition. A wrong current password shows next to its
 // field; a refused new one (too short, too common) next to the new one.
-// The server ends every other session and renews this one.
+// The server ends every other session and renews this one. An account
+// single sign-on made has no password to change (its Identity says
+// `has_password: false`): it is told how to get one instead.
 
 import { useQueryClient } from "@tanstack/preact-query";
 import { useSignal } from "@preact/signals";
@@ -114,6 +116,29 @@ export function ChangePassword(props: { readonly level: 2 | 3 }): VNode {
           />
         </div>
       </ScreenForm>
+    </section>
+  );
+}
+
+/**
+ * The password part for an account without a password: why it has none,
+ * and how to get one. A reset link sets one (DESIGN.md §13), except for an
+ * address its provider enforces, whose reset request sends nothing.
+ */
+export function NoPassword(props: { readonly level: 2 | 3 }): VNode {
+  const id = useId();
+  const Heading = `h${props.level}` as "h2";
+  return (
+    <section class="gh-section gh-password" aria-labelledby={`${id}-title`}>
+      <Heading id={`${id}-title`} class="gh-section-title">
+        {__("Password", DOMAIN)}
+      </Heading>
+      <p class="gh-no-password">
+        {__(
+          "You sign in with your organisation's single sign-on, so your account has no password. To set one, request a reset link from the sign-in page with “Forgot password?”, unless your organisation requires its single sign-on.",
+          DOMAIN,
+        )}
+      </p>
     </section>
   );
 }

@@ -25,7 +25,12 @@ export interface DialogProps {
   readonly alert: string | undefined;
   /** Extra controls beside the alert (e.g. "Reload list"). */
   readonly alertAction?: ComponentChildren;
-  readonly onConfirm: () => void;
+  /**
+   * What the confirming button does. Without it there is no such button:
+   * the body's own controls act (the re-authentication dialog of an
+   * account with nothing to type).
+   */
+  readonly onConfirm?: () => void;
   /** Called on Cancel and Escape; the caller then stops rendering the dialog. */
   readonly onCancel: () => void;
   /** Where focus goes back when the dialog closes. */
@@ -74,13 +79,15 @@ export function Dialog(props: DialogProps): VNode {
       <FormAlert message={props.alert} />
       {props.alert && props.alertAction}
       <div class="gh-actions gh-dialog-actions">
-        <ActionButton
-          variant={props.danger ? "danger-solid" : "primary"}
-          pending={props.pending}
-          onClick={props.onConfirm}
-        >
-          {props.pending ? props.busy : props.confirm}
-        </ActionButton>
+        {props.onConfirm !== undefined && (
+          <ActionButton
+            variant={props.danger ? "danger-solid" : "primary"}
+            pending={props.pending}
+            onClick={props.onConfirm}
+          >
+            {props.pending ? props.busy : props.confirm}
+          </ActionButton>
+        )}
         <ActionButton
           buttonRef={cancel}
           pending={props.pending}

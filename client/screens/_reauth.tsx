@@ -8,7 +8,10 @@
 // the call its original refusal. An account linked to a single sign-on
 // provider (one without a password, above all) may confirm there instead
 // ("Confirm with {name}"): the page goes to the provider and comes back to
-// itself with the proof renewed, and the person does it again.
+// itself with the proof renewed, and the person does it again. An account
+// without a password (its Identity says `hasPassword: false`) is never
+// asked for one: it gets a code when it has an app, else no field at all,
+// only its passkey and its providers.
 
 import { useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
@@ -63,12 +66,13 @@ interface Asking {
  * calls too: `guard(call)` runs the call and, when the server wants a fresh
  * proof of identity, shows a dialog asking for the password (a code of the
  * authenticator app or a recovery code, or a passkey, when the account has
- * one), then retries
- * the call once. An account linked to a single sign-on provider may
- * confirm there instead ("Confirm with {name}"): the page leaves for the
- * provider and comes back with the proof renewed, for the person to try
- * again. Render `dialog` somewhere in the component. Needs the
- * `QueryClientProvider` of `AuthGate`.
+ * one), then retries the call once. An account without a password (made
+ * by single sign-on) is asked for none: it is offered its other ways. An
+ * account linked to a single sign-on provider may confirm there instead
+ * ("Confirm with {name}"): the page leaves for the provider and comes back
+ * with the proof renewed, for the person to try again. Render `dialog`
+ * somewhere in the component. Needs the `QueryClientProvider` of
+ * `AuthGate`.
  *
  * @returns The wrapper and its dialog.
  *
@@ -141,14 +145,24 @@ function ReauthDialog(
   const totp = user?.secondFactor?.totp === true;
   const passkey = (user?.secondFactor?.passkeys ?? 0) > 0 &&
     webauthn.supported();
-  const kind = useSignal<Kind>("password");
+  // Absent (an older server): as before, a password is asked for. What is
+  // typed is null when there is nothing to type (neither password nor
+  // app): the passkey and the providers are all the dialog offers.
+  const password = user?.hasPassword !== false;
+  const kind = useSignal<Kind | null>(
+    password ? "password" : totp ? "code" : null,
+  );
   const value = useSignal("");
   const failure = useSignal<unknown>(null);
   const pending = useSignal(false);
   const field = useRef<HTMLElement>(null);
   const endSessionIfRevoked = useEndSessionIfRevoked();
-  const name = FIELD[kind.value];
-  const described = describeFailure(failure.value, [name]);
+  const asked = kind.value;
+  const name = asked === null ? "" : FIELD[asked];
+  const described = describeFailure(
+    failure.value,
+    asked === null ? [] : [name],
+  );
   // The providers the account has an identity at: each may confirm.
   const providers = useSsoProviders();
   const identities = useSsoIdentities(providers.length > 0);
@@ -173,6 +187,7 @@ function ReauthDialog(
     }
   };
   const confirm = () => {
+    if (asked === null) return;
     const problems = problemsOf({ [name]: requiredProblem(value.value) });
     if (problems) {
       failure.value = new FormProblems(problems);
@@ -180,9 +195,9 @@ function ReauthDialog(
       return;
     }
     const entered = value.value;
-    const proof: Proof = kind.value === "password"
+    const proof: Proof = asked === "password"
       ? { password: entered }
-      : kind.value === "code"
+      : asked === "code"
       ? { code: entered.replace(/\s+/g, "") }
       : { recoveryCode: entered.trim() };
     void prove(() => Promise.resolve(proof));
@@ -223,7 +238,7 @@ function ReauthDialog(
       busy={__("Confirming…", DOMAIN)}
       pending={pending.value}
       alert={undefined}
-      onConfirm={confirm}
+      {...(asked === null ? {} : { onConfirm: confirm })}
       onCancel={props.asking.cancel}
       returnTo={props.returnTo}
       initialFocus={field}
@@ -243,28 +258,31 @@ function ReauthDialog(
         }}
       >
         <FormAlert message={described.alert} />
-        <TextField
-          inputRef={field}
-          id={`${id}-${name}`}
-          name={name}
-          type={kind.value === "password" ? "password" : "text"}
-          autocomplete={kind.value === "password"
-            ? "current-password"
-            : "one-time-code"}
-          label={kind.value === "password"
-            ? __("Password", DOMAIN)
-            : kind.value === "code"
-            ? __("Code", DOMAIN)
-            : __("Recovery code", DOMAIN)}
-          value={value}
-          error={described.fields[name]}
-        />
+        {asked !== null && (
+          <TextField
+            inputRef={field}
+            id={`${id}-${name}`}
+            name={name}
+            type={asked === "password" ? "password" : "text"}
+            autocomplete={asked === "password"
+              ? "current-password"
+              : "one-time-code"}
+            label={asked === "password"
+              ? __("Password", DOMAIN)
+              : asked === "code"
+              ? __("Code", DOMAIN)
+              : __("Recovery code", DOMAIN)}
+            value={value}
+            error={described.fields[name]}
+          />
+        )}
         <div class="gh-actions">
           {totp &&
             offer("code", __("Use a code from your app instead", DOMAIN))}
           {totp &&
             offer("recovery", __("Use a recovery code instead", DOMAIN))}
-          {offer("password", __("Use your password instead", DOMAIN))}
+          {password &&
+            offer("password", __("Use your password instead", DOMAIN))}
           {passkey && (
             <ActionButton pending={pending.value} onClick={withPasskey}>
               {__("Use a passkey", DOMAIN)}
@@ -274,10 +292,15 @@ function ReauthDialog(
         {linked.length > 0 && (
           <div class="gh-sso-sign-in">
             <p id={`${id}-sso-hint`} class="gh-hint">
-              {__(
-                "Or confirm at your organisation's sign-in: you come back to this page, then do it again.",
-                DOMAIN,
-              )}
+              {asked === null && !passkey
+                ? __(
+                  "Confirm at your organisation's sign-in: you come back to this page, then do it again.",
+                  DOMAIN,
+                )
+                : __(
+                  "Or confirm at your organisation's sign-in: you come back to this page, then do it again.",
+                  DOMAIN,
+                )}
             </p>
             <div class="gh-actions">
               {linked.map((provider) => (

@@ -17,7 +17,7 @@ import { useLocaleUpdates } from "./_locale.ts";
 import { AccountActivity } from "./_account_activity.tsx";
 import { AccountIdentities } from "./_account_identities.tsx";
 import { AccountLanguage } from "./_account_language.tsx";
-import { ChangePassword } from "./_account_password.tsx";
+import { ChangePassword, NoPassword } from "./_account_password.tsx";
 import { AccountPasskeys } from "./_account_passkeys.tsx";
 import { AccountSessions } from "./_account_sessions.tsx";
 import { AccountTotp } from "./_account_totp.tsx";
@@ -48,17 +48,18 @@ export interface AccountPanelProps {
 
 /**
  * The signed-in account's name, email and role, and a "Sign out" button
- * (`useLogout()`: the session ends, the cache is cleared and the gate shows
- * the login screen). Below, its security: change the password (errors by
- * field), where it is signed in ("this device", end one, end all others),
- * two-step verification with an authenticator app (QR code, manual key,
- * recovery codes to copy or download; new codes; turn off) and passkeys
- * (add, rename, remove) where the server reports them, the identities
- * linked at the server's single sign-on providers (unlink), its recent
- * activity, and the language of its emails (where the server reports one). Sensitive steps ask for the password again when the server
- * wants a fresh proof. Renders nothing when nobody is signed in. Put it below
- * `AuthGate`, inside the `QueryClientProvider`. When it replaces the login
- * screen, focus moves to its title.
+ * (`useLogout()`: the session ends, the cache is cleared and the gate shows the
+ * login screen). Below, its security: change the password (errors by field; an
+ * account without one, made by single sign-on, is told how to get one instead),
+ * where it is signed in ("this device", end one, end all others), two-step
+ * verification with an authenticator app (QR code, manual key, recovery codes
+ * to copy or download; new codes; turn off) and passkeys (add, rename, remove)
+ * where the server reports them, the identities linked at the server's single
+ * sign-on providers (unlink), its recent activity, and the language of its
+ * emails (where the server reports one). Sensitive steps ask for the password
+ * (or, without one, another proof) again when the server wants a fresh proof.
+ * Renders nothing when nobody is signed in. Put it below `AuthGate`, inside the `QueryClientProvider`. When it
+ * replaces the login screen, focus moves to its title.
  *
  * @param props Optional `headingLevel`.
  * @returns The panel, or null when signed out.
@@ -125,7 +126,9 @@ export function AccountPanel(props: AccountPanelProps = {}): VNode | null {
       </div>
       {props.security !== false && (
         <div class="gh-card gh-security">
-          <ChangePassword level={level} />
+          {user.hasPassword === false
+            ? <NoPassword level={level} />
+            : <ChangePassword level={level} />}
           <AccountSessions level={level} />
           {factors !== undefined && (
             <>

@@ -4,10 +4,12 @@
 // pages): the login screen's "Sign in with Acme SSO" (alone for the
 // enforced domain, which a password cannot enter), the provider's login
 // page, back signed in to an account made for the person; the account
-// panel's linked identity; re-authentication through the provider, after
-// which unlinking the account's only way in is refused and explained; a
-// cancelled sign-in and a forged callback, each said on the login screen;
-// and the same journey in Spanish. axe checks each of these states.
+// panel's linked identity, and for this account without a password no
+// change-password form but how to get one; re-authentication through the
+// provider (no password asked), after which unlinking the account's only
+// way in is refused and explained; a cancelled sign-in and a forged
+// callback, each said on the login screen; and the same journey in
+// Spanish. axe checks each of these states.
 
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -218,6 +220,9 @@ ssoJourney(
       (await identities.locator(".gh-list-facts").textContent())!,
       /^ada@acme\.example · Linked /,
     );
+    // The account has no password: no form to change it, but how to get one.
+    await account.locator(".gh-no-password").waitFor();
+    assert.equal(await account.getByLabel("Current password").count(), 0);
     await axe.check("account with a linked identity", page);
 
     // Past the re-authentication window, unlinking asks to confirm: the
@@ -231,6 +236,11 @@ ssoJourney(
       name: "Confirm with Acme SSO",
     });
     await confirm.waitFor();
+    assert.equal(
+      await reauth.locator('input[type="password"]').count(),
+      0,
+      "no password asked",
+    );
     await axe.check("the re-authentication dialog with a provider", page);
     await confirm.click();
     await page.locator('input[name="login"]').waitFor();

@@ -607,6 +607,10 @@ export const es: Catalog = {
   ],
   "Or confirm at your organisation's sign-in: you come back to this page, then do it again.":
     ["O confirma en el inicio de sesión de tu organización: vuelves a esta página y, después, lo haces de nuevo."],
+  "Confirm at your organisation's sign-in: you come back to this page, then do it again.":
+    ["Confirma en el inicio de sesión de tu organización: vuelves a esta página y, después, lo haces de nuevo."],
+  "You sign in with your organisation's single sign-on, so your account has no password. To set one, request a reset link from the sign-in page with “Forgot password?”, unless your organisation requires its single sign-on.":
+    ["Inicias sesión con el inicio de sesión único de tu organización, así que tu cuenta no tiene contraseña. Para tener una, pide un enlace de restablecimiento desde la página de inicio de sesión con «¿Olvidaste tu contraseña?», salvo que tu organización exija su inicio de sesión único."],
   "Confirm with %s": ["Confirmar con %s"],
   "Through %s": ["A través de %s"],
 };

@@ -394,6 +394,37 @@ const scenarios: Scenario[] = [
       'dialog[data-gh-dialog="reauthenticate"] .gh-sso-sign-in button',
     );
   }],
+  ["AccountPanel of an account without a password", () =>
+    Promise.resolve(
+      renderWith(<AccountPanel />, { ...admin, hasPassword: false }),
+    )],
+  [
+    "AccountPanel asking an account without a password to confirm at the provider",
+    async () => {
+      env.use(
+        listSsoProvidersOk([sampleSsoProvider]),
+        listSsoIdentitiesOk(),
+        unlinkSsoIdentityRefused("reauthentication_required"),
+      );
+      const view = await settled(
+        renderWith(<AccountPanel />, { ...admin, hasPassword: false }),
+        ".gh-identity-list .gh-list-item",
+      );
+      click(view, `Desvincular ${sampleSsoProvider.name}`);
+      await settled(view, 'dialog[data-gh-dialog="unlink-identity"]');
+      fireEvent.click(
+        within(
+          view.container.querySelector<HTMLElement>(
+            'dialog[data-gh-dialog="unlink-identity"]',
+          )!,
+        ).getByRole("button", { name: "Desvincular" }),
+      );
+      return settled(
+        view,
+        'dialog[data-gh-dialog="reauthenticate"] .gh-sso-sign-in button',
+      );
+    },
+  ],
   ["AccountPanel", () => Promise.resolve(renderWith(<AccountPanel />, admin))],
   [
     "AccountPanel without a role",
