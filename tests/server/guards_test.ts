@@ -179,6 +179,7 @@ Deno.test("identity lists appear only when the registry answers them", async () 
     // and its mail language ("" until one is known).
     assertEquals(Object.keys(bare.body).sort(), [
       "email",
+      "has_password",
       "id",
       "locale",
       "name",
