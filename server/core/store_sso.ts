@@ -136,8 +136,19 @@ export interface SsoLogoutRequest {
   jti: string;
   /** Until when a replay of the token could pass, ms. */
   replayUntil: number;
-  /** The events of ending an account's sessions, in that commit. */
+  /**
+   * The events of ending an account's sessions, in that commit. Made
+   * again when the commit is decided again; those written are answered.
+   */
   events?(account: SsoAccount, sessions: number): readonly AuditEvent[];
+}
+
+/** What a back-channel logout ended. */
+export interface SsoLogoutOutcome {
+  /** How many sessions it ended. */
+  sessions: number;
+  /** The events written with them: none when another delivery ended them. */
+  events: readonly AuditEvent[];
 }
 
 /**
@@ -195,10 +206,12 @@ export interface SsoStore {
    * Ends the sessions a back-channel logout names: those made through the
    * provider with its `sid` (of the identity of `subject` too, when both
    * are given), or, without `sid`, every session the identity of `subject`
-   * made through the provider. Answers how many ended, or null for a token
-   * acted on already (its `jti`).
+   * made through the provider. Answers what it ended, or null for a token
+   * acted on already (its `jti`). Of deliveries of one token at once, the
+   * one that ends an account's sessions records it; the others find them
+   * gone.
    */
-  endSsoSessions(logout: SsoLogoutRequest): Promise<number | null>;
+  endSsoSessions(logout: SsoLogoutRequest): Promise<SsoLogoutOutcome | null>;
   /** Deletes up to `limit` flows and logout tokens expired by `now`; how many. */
   deleteExpiredSsoRecords(now: number, limit: number): Promise<number>;
 }

@@ -173,7 +173,6 @@ export function ssoOperations(context: GatehouseContext): Operations<
       }
       const { logout } = result;
       const meta = context.client(req, info);
-      const made: ReturnType<typeof trail.event>[] = [];
       const ended = await store.endSsoSessions({
         providerId: provider.id,
         issuer: logout.issuer,
@@ -181,8 +180,8 @@ export function ssoOperations(context: GatehouseContext): Operations<
         sid: logout.sid,
         jti: logout.jti,
         replayUntil: logout.replayUntil,
-        events: (account, sessions) => {
-          const event = trail.event("logout", {
+        events: (account, sessions) => [
+          trail.event("logout", {
             actor: account,
             client: meta,
             detail: {
@@ -191,15 +190,15 @@ export function ssoOperations(context: GatehouseContext): Operations<
               method: "backchannel",
               sessions: String(sessions),
             },
-          });
-          made.push(event);
-          return [event];
-        },
+          }),
+        ],
       });
-      trail.committed(made);
+      // Only the events written: a delivery that found the sessions ended
+      // by another of the same token wrote none.
+      if (ended !== null) trail.committed(ended.events);
       logger.info("SSO back-channel logout", {
         provider: provider.id,
-        sessions: ended ?? 0,
+        sessions: ended?.sessions ?? 0,
         replayed: ended === null,
       });
       return new Response(null, { status: 200, headers: NO_STORE });

@@ -244,24 +244,27 @@ testEachStore(
     });
     // sid and sub: that sign-in of that person.
     assertEquals(
-      await store.endSsoSessions(logout({ subject: "ada", sid: "sid-a" })),
+      (await store.endSsoSessions(logout({ subject: "ada", sid: "sid-a" })))
+        ?.sessions,
       1,
     );
     assertEquals(await live(), [false, true, true, true, true, true]);
     // sid alone: every session with it at this provider, whoever's.
     const bySid = logout({ subject: null, sid: "sid-b" });
-    assertEquals(await store.endSsoSessions(bySid), 1);
+    assertEquals((await store.endSsoSessions(bySid))?.sessions, 1);
     assertEquals(await store.endSsoSessions(bySid), null);
     assertEquals(await live(), [false, false, true, true, true, true]);
     // sub alone: every session the person's sign-ins with it made.
     assertEquals(
-      await store.endSsoSessions(logout({ subject: "ada", sid: null })),
+      (await store.endSsoSessions(logout({ subject: "ada", sid: null })))
+        ?.sessions,
       1,
     );
     assertEquals(await live(), [false, false, false, true, true, true]);
     // An unknown person ends nothing.
     assertEquals(
-      await store.endSsoSessions(logout({ subject: "nobody", sid: "sid-a" })),
+      (await store.endSsoSessions(logout({ subject: "nobody", sid: "sid-a" })))
+        ?.sessions,
       0,
     );
     assertEquals(await live(), [false, false, false, true, true, true]);

@@ -8,48 +8,89 @@
 import { hashToken } from "../_crypto.ts";
 import type {
   AccountRecord,
+  AuditEvent,
   RecordStore,
   StoredIdentity,
   StoredLogoutToken,
   StoredSession,
+  StoredTally,
 } from "../records.ts";
-import type { SsoLogoutRequest } from "../store_sso.ts";
-import { readRecord, readRecords, unchanged } from "./_commit.ts";
-import { endSessions } from "./_session_sweep.ts";
+import type { SsoLogoutOutcome, SsoLogoutRequest } from "../store_sso.ts";
+import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { tally } from "./_records.ts";
+import { endSessions, SESSION_BATCH } from "./_session_sweep.ts";
 import { ssoAccountOf, subjectKeyOf } from "./_sso_accounts.ts";
 
 /** Ends the sessions a logout token names (`SsoStore.endSsoSessions`). */
 export async function endSsoSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
-): Promise<number | null> {
+): Promise<SsoLogoutOutcome | null> {
   const key = hashToken(JSON.stringify([logout.issuer, logout.jti]));
   const seen = await readRecord(records, "logout_token", key);
   if (seen !== null) return null;
-  const sessions = await namedSessions(records, logout);
-  const byAccount = new Map<string, StoredSession[]>();
-  for (const session of sessions) {
-    const list = byAccount.get(session.userId) ?? [];
-    list.push(session);
-    byAccount.set(session.userId, list);
-  }
-  for (const [userId, ended] of byAccount) {
-    const owner = await readRecord(records, "account", userId);
-    const events = owner === null ? undefined : logout.events?.(
-      ssoAccountOf(owner.value as AccountRecord),
-      ended.length,
-    );
-    await endSessions(records, userId, ended, events);
+  const accounts = new Set(
+    (await namedSessions(records, logout)).map((s) => s.userId),
+  );
+  let sessions = 0;
+  const events: AuditEvent[] = [];
+  for (const userId of accounts) {
+    const ended = await endAccountSessions(records, logout, userId);
+    sessions += ended.sessions;
+    events.push(...ended.events);
   }
   // Remembered after the sessions ended: a provider that retries a logout
   // we failed half-way through is served again. Of two deliveries at once,
-  // both end the same sessions; one records the token.
+  // one records the token (and one, not always the same, the logout).
   const token: StoredLogoutToken = { key, expiresAt: logout.replayUntil };
   await records.commit({
     checks: [unchanged("logout_token", key, null)],
     puts: [{ kind: "logout_token", value: token, before: null }],
   });
-  return sessions.length;
+  return { sessions, events };
+}
+
+// Ends the sessions of `userId` the token names, with the logout's events,
+// decided on the account's `sessions:` tally, read before they are listed
+// and checked by the first commit: of deliveries of one token at once (a
+// provider's retry, one token reaching two instances), the one whose
+// commit lands ends them and records the logout, and the others read again
+// and find none. (Each wrote its own `logout` event before.)
+async function endAccountSessions(
+  records: RecordStore,
+  logout: SsoLogoutRequest,
+  userId: string,
+): Promise<SsoLogoutOutcome> {
+  const key = tally.sessions(userId);
+  const { named, events } = await committing(records, async () => {
+    const [count, owner] = await readRecords<[StoredTally, AccountRecord]>(
+      records,
+      [{ kind: "tally", key }, { kind: "account", key: userId }],
+    );
+    const named = (await namedSessions(records, logout))
+      .filter((s) => s.userId === userId);
+    if (named.length === 0) {
+      return { commit: null, result: { named, events: [] } };
+    }
+    const events = owner === null
+      ? []
+      : logout.events?.(ssoAccountOf(owner.value), named.length) ?? [];
+    return {
+      commit: {
+        checks: [unchanged("tally", key, count)],
+        deletes: named.slice(0, SESSION_BATCH).map((value) => ({
+          kind: "session" as const,
+          value,
+        })),
+        // Up by one, as every batch moves it: see ./_session_sweep.ts.
+        tallies: [{ key, by: 1 }],
+        events,
+      },
+      result: { named, events },
+    };
+  });
+  await endSessions(records, userId, named.slice(SESSION_BATCH));
+  return { sessions: named.length, events };
 }
 
 // The sessions the token names: by `sid` (of the identity of `sub` too,
