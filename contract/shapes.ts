@@ -1003,8 +1003,14 @@ export const SHAPES: { readonly [Name in OperationName]: OperationShape } = {
     answer: "Passkey",
   },
   removePasskey: {
-    summary: "Remove one of the caller's passkeys",
-    errors: ["passkey_id_malformed", "passkey_not_found", "login_rate_limited"],
+    summary:
+      "Remove one of the caller's passkeys; never the account's last way to sign in",
+    errors: [
+      "passkey_id_malformed",
+      "passkey_not_found",
+      "last_sign_in_method",
+      "login_rate_limited",
+    ],
     params: byId,
   },
   passkeyLoginOptions: {

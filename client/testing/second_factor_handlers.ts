@@ -475,8 +475,9 @@ export function removePasskeyOk(): HttpHandler {
 }
 
 /**
- * The removal is refused: 404 `passkey_not_found` or 403
- * `reauthentication_required`.
+ * The removal is refused: 404 `passkey_not_found`, 403
+ * `reauthentication_required`, or 409 `last_sign_in_method` (the account's
+ * last way to sign in).
  *
  * @param code What refuses it.
  * @param once Refuse only the first request.
@@ -490,7 +491,10 @@ export function removePasskeyOk(): HttpHandler {
  * ```
  */
 export function removePasskeyRefused(
-  code: "passkey_not_found" | "reauthentication_required",
+  code:
+    | "passkey_not_found"
+    | "reauthentication_required"
+    | "last_sign_in_method",
   once = false,
 ): HttpHandler {
   return refuse("removePasskey", code, { once });

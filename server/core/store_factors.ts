@@ -309,7 +309,10 @@ export interface FactorStore {
   ): Promise<PasskeyRecord | null>;
   /**
    * Removes the account's passkey `id` and moves the factor version, with
-   * `options.events`. False when it has no such passkey.
+   * `options.events`. False when it has no such passkey;
+   * `last_sign_in_method` when it is the last way in of an account with no
+   * password and no linked identity (decided on reads its commit checks, so
+   * an unlink at the same moment cannot leave the account none either).
    */
   removePasskey(
     userId: string,

@@ -5,7 +5,12 @@
 // against the account's version: the cap holds under concurrency.
 
 import { AuthError } from "../../http/errors.ts";
-import type { AccountRecord, RecordStore, StoredPasskey } from "../records.ts";
+import type {
+  AccountRecord,
+  RecordStore,
+  StoredPasskey,
+  StoredTally,
+} from "../records.ts";
 import type {
   NewPasskey,
   PasskeyRecord,
@@ -15,6 +20,7 @@ import type {
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
+import { tally } from "./_records.ts";
 
 // The passkey operations of `Store`.
 type PasskeyRules = Pick<
@@ -169,30 +175,56 @@ function counted(
   return { ...passkey, counter: use.counter, lastUsedAt: use.now };
 }
 
-// Removes the account's passkey and moves the factor version.
+// Removes the account's passkey and moves the factor version, never the
+// account's last way to sign in (DESIGN.md §13): an account with no
+// password and no identity at a provider keeps its last passkey
+// (`last_sign_in_method`). Decided on the account (its password and
+// passkeys) and its `identities:` tally, both checked by the commit, as an
+// unlink decides on them: before, an unlink and this removal at once each
+// saw the other's way in, and left the account none; and this removal
+// never looked, so after an unlink it left none anyway.
 function removePasskey(
   records: RecordStore,
   userId: string,
   id: string,
   options: WithEvents = {},
 ): Promise<boolean> {
+  const identities = tally.identities(userId);
   return committing(records, async () => {
-    const [account, found] = await readRecords<[AccountRecord, StoredPasskey]>(
+    const [account, found, linked] = await readRecords<
+      [AccountRecord, StoredPasskey, StoredTally]
+    >(
       records,
-      [{ kind: "account", key: userId }, { kind: "passkey", key: id }],
+      [
+        { kind: "account", key: userId },
+        { kind: "passkey", key: id },
+        { kind: "tally", key: identities },
+      ],
     );
     const passkey = found?.value ?? null;
     if (account === null || passkey === null || passkey.userId !== userId) {
       return { commit: null, result: false };
     }
+    const { passwordHash, passkeyCount } = account.value;
+    // Listed after the tally: an identity linked or unlinked since moved it.
+    if (
+      passwordHash === "" && passkeyCount <= 1 &&
+      (await records.list("identity", "userId", userId)).length === 0
+    ) {
+      throw new AuthError("last_sign_in_method", {
+        message:
+          "This passkey is the account's last way to sign in: add a password or another passkey first",
+      });
+    }
     const next = afterRemoval(account.value, {
-      passkeyCount: Math.max(0, account.value.passkeyCount - 1),
+      passkeyCount: Math.max(0, passkeyCount - 1),
     });
     return {
       commit: {
         checks: [
           unchanged("account", userId, account),
           unchanged("passkey", id, found),
+          unchanged("tally", identities, linked),
         ],
         puts: [accountPut(account.value, next)],
         deletes: [{ kind: "passkey", value: passkey }],
