@@ -11,7 +11,11 @@ import { type JsonObject, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { hashRecoveryCode } from "./recovery_codes.ts";
 import type { AuditEvent, Store } from "./store.ts";
-import type { ChallengeUse, PasskeyRecord } from "./store_factors.ts";
+import type {
+  ChallengeUse,
+  PasskeyRecord,
+  PendingSpend,
+} from "./store_factors.ts";
 import { loadTotp } from "./_totp_loader.ts";
 import type { TotpSealing } from "./_totp_sealing.ts";
 import { inBackground } from "../http/_background.ts";
@@ -58,6 +62,7 @@ export async function spendTotpCode(
   userId: string,
   code: string,
   now: number,
+  pending?: PendingBinding,
 ): Promise<boolean> {
   if (code.length > MAX_CODE_LENGTH) return false;
   const totp = await store.totp(userId);
@@ -65,7 +70,14 @@ export async function spendTotpCode(
   const secret = await totpSealing.open(totp.secret, userId);
   const { totpStepOf } = await loadTotp();
   const step = totpStepOf(secret, code, now);
-  if (step === null || !(await store.useTotpStep(userId, step))) return false;
+  if (
+    step === null ||
+    !(await store.useTotpStep(
+      userId,
+      step,
+      pending === undefined ? {} : { pending },
+    ))
+  ) return false;
   if (
     !totpSealing.isCurrent(totp.secret) &&
     store.replaceTotpSecret !== undefined
@@ -88,12 +100,22 @@ export async function spendRecoveryCode(
   userId: string,
   code: string,
   events: readonly AuditEvent[],
+  pending?: PendingBinding,
 ): Promise<boolean> {
   if (code.length > MAX_CODE_LENGTH) return false;
   const hash = hashRecoveryCode(code);
   if (hash === null) return false;
-  return (await store.useRecoveryCode(userId, hash, { events })) !== null;
+  return (await store.useRecoveryCode(userId, hash, {
+    events,
+    ...(pending === undefined ? {} : { pending }),
+  })) !== null;
 }
+
+/**
+ * The pending sign-in a code finishes, spent with it in one commit (see
+ * `CodeSpend`): a code is then accepted only while that sign-in is live.
+ */
+export type PendingBinding = NonNullable<PendingSpend["pending"]>;
 
 /** What spending a code needs (a SessionIssuer has each). */
 export interface CodeSpending extends TotpChecking {
@@ -104,7 +126,9 @@ export interface CodeSpending extends TotpChecking {
 /**
  * Spends a TOTP or recovery code of `account`, as the second step of a
  * sign-in and a re-authentication both do: true once per code (a recovery
- * code's `recovery_code.used` event lands with its spend).
+ * code's `recovery_code.used` event lands with its spend). With `pending`
+ * (the second step), only while that pending sign-in is live, which the
+ * same commit ends.
  */
 export function spendCode(
   context: CodeSpending,
@@ -112,12 +136,13 @@ export function spendCode(
   client: ClientMeta,
   proof: { kind: "totp" | "recovery_code"; value: string },
   now: number,
+  pending?: PendingBinding,
 ): Promise<boolean> {
   return proof.kind === "totp"
-    ? spendTotpCode(context, account.id, proof.value, now)
+    ? spendTotpCode(context, account.id, proof.value, now, pending)
     : spendRecoveryCode(context.store, account.id, proof.value, [
       context.trail.event("recovery_code.used", { actor: account, client }),
-    ]);
+    ], pending);
 }
 
 /**

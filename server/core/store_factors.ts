@@ -118,6 +118,21 @@ export interface PasskeyUse {
   now: number;
 }
 
+/** The pending sign-in a code is spent for, if any. */
+export interface PendingSpend {
+  /**
+   * The second step of a sign-in this code finishes: the code is accepted
+   * only while that pending sign-in (by its token's digest) is live at
+   * `now`, and ends it in the same commit. Of concurrent second steps with
+   * one right code, one spends both; the others find the pending sign-in
+   * gone (nothing to guess against) and spend nothing.
+   */
+  pending?: { tokenHash: string; now: number };
+}
+
+/** A recovery code spent: its events, and the pending sign-in it finishes. */
+export interface CodeSpend extends WithEvents, PendingSpend {}
+
 /** What an administrator's removal of every second factor needs. */
 export interface SecondFactorRemoval extends WithEvents {
   /**
@@ -213,9 +228,14 @@ export interface FactorStore {
   /**
    * Accepts a time step for the account only if TOTP is on and `step` is
    * later than the last accepted one, and records it: of concurrent calls
-   * with one step, one wins.
+   * with one step, one wins. With `options.pending`, only while that
+   * pending sign-in is live, ending it in the same commit.
    */
-  useTotpStep(userId: string, step: number): Promise<boolean>;
+  useTotpStep(
+    userId: string,
+    step: number,
+    options?: PendingSpend,
+  ): Promise<boolean>;
   /**
    * Replaces the enabled TOTP's stored secret with `nextSecret` only if it
    * is still `previousSecret`, leaving the last accepted step and the
@@ -234,12 +254,13 @@ export interface FactorStore {
    * Spends one recovery code by its digest: the codes left after it, or
    * null when it is not one of the account's unused codes. Of concurrent
    * calls with one code, one wins; `options.events` are written with the
-   * winner's spend.
+   * winner's spend. With `options.pending`, only while that pending
+   * sign-in is live, ending it in the same commit.
    */
   useRecoveryCode(
     userId: string,
     codeHash: string,
-    options?: WithEvents,
+    options?: CodeSpend,
   ): Promise<number | null>;
 
   /** Records a pending sign-in (no failures yet). */

@@ -312,17 +312,35 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       const client = context.client(req, info);
       const scope = lock.scopeOf(req, fold(user.email));
       let proven: boolean;
+      // Whether the proof's commit ended the pending sign-in too.
+      let spent = false;
+      // Whether the pending sign-in ended meanwhile, once a proof failed:
+      // by another request's right code, by wrong codes, or with time.
+      const ended = async () =>
+        (await store.findPendingSignIn(tokenHash, at)) === null;
+      let gone: boolean | undefined;
       if (proof.kind === "totp" || proof.kind === "recovery_code") {
         // Counted per address key as well as per client address; a right
         // code gives its attempt back, and clears the count once the
-        // sign-in it finishes is committed (below).
-        const checked = await lock.check(
-          scope,
-          client,
-          () => spendCode(context, user, client, proof, at),
-        );
-        if (checked instanceof Response) return checked;
-        proven = checked;
+        // sign-in it finishes is committed (below). The code and the
+        // pending sign-in are spent in one commit, so that of two second
+        // steps with one right code, the later finds the sign-in gone,
+        // not the code used, and is no guess (else 410, uncounted, below).
+        const ticket = await lock.admit(scope, client);
+        if (ticket instanceof Response) return ticket;
+        try {
+          spent = await spendCode(context, user, client, proof, at, {
+            tokenHash,
+            now: at,
+          });
+        } catch (err) {
+          await ticket.giveBack();
+          throw err;
+        }
+        if (!spent) gone = await ended();
+        if (spent || gone) await ticket.giveBack();
+        else await ticket.failed();
+        proven = spent;
       } else {
         proven = proof.kind === "passkey" &&
           (await spendPasskey(
@@ -336,6 +354,9 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
             )) !== null;
       }
       if (!proven) {
+        // Nothing was judged against a pending sign-in that ended: a proof
+        // checked against nothing is no guess.
+        if (gone ?? await ended()) throw PENDING_GONE;
         const failure = await store.failPendingSignIn(
           tokenHash,
           at,
@@ -347,11 +368,13 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           message: "The code is not valid",
         });
       }
-      const spent = await store.spendPendingSignIn(tokenHash, at);
-      if (spent === null) throw PENDING_GONE;
+      const finished = spent
+        ? pending
+        : await store.spendPendingSignIn(tokenHash, at);
+      if (finished === null) throw PENDING_GONE;
       const { cookie, events } = await sessions.signIn(user, {
-        generation: spent.generation,
-        factorVersion: spent.factorVersion,
+        generation: finished.generation,
+        factorVersion: finished.factorVersion,
         method: proof.kind as SecondFactorMethod,
       }, client);
       // A completed sign-in clears the count it was counted under (DESIGN.md

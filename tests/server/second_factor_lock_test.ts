@@ -445,12 +445,12 @@ testEachStore(
   "a right code whose sign-in is refused at its commit clears no count: it completed nothing",
   async (store) => {
     const { member } = await people(store);
-    // Disabled once the right code has spent the pending sign-in: the
-    // sign-in's commit then refuses.
+    // Disabled once the right code has spent the pending sign-in (with
+    // its time step, in one commit): the sign-in's commit then refuses.
     let disableOnSpend = false;
     const watched = instrument(store, {
-      async spendPendingSignIn(tokenHash: string, at: number) {
-        const spent = await store.spendPendingSignIn(tokenHash, at);
+      async useTotpStep(...args: Parameters<typeof store.useTotpStep>) {
+        const spent = await store.useTotpStep(...args);
         if (disableOnSpend) {
           await store.updateUser(member.id, { disabled: true });
         }

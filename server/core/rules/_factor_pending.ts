@@ -41,13 +41,14 @@ export async function createPendingSignIn(
 // The pending sign-in and its account as read; `live` is the pending
 // sign-in when it may still finish: unexpired, its account enabled and
 // still at the generation and factor version it was bound to.
-interface PendingRead {
+export interface PendingRead {
   pending: Versioned<StoredPendingSignIn> | null;
   account: Versioned<AccountRecord> | null;
   live: PendingSignIn | null;
 }
 
-async function readPending(
+/** The pending sign-in behind `tokenHash` and its account, as read. */
+export async function readPending(
   records: RecordStore,
   tokenHash: string,
   now: number,

@@ -7,11 +7,14 @@
 import { AuthError } from "../../http/errors.ts";
 import type {
   AccountRecord,
+  Commit,
   RecordStore,
   StoredEnrolment,
   StoredTotp,
 } from "../records.ts";
 import type {
+  CodeSpend,
+  PendingSpend,
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
@@ -19,6 +22,7 @@ import type {
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
+import { readPending } from "./_factor_pending.ts";
 
 /**
  * Keeps an enrolment, replacing any earlier one, while TOTP is off:
@@ -176,27 +180,49 @@ export function disableTotp(
 // One read-modify-write of the TOTP record: `change` answers the next
 // record and the result, or null to write nothing (the answer is then
 // `none`, as it is without TOTP); `events` are written with the change.
+// With `pending`, the change is made only while that pending sign-in of the
+// account is live, and ends it in the same commit, checked against it and
+// its account: the code and the sign-in it finishes are spent together, so
+// a second step that checks the same code a moment later finds the pending
+// sign-in gone rather than the code used (before, it counted the right code
+// as a wrong guess; five such ended the pending sign-in under the winner).
 function updateTotp<T>(
   records: RecordStore,
   userId: string,
   none: T,
   change: (totp: StoredTotp) => { next: StoredTotp; result: T } | null,
-  events: WithEvents["events"] = [],
+  { events = [], pending }: CodeSpend = {},
 ): Promise<T> {
   return committing(records, async () => {
-    const found = await readRecord(records, "totp", userId);
+    const [found, signIn] = await Promise.all([
+      readRecord(records, "totp", userId),
+      pending === undefined
+        ? null
+        : readPending(records, pending.tokenHash, pending.now),
+    ]);
     const decided = found === null ? null : change(found.value);
-    if (found === null || decided === null) {
+    if (
+      found === null || decided === null ||
+      (signIn !== null &&
+        (signIn.live === null || signIn.account === null ||
+          signIn.live.userId !== userId))
+    ) {
       return { commit: null, result: none };
     }
-    return {
-      commit: {
-        checks: [unchanged("totp", userId, found)],
-        puts: [{ kind: "totp", value: decided.next, before: found.value }],
-        events,
-      },
-      result: decided.result,
+    const commit: Commit = {
+      checks: [unchanged("totp", userId, found)],
+      puts: [{ kind: "totp", value: decided.next, before: found.value }],
+      events,
     };
+    if (signIn !== null && pending !== undefined) {
+      commit.checks = [
+        ...commit.checks!,
+        unchanged("pending", pending.tokenHash, signIn.pending),
+        unchanged("account", userId, signIn.account),
+      ];
+      commit.deletes = [{ kind: "pending", value: signIn.live! }];
+    }
+    return { commit, result: decided.result };
   });
 }
 
@@ -210,14 +236,18 @@ export function replaceRecoveryCodes(
   return updateTotp(records, userId, false, (totp) => ({
     next: { ...totp, recoveryCodes: [...hashes] },
     result: true,
-  }), options.events);
+  }), { ...(options.events === undefined ? {} : { events: options.events }) });
 }
 
-/** Accepts `step` once, only if later than the last accepted one. */
+/**
+ * Accepts `step` once, only if later than the last accepted one (and, with
+ * `options.pending`, while that pending sign-in is live: it ends too).
+ */
 export function useTotpStep(
   records: RecordStore,
   userId: string,
   step: number,
+  options: PendingSpend = {},
 ): Promise<boolean> {
   return updateTotp(
     records,
@@ -227,6 +257,7 @@ export function useTotpStep(
       step > totp.lastStep
         ? { next: { ...totp, lastStep: step }, result: true }
         : null,
+    options,
   );
 }
 
@@ -248,16 +279,19 @@ export function replaceTotpSecret(
   );
 }
 
-/** Spends one recovery code by its digest: the codes left, or null. */
+/**
+ * Spends one recovery code by its digest: the codes left, or null (with
+ * `options.pending`, only while that pending sign-in is live: it ends too).
+ */
 export function useRecoveryCode(
   records: RecordStore,
   userId: string,
   codeHash: string,
-  options: WithEvents = {},
+  options: CodeSpend = {},
 ): Promise<number | null> {
   return updateTotp<number | null>(records, userId, null, (totp) => {
     if (!totp.recoveryCodes.includes(codeHash)) return null;
     const recoveryCodes = totp.recoveryCodes.filter((h) => h !== codeHash);
     return { next: { ...totp, recoveryCodes }, result: recoveryCodes.length };
-  }, options.events);
+  }, options);
 }

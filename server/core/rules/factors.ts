@@ -87,7 +87,8 @@ export function factorRules(records: RecordStore): FactorRules {
       totp.disableTotp(records, userId, options),
     replaceRecoveryCodes: (userId, hashes, options) =>
       totp.replaceRecoveryCodes(records, userId, hashes, options),
-    useTotpStep: (userId, step) => totp.useTotpStep(records, userId, step),
+    useTotpStep: (userId, step, options) =>
+      totp.useTotpStep(records, userId, step, options),
     replaceTotpSecret: (userId, previous, next) =>
       totp.replaceTotpSecret(records, userId, previous, next),
     useRecoveryCode: (userId, codeHash, options) =>

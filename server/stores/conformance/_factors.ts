@@ -15,7 +15,8 @@ import {
 } from "./_helpers.ts";
 
 const SECRET = "JBSWY3DPEHPK3PXP";
-const STEP = 59_000_000;
+/** The time step `withTotp` enrols at. */
+export const STEP = 59_000_000;
 const CODES = Array.from({ length: 10 }, (_, i) => `code-hash-${i}`);
 
 /** An account with TOTP enabled at STEP, and its id. */

@@ -9,7 +9,7 @@ import type {
   ChallengeRecord,
   PendingSignIn,
 } from "../../core/store_factors.ts";
-import { withTotp } from "./_factors.ts";
+import { STEP, withTotp } from "./_factors.ts";
 import { addUser, type Case, hash, MINUTE, tokenHash } from "./_helpers.ts";
 
 async function pendingFor(
@@ -46,6 +46,52 @@ function challengeFor(
 }
 
 const pending: Case[] = [
+  [
+    "a code spent with its pending sign-in ends both in one commit, only while it is live: of 50 concurrent, one",
+    async (s) => {
+      const id = await withTotp(s);
+      const bob = await withTotp(s, "bob@example.com");
+      const now = Date.now();
+      // A step: the one winner spends the step and ends the sign-in.
+      const p = await pendingFor(s, id, now);
+      const binding = { pending: { tokenHash: p.tokenHash, now } };
+      const steps = await Promise.all(
+        Array.from({ length: 50 }, () => s.useTotpStep(id, STEP + 1, binding)),
+      );
+      assert.equal(steps.filter(Boolean).length, 1);
+      assert.equal(await s.findPendingSignIn(p.tokenHash, now), null);
+      // A right code for a sign-in that ended spends nothing.
+      assert.equal(await s.useTotpStep(id, STEP + 2, binding), false);
+      assert.equal((await s.totp(id))?.lastStep, STEP + 1);
+      // A recovery code, likewise; not for another account's sign-in.
+      const q = await pendingFor(s, id, now);
+      const other = await pendingFor(s, bob, now);
+      assert.equal(
+        await s.useRecoveryCode(id, "code-hash-0", {
+          pending: { tokenHash: other.tokenHash, now },
+        }),
+        null,
+      );
+      const codes = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          s.useRecoveryCode(id, "code-hash-0", {
+            pending: { tokenHash: q.tokenHash, now },
+          })),
+      );
+      assert.deepEqual(codes.filter((left) => left !== null), [9]);
+      assert.equal(await s.findPendingSignIn(q.tokenHash, now), null);
+      assert.deepEqual(await s.findPendingSignIn(other.tokenHash, now), other);
+      // An expired one spends nothing either.
+      const r = await pendingFor(s, id, now);
+      assert.equal(
+        await s.useRecoveryCode(id, "code-hash-1", {
+          pending: { tokenHash: r.tokenHash, now: r.expiresAt },
+        }),
+        null,
+      );
+      assert.equal((await s.totp(id))?.recoveryCodesLeft, 9);
+    },
+  ],
   ["findPendingSignIn() answers it until it expires", async (s) => {
     const id = await withTotp(s);
     const now = Date.now();
