@@ -5,7 +5,13 @@
 // limits, each moving the account's `sessions:{userId}` tally so a sign-in
 // deciding its cap on the list meanwhile reads again.
 
-import type { AuditEvent, RecordStore, StoredSession } from "../records.ts";
+import type {
+  AuditEvent,
+  RecordStore,
+  StoredSession,
+  StoredTally,
+} from "../records.ts";
+import { committing, readRecords, unchanged } from "./_commit.ts";
 import { tally } from "./_records.ts";
 
 /**
@@ -60,4 +66,57 @@ export async function deleteDeadSessions(
     );
   await endSessions(records, userId, dead);
   return dead.length;
+}
+
+/** What {@linkcode endSessionsOnce} ended, and the events it wrote. */
+export interface Ended {
+  /** The sessions ended. */
+  sessions: StoredSession[];
+  /** The events written with them. */
+  events: readonly AuditEvent[];
+}
+
+/**
+ * Ends the sessions of `userId` that `named` lists, the first batch with
+ * `events` of them, in a commit checked against the account's
+ * `sessions:` tally, read before the list. Every deletion of a session
+ * moves that tally, so of two endings of the same sessions at once (a
+ * double "sign out everywhere else", one logout token delivered twice),
+ * one ends them and records it; the other reads again, finds them gone,
+ * and writes nothing. (Unchecked, each wrote its own event for the one
+ * change.) The rest, beyond a batch, are ended after, with no event.
+ */
+export async function endSessionsOnce(
+  records: RecordStore,
+  userId: string,
+  named: () => Promise<StoredSession[]>,
+  events: (sessions: StoredSession[]) => readonly AuditEvent[] = () => [],
+): Promise<Ended> {
+  const key = tally.sessions(userId);
+  const ended = await committing<Ended>(records, async () => {
+    const [count] = await readRecords<[StoredTally]>(records, [
+      { kind: "tally", key },
+    ]);
+    // Listed after the tally: a session added or ended since moved it.
+    const sessions = await named();
+    if (sessions.length === 0) {
+      return { commit: null, result: { sessions, events: [] } };
+    }
+    const made = events(sessions);
+    return {
+      commit: {
+        checks: [unchanged("tally", key, count)],
+        deletes: sessions.slice(0, SESSION_BATCH).map((value) => ({
+          kind: "session" as const,
+          value,
+        })),
+        // Up by one, as every batch moves it (see endSessions).
+        tallies: [{ key, by: 1 }],
+        events: made,
+      },
+      result: { sessions, events: made },
+    };
+  });
+  await endSessions(records, userId, ended.sessions.slice(SESSION_BATCH));
+  return ended;
 }

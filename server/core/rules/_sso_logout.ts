@@ -7,18 +7,15 @@
 
 import { hashToken } from "../_crypto.ts";
 import type {
-  AccountRecord,
   AuditEvent,
   RecordStore,
   StoredIdentity,
   StoredLogoutToken,
   StoredSession,
-  StoredTally,
 } from "../records.ts";
 import type { SsoLogoutOutcome, SsoLogoutRequest } from "../store_sso.ts";
-import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
-import { tally } from "./_records.ts";
-import { endSessions, SESSION_BATCH } from "./_session_sweep.ts";
+import { readRecord, readRecords, unchanged } from "./_commit.ts";
+import { endSessionsOnce } from "./_session_sweep.ts";
 import { ssoAccountOf, subjectKeyOf } from "./_sso_accounts.ts";
 
 /** Ends the sessions a logout token names (`SsoStore.endSsoSessions`). */
@@ -51,46 +48,27 @@ export async function endSsoSessions(
 }
 
 // Ends the sessions of `userId` the token names, with the logout's events,
-// decided on the account's `sessions:` tally, read before they are listed
-// and checked by the first commit: of deliveries of one token at once (a
+// once (`endSessionsOnce`): of deliveries of one token at once (a
 // provider's retry, one token reaching two instances), the one whose
-// commit lands ends them and records the logout, and the others read again
-// and find none. (Each wrote its own `logout` event before.)
+// commit lands ends them and records the logout, and the others find none.
+// (Each wrote its own `logout` event before.)
 async function endAccountSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
   userId: string,
 ): Promise<SsoLogoutOutcome> {
-  const key = tally.sessions(userId);
-  const { named, events } = await committing(records, async () => {
-    const [count, owner] = await readRecords<[StoredTally, AccountRecord]>(
-      records,
-      [{ kind: "tally", key }, { kind: "account", key: userId }],
-    );
-    const named = (await namedSessions(records, logout))
-      .filter((s) => s.userId === userId);
-    if (named.length === 0) {
-      return { commit: null, result: { named, events: [] } };
-    }
-    const events = owner === null
-      ? []
-      : logout.events?.(ssoAccountOf(owner.value), named.length) ?? [];
-    return {
-      commit: {
-        checks: [unchanged("tally", key, count)],
-        deletes: named.slice(0, SESSION_BATCH).map((value) => ({
-          kind: "session" as const,
-          value,
-        })),
-        // Up by one, as every batch moves it: see ./_session_sweep.ts.
-        tallies: [{ key, by: 1 }],
-        events,
-      },
-      result: { named, events },
-    };
-  });
-  await endSessions(records, userId, named.slice(SESSION_BATCH));
-  return { sessions: named.length, events };
+  const owner = await readRecord(records, "account", userId);
+  const ended = await endSessionsOnce(
+    records,
+    userId,
+    async () =>
+      (await namedSessions(records, logout)).filter((s) => s.userId === userId),
+    (sessions) =>
+      owner === null
+        ? []
+        : logout.events?.(ssoAccountOf(owner.value), sessions.length) ?? [],
+  );
+  return { sessions: ended.sessions.length, events: ended.events };
 }
 
 // The sessions the token names: by `sid` (of the identity of `sub` too,

@@ -27,7 +27,7 @@ import {
   InTurn,
   Rosters,
 } from "./_session_creation.ts";
-import { deleteDeadSessions, endSessions } from "./_session_sweep.ts";
+import { deleteDeadSessions, endSessionsOnce } from "./_session_sweep.ts";
 
 /**
  * The session operations of `Store`, decided over `records`.
@@ -280,7 +280,9 @@ function deleteSessionById(
 /**
  * Deletes every session of `userId` but `keepTokenHash`, with the events in
  * the first commit (none when there is nothing to delete): one commit under
- * the cap, one per batch beyond it (sessions from before the cap).
+ * the cap, one per batch beyond it (sessions from before the cap). Once
+ * (`endSessionsOnce`): of two at once, one ends the others and records it,
+ * the other finds none (before, each recorded its own `session.revoked`).
  */
 async function deleteOtherSessions(
   records: RecordStore,
@@ -288,11 +290,16 @@ async function deleteOtherSessions(
   keepTokenHash: string,
   options: WithEvents = {},
 ): Promise<number> {
-  const others = (await records.list("session", "userId", userId))
-    .map((found) => found.value)
-    .filter((s) => s.tokenHash !== keepTokenHash);
-  await endSessions(records, userId, others, options.events);
-  return others.length;
+  const ended = await endSessionsOnce(
+    records,
+    userId,
+    async () =>
+      (await records.list("session", "userId", userId))
+        .map((found) => found.value)
+        .filter((s) => s.tokenHash !== keepTokenHash),
+    () => options.events ?? [],
+  );
+  return ended.sessions.length;
 }
 
 /**
