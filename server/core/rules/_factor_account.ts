@@ -36,3 +36,17 @@ export function afterRemoval(
 export function accountPut(before: AccountRecord, next: AccountRecord): Put {
   return { kind: "account", value: next, before };
 }
+
+/**
+ * Whether an account keeps a way to sign in with `passkeys` passkeys and
+ * `identities` identities at providers left (DESIGN.md §13): a password,
+ * a passkey or an identity. The one rule behind `last_sign_in_method`, for
+ * an unlink and a passkey's removal alike.
+ */
+export function keepsAWayIn(
+  account: AccountRecord,
+  left: { passkeys: number; identities: number },
+): boolean {
+  return account.passwordHash !== "" || left.passkeys > 0 ||
+    left.identities > 0;
+}

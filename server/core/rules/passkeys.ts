@@ -19,7 +19,12 @@ import type {
   WithEvents,
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
-import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
+import {
+  accountPut,
+  afterRemoval,
+  keepsAWayIn,
+  withFactors,
+} from "./_factor_account.ts";
 import { tally } from "./_records.ts";
 
 // The passkey operations of `Store`.
@@ -206,10 +211,15 @@ function removePasskey(
       return { commit: null, result: false };
     }
     const { passwordHash, passkeyCount } = account.value;
-    // Listed after the tally: an identity linked or unlinked since moved it.
+    // Listed after the tally (an identity linked or unlinked since moved
+    // it), and only when nothing else is left.
     if (
-      passwordHash === "" && passkeyCount <= 1 &&
-      (await records.list("identity", "userId", userId)).length === 0
+      !keepsAWayIn(account.value, {
+        passkeys: passkeyCount - 1,
+        identities: passwordHash !== "" || passkeyCount > 1
+          ? 0
+          : (await records.list("identity", "userId", userId)).length,
+      })
     ) {
       throw new AuthError("last_sign_in_method", {
         message:

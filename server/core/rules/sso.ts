@@ -16,6 +16,7 @@ import type {
 import type { IdentityUnlinking, Store } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { tally } from "./_records.ts";
+import { keepsAWayIn } from "./_factor_account.ts";
 import { resolveSsoAccount, subjectKeyOf } from "./_sso_accounts.ts";
 import { endSsoSessions } from "./_sso_logout.ts";
 
@@ -169,8 +170,10 @@ function unlinkIdentity(
       .filter(({ value }) => value.id !== id);
     const account = owner.value;
     if (
-      account.passwordHash === "" && account.passkeyCount === 0 &&
-      others.length === 0
+      !keepsAWayIn(account, {
+        passkeys: account.passkeyCount,
+        identities: others.length,
+      })
     ) {
       throw new AuthError("last_sign_in_method");
     }
