@@ -10,6 +10,7 @@
  */
 
 import type { IdentityJson } from "@gatehouse/contract";
+import type { ActorStanding } from "./actor.ts";
 
 /**
  * Who is signed in: the contract's `Identity` schema (`IdentityJson`, the
@@ -89,6 +90,8 @@ export interface SessionContext {
   readonly id: string;
   /** When its holder last proved who they are, ms. */
   readonly authenticatedAt: number;
+  /** The account's generation it was issued under. */
+  readonly generation: number;
 }
 
 /** Everything attached to one request. */
@@ -111,6 +114,25 @@ export function attachContext(
 /** What is attached to `req`, if anything. */
 export function contextOf(req: Request): RequestContext | undefined {
   return contexts.get(req);
+}
+
+/**
+ * What an administrator's change made on `req` is bound to: the account,
+ * the role the guard admitted and the generation of its session, checked
+ * again in the change's commit. Undefined for an identity attached without
+ * a session ({@linkcode withIdentity}): the app that attached it vouches
+ * for it.
+ */
+export function standingOf(
+  req: Request,
+  identity: Identity,
+): ActorStanding | undefined {
+  const session = contexts.get(req)?.session;
+  return session == null ? undefined : {
+    id: identity.id,
+    role: identity.role,
+    generation: session.generation,
+  };
 }
 
 /** The session `requireSession` attached to `req`, or null. */

@@ -573,6 +573,7 @@ export function sessions(settings: SessionSettings): Sessions {
         tokenHash,
         id: found.id,
         authenticatedAt: found.authenticatedAt,
+        generation: found.generation,
       });
     }
     return identity;

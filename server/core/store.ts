@@ -34,6 +34,7 @@
 
 import type { AuditEventType, UserSort } from "@gatehouse/contract";
 import type { AuditEvent, WithEvents } from "./audit_event.ts";
+import type { ActorStanding, ByActor } from "./actor.ts";
 import type { AccountFactors, FactorStore } from "./store_factors.ts";
 import type { SsoStore } from "./store_sso.ts";
 
@@ -45,7 +46,14 @@ import type {
   StoredLink,
 } from "./records.ts";
 
-export type { AuditEvent, AuditEventType, UserSort, WithEvents };
+export type {
+  ActorStanding,
+  AuditEvent,
+  AuditEventType,
+  ByActor,
+  UserSort,
+  WithEvents,
+};
 export type * from "./records.ts";
 export type * from "./store_factors.ts";
 export type * from "./store_sso.ts";
@@ -118,7 +126,7 @@ export interface UserRecord {
 }
 
 /** What a store needs to create an account. */
-export interface NewUser extends WithEvents {
+export interface NewUser extends WithEvents, ByActor {
   /** A UUID chosen by the caller. */
   id: string;
   /** Trimmed, NFC-normalised email, as shown. */
@@ -190,7 +198,7 @@ export interface UserPage {
  * atomically against the stored record. Violations throw `AuthError` with the
  * rule's code; nothing is written then.
  */
-export interface UserUpdate {
+export interface UserUpdate extends ByActor {
   /** New disabled state. Disabling kills every session of the account. */
   disabled?: boolean;
   /** New display name (already checked by the name rules). */
@@ -308,6 +316,12 @@ export interface SessionLookup {
   /** When its holder last proved who they are (sign-in or re-authentication), ms. */
   authenticatedAt: number;
   /**
+   * The account's generation the session was issued under (the current
+   * one, as the session is live): what an administrator's changes are
+   * bound to ({@linkcode ActorStanding}).
+   */
+  generation: number;
+  /**
    * The account's second factors, read with the account (no second read):
    * the Identity and the second-factor policy need them on every request.
    */
@@ -340,7 +354,7 @@ export interface SessionRecord {
 }
 
 /** What ending every session of an account needs. */
-export interface SessionsRevocation extends WithEvents {
+export interface SessionsRevocation extends WithEvents, ByActor {
   /**
    * `role_beyond_reach` unless the account's role is one of these (the
    * empty role always is). Absent: every account is within reach.
@@ -422,7 +436,7 @@ export interface InvitationAcceptance extends WithEvents {
 }
 
 /** What storing a link needs besides the link. */
-export interface LinkCreation extends WithEvents {
+export interface LinkCreation extends WithEvents, ByActor {
   /**
    * The roles of the invitations this one may replace: those its inviter
    * could revoke (the empty role always is; an expired invitation always
@@ -432,7 +446,7 @@ export interface LinkCreation extends WithEvents {
 }
 
 /** What revoking an invitation needs. */
-export interface InvitationRevocation {
+export interface InvitationRevocation extends ByActor {
   /** Now, ms: an expired invitation is no longer pending. */
   now: number;
   /**
@@ -692,8 +706,11 @@ export interface Store extends FactorStore, SsoStore {
   /** Deletes up to `limit` counters whose window ended by `now`. */
   deleteExpiredCounters(now: number, limit: number): Promise<number>;
 
-  /** Writes events that record no change (refusals such as `login.failed`). */
-  recordEvents(events: readonly AuditEvent[]): Promise<void>;
+  /**
+   * Writes events that record no change (refusals such as `login.failed`);
+   * with an actor, in one commit and only while it stands.
+   */
+  recordEvents(events: readonly AuditEvent[], options?: ByActor): Promise<void>;
   /**
    * A page of audit events, newest first (by id), optionally of one
    * account (as actor or target) and one type: indexed reads; with

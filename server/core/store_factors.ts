@@ -22,6 +22,7 @@
  */
 
 import type { WithEvents } from "./audit_event.ts";
+import type { ByActor } from "./actor.ts";
 import type {
   ChallengeUse,
   StoredChallenge,
@@ -134,7 +135,7 @@ export interface PendingSpend {
 export interface CodeSpend extends WithEvents, PendingSpend {}
 
 /** What an administrator's removal of every second factor needs. */
-export interface SecondFactorRemoval extends WithEvents {
+export interface SecondFactorRemoval extends WithEvents, ByActor {
   /**
    * `role_beyond_reach` unless the account's stored role is one of these
    * (the empty role always is). Absent: every account is within reach.

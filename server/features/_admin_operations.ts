@@ -7,6 +7,7 @@ import type { UserJson, UserListJson } from "@gatehouse/contract";
 import type { AuditTrail } from "../core/_audit.ts";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
+import { standingOf } from "../core/identity.ts";
 import { fold } from "../core/_fold.ts";
 import {
   readEmail,
@@ -129,6 +130,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         passwordHash,
         createdAt,
         events,
+        actor: standingOf(req, actor),
       });
       trail.committed(events);
       return respond(await userJson(user), { status: 201, headers: NO_STORE });
@@ -150,6 +152,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         disabled,
         reachableRoles: await rules.reachable(actor),
         keepPrivileged: rules.privileged,
+        actor: standingOf(req, actor),
       };
       if (seen !== undefined) update.expectedRole = seen;
       return await applied(id, update, actor, client(req, info));
@@ -172,6 +175,7 @@ export function adminOperations(context: GatehouseContext): Operations<
           role,
           reachableRoles: await rules.reachable(actor),
           keepPrivileged: rules.privileged,
+          actor: standingOf(req, actor),
         },
         actor,
         client(req, info),
@@ -194,6 +198,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       await store.revokeUserSessions(id, {
         reachableRoles: await rules.reachable(actor),
         events,
+        actor: standingOf(req, actor),
       });
       trail.committed(events);
       return new Response(null, { status: 204, headers: NO_STORE });
@@ -216,6 +221,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       const removed = await store.removeUserSecondFactor(id, {
         reachableRoles: await rules.reachable(actor),
         events,
+        actor: standingOf(req, actor),
       });
       // Nothing was left to remove (none there, or a racing removal took
       // it): the state asked for holds, so the answer is the same 204
@@ -245,7 +251,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       // takes records: the event first, so that no unlock is ever missing
       // from the trail. Should the clearing then fail, the answer is a 500
       // and the account stays locked; another unlock records another event.
-      await store.recordEvents(events);
+      await store.recordEvents(events, { actor: standingOf(req, actor) });
       trail.committed(events);
       // Every count of the address ends at once, a trusted device's too:
       // the lock is cleared, whatever held it.

@@ -9,6 +9,7 @@
 import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { readId } from "../core/_input.ts";
+import { standingOf } from "../core/identity.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
 import { withinReach } from "../core/_roles.ts";
 import { NO_STORE, respond } from "../http/respond.ts";
@@ -73,6 +74,7 @@ export function revokeInvitationOperation(
       await store.revokeInvitation(id, {
         now: now(),
         reachableRoles: await rules.reachable(actor),
+        actor: standingOf(req, actor),
         events: (invitation) =>
           events = [
             trail.event("invitation.revoked", {

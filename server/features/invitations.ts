@@ -23,6 +23,7 @@
 import type { InviteAnswer } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
+import { standingOf } from "../core/identity.ts";
 import { readEmail, readName, readRole } from "../core/_input.ts";
 import { linkUrl, newLink, refuseReplacing } from "../core/_links.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
@@ -61,6 +62,7 @@ export function inviteOperation(context: GatehouseContext): Operation {
       await rules.assertKnown(role);
       await rules.assertGrantable(actor, role);
       const reachableRoles = await rules.reachable(actor);
+      const standing = standingOf(req, actor);
       const createdAt = now();
       const { token, record } = newLink({
         id: uuidv7(createdAt),
@@ -121,7 +123,11 @@ export function inviteOperation(context: GatehouseContext): Operation {
           // Counted and logged by the outbox; nothing was stored.
           throw MAIL_FAILED;
         }
-        await store.createLink(record, { events, reachableRoles });
+        await store.createLink(record, {
+          events,
+          reachableRoles,
+          actor: standing,
+        });
         trail.committed(events);
         return respond({ delivered: true } satisfies InviteAnswer, {
           headers: NO_STORE,
@@ -131,7 +137,7 @@ export function inviteOperation(context: GatehouseContext): Operation {
       // does not tell whether the address had an account.
       await Promise.all([
         store.credentialsByEmail(key),
-        store.createLink(record, { events, reachableRoles }),
+        store.createLink(record, { events, reachableRoles, actor: standing }),
       ]);
       trail.committed(events);
       let base = publicUrl;

@@ -14,16 +14,16 @@ import type {
   RecordStore,
   StoredTally,
   TallyMove,
-  Versioned,
 } from "../records.ts";
 import type { UserRecord, UserUpdate } from "../store.ts";
 import { committing, unchanged } from "./_commit.ts";
+import { readAsActor } from "./_actor.ts";
 import { tally, toUserRecord } from "./_records.ts";
 import { deleteDeadSessions } from "./_session_sweep.ts";
 
-// A commit checks at most ten records: the account and one tally per
-// privileged role.
-const MAX_PRIVILEGED_ROLES = 9;
+// A commit checks at most ten records: the account, its administrator's
+// account and one tally per privileged role.
+const MAX_PRIVILEGED_ROLES = 8;
 
 /**
  * The moves of the enabled tallies between two states of one account: one
@@ -74,10 +74,10 @@ export async function updateUser(
     ...keys.map((key) => ({ kind: "tally" as const, key })),
   ];
   const { user, revokedAt } = await committing(records, async () => {
-    const [found, ...counts] = await records.read(refs) as [
-      Versioned<AccountRecord> | null,
-      ...(Versioned<StoredTally> | null)[],
-    ];
+    const read = await readAsActor<
+      [AccountRecord, ...StoredTally[]]
+    >(records, refs, update.actor);
+    const [found, ...counts] = read.found;
     if (found === null) throw new AuthError("user_not_found");
     const current = found.value;
     // The tallies are checked only when the decision counted them.
@@ -87,7 +87,7 @@ export async function updateUser(
       return counts.reduce((sum, c) => sum + (c?.value.count ?? 0), 0);
     });
     const next: AccountRecord = { ...current, ...decision.changes };
-    const checks: Check[] = [unchanged("account", id, found)];
+    const checks: Check[] = [unchanged("account", id, found), ...read.checks];
     if (counted) {
       keys.forEach((key, i) =>
         checks.push(unchanged("tally", key, counts[i] ?? null))

@@ -23,6 +23,7 @@ import type {
   UserRecord,
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { readAsActor } from "./_actor.ts";
 import { tally, toUserRecord } from "./_records.ts";
 
 /**
@@ -196,9 +197,11 @@ export function revokeInvitation(
   revocation: InvitationRevocation,
 ): Promise<LinkRecord> {
   return committing(records, async () => {
-    const [link] = await readRecords<[StoredLink]>(records, [
-      { kind: "link", unique: "id", value: id },
-    ]);
+    const { found: [link], checks } = await readAsActor<[StoredLink]>(
+      records,
+      [{ kind: "link", unique: "id", value: id }],
+      revocation.actor,
+    );
     const invitation = link?.value ?? null;
     if (
       invitation === null || invitation.kind !== "invitation" ||
@@ -214,7 +217,7 @@ export function revokeInvitation(
     }
     return {
       commit: {
-        checks: [unchanged("link", invitation.tokenHash, link)],
+        checks: [unchanged("link", invitation.tokenHash, link), ...checks],
         deletes: [{ kind: "link", value: invitation }],
         events: revocation.events?.(invitation) ?? [],
       },

@@ -6,7 +6,7 @@
 import { AuthError } from "../../http/errors.ts";
 import { withinReach } from "../_roles.ts";
 import { fold } from "../_fold.ts";
-import type { AccountRecord, RecordStore, Versioned } from "../records.ts";
+import type { AccountRecord, RecordStore } from "../records.ts";
 import type {
   NewUser,
   SessionsRevocation,
@@ -20,6 +20,7 @@ import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { factorsOf, toUserRecord } from "./_records.ts";
 import { enabledMoves, updateUser } from "./_account_update.ts";
 import { deleteDeadSessions } from "./_session_sweep.ts";
+import { readAsActor } from "./_actor.ts";
 
 /**
  * The account operations of `Store`, decided over `records`.
@@ -101,12 +102,15 @@ function createUser(records: RecordStore, user: NewUser): Promise<UserRecord> {
     localeChosen: false,
   };
   return committing(records, async () => {
-    const [taken, same] = await readRecords<[AccountRecord, AccountRecord]>(
+    const { found: [taken, same], checks } = await readAsActor<
+      [AccountRecord, AccountRecord]
+    >(
       records,
       [
         { kind: "account", unique: "emailKey", value: user.emailKey },
         { kind: "account", key: user.id },
       ],
+      user.actor,
     );
     if (taken !== null) {
       throw new AuthError("email_taken", { meta: { field: "email" } });
@@ -116,7 +120,7 @@ function createUser(records: RecordStore, user: NewUser): Promise<UserRecord> {
     if (same !== null) throw new Error(`Account id "${user.id}" is in use`);
     return {
       commit: {
-        checks: [unchanged("account", user.id, null)],
+        checks: [unchanged("account", user.id, null), ...checks],
         puts: [{ kind: "account", value: account, before: null }],
         tallies: enabledMoves({ role: user.role, disabled: true }, account),
         ...(events === undefined ? {} : { events }),
@@ -225,10 +229,10 @@ async function revokeUserSessions(
   revocation: SessionsRevocation,
 ): Promise<UserRecord> {
   const { user, generation } = await committing(records, async () => {
-    const found: Versioned<AccountRecord> | null = await readRecord(
+    const { found: [found], checks } = await readAsActor<[AccountRecord]>(
       records,
-      "account",
-      userId,
+      [{ kind: "account", key: userId }],
+      revocation.actor,
     );
     if (found === null) throw new AuthError("user_not_found");
     const account = found.value;
@@ -241,7 +245,7 @@ async function revokeUserSessions(
     const next = { ...account, generation: account.generation + 1 };
     return {
       commit: {
-        checks: [unchanged("account", userId, found)],
+        checks: [unchanged("account", userId, found), ...checks],
         puts: [{ kind: "account", value: next, before: account }],
         ...(revocation.events === undefined
           ? {}

@@ -5,6 +5,9 @@
 // the rule that makes it.
 
 import { eventWithinReach } from "./_audit_reach.ts";
+import { committing } from "./_commit.ts";
+import { readAsActor } from "./_actor.ts";
+import type { ActorStanding } from "../actor.ts";
 import type {
   AccountRecord,
   AuditEvent,
@@ -45,7 +48,10 @@ export function auditRules(
   records: RecordStore,
 ): Pick<Store, "recordEvents" | "listAuditEvents" | "deleteExpiredEvents"> {
   return {
-    recordEvents: (events) => recordEvents(records, events),
+    recordEvents: (events, options) =>
+      options?.actor === undefined
+        ? recordEvents(records, events)
+        : recordEventsAs(records, events, options.actor),
     listAuditEvents: (query) => listAuditEvents(records, query),
     // "Older than `before`": event times are whole milliseconds, and the
     // store deletes at or before the time it is given.
@@ -65,6 +71,18 @@ async function recordEvents(
     });
     if (!done) throw new Error("Cannot record audit events");
   }
+}
+
+/** Writes events in one commit, only while `actor` still stands. */
+function recordEventsAs(
+  records: RecordStore,
+  events: readonly AuditEvent[],
+  actor: ActorStanding,
+): Promise<void> {
+  return committing(records, async () => {
+    const { checks } = await readAsActor<[]>(records, [], actor);
+    return { commit: { checks, events }, result: undefined };
+  });
 }
 
 // The store's query for `query`'s filters, `limit` events after `cursor`.

@@ -15,8 +15,9 @@ import type {
   StoredTotp,
 } from "../records.ts";
 import type { SecondFactorRemoval, Store } from "../store.ts";
-import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { committing, readRecord, unchanged } from "./_commit.ts";
 import { factorsOf } from "./_records.ts";
+import { readAsActor } from "./_actor.ts";
 import { accountPut, afterRemoval } from "./_factor_account.ts";
 import * as pending from "./_factor_pending.ts";
 import * as totp from "./_totp_rules.ts";
@@ -132,13 +133,13 @@ function removeUserSecondFactor(
   removal: SecondFactorRemoval,
 ): Promise<boolean> {
   return committing(records, async () => {
-    const [account, totp, enrolment] = await readRecords<
+    const { found: [account, totp, enrolment], checks } = await readAsActor<
       [AccountRecord, StoredTotp, StoredEnrolment]
     >(records, [
       { kind: "account", key: userId },
       { kind: "totp", key: userId },
       { kind: "enrolment", key: userId },
-    ]);
+    ], removal.actor);
     if (account === null) throw new AuthError("user_not_found");
     const { role } = account.value;
     if (!withinReach(removal.reachableRoles, role)) {
@@ -169,6 +170,7 @@ function removeUserSecondFactor(
           unchanged("account", userId, account),
           unchanged("totp", userId, totp),
           unchanged("enrolment", userId, enrolment),
+          ...checks,
         ],
         puts: [accountPut(account.value, next)],
         deletes,

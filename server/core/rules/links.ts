@@ -20,7 +20,8 @@ import type {
   UserRecord,
 } from "../store.ts";
 import { refuseReplacing } from "../_links.ts";
-import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { committing, readRecord, unchanged } from "./_commit.ts";
+import { readAsActor } from "./_actor.ts";
 import { tally, toUserRecord } from "./_records.ts";
 import {
   acceptInvitation,
@@ -135,14 +136,14 @@ async function createLink(
   }
   const key = tally.invitation(value.emailKey);
   await committing(records, async () => {
-    const [count, sameId, previous] = await readRecords<
+    const { found: [count, sameId, previous], checks } = await readAsActor<
       [StoredTally, StoredLink, StoredLink]
     >(records, [
       { kind: "tally", key },
       { kind: "link", unique: "id", value: value.id },
       // The same link stored again (a retried call) is replaced, not added.
       { kind: "link", key: value.tokenHash },
-    ]);
+    ], options.actor);
     const replaced = (await invitationsOf(records, value.emailKey))
       .filter((found) => found.value.tokenHash !== value.tokenHash);
     refuseReplacing(
@@ -166,6 +167,7 @@ async function createLink(
         checks: [
           unchanged("tally", key, count),
           unchanged("link", value.tokenHash, previous),
+          ...checks,
         ],
         puts: [{ kind: "link", value, before: previous?.value ?? null }],
         deletes,

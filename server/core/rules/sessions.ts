@@ -135,6 +135,7 @@ async function findSession(
     expiresAt: session.expiresAt,
     lastSeenAt: session.lastSeenAt,
     authenticatedAt: session.authenticatedAt,
+    generation: session.generation,
     factors: factorsOf(account),
     ...(session.ssoProvider === undefined
       ? {}

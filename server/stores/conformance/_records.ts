@@ -97,12 +97,18 @@ const sessions: Case[] = [
       expiresAt: now + HOUR,
       lastSeenAt: now,
       authenticatedAt: now,
+      generation: 0,
       factors: NO_FACTORS,
     };
     assert.deepEqual(found, live);
     assert.deepEqual(await s.findSession(token, now + HOUR - 1), live);
     assert.equal(await s.findSession(token, now + HOUR), null);
     assert.equal(await s.findSession(tokenHash(), now), null);
+    // A session issued after every session ended carries the new generation
+    // (what an administrator's changes are bound to).
+    await s.revokeUserSessions(ada.id, {});
+    const later = await addSession(s, ada.id, now, now + HOUR);
+    assert.equal((await s.findSession(later, now))?.generation, 1);
   }],
   [
     "findSession() given the account the token names answers its session, and null for a session of another account",
