@@ -165,11 +165,10 @@ export async function answerCallback(
       },
     }, meta);
   } catch (error) {
-    // Disabled (or its credential moved) since it was read.
     if (error instanceof AuthError && error.code === "credentials_invalid") {
       return refuse(
-        "sso_account_disabled",
-        "The account changed",
+        await changedSince(context, account.id),
+        "The account changed since it was read",
         flow,
         account,
       );
@@ -188,6 +187,21 @@ export async function answerCallback(
   headers.append("set-cookie", CLEAR_SSO_COOKIE);
   headers.append("set-cookie", lock.deviceCookie(req, emailKey));
   return new Response(null, { status: 303, headers });
+}
+
+// Why the session's commit refused an account read before it: gone,
+// disabled, or else only its generation moved (its sessions were ended, or
+// its password reset, while the sign-in was in flight). That last is no
+// fault of the account: the flow is spent, and the person starts again. It
+// is never signed in under the new generation: a sign-in in flight when
+// the sessions end leaves no session (DESIGN.md §5).
+async function changedSince(
+  context: GatehouseContext,
+  accountId: string,
+): Promise<SsoErrorCode> {
+  const current = await context.store.userById(accountId);
+  if (current === null) return "sso_account_unknown";
+  return current.disabled ? "sso_account_disabled" : "sso_state_invalid";
 }
 
 // Whether an enforcing provider other than `provider` speaks for the

@@ -18,7 +18,7 @@ import {
   serveHandler,
 } from "../fixtures/kv.ts";
 import { ROLES } from "../fixtures/admin.ts";
-import { gate, instrument } from "../fixtures/instrument.ts";
+import { held } from "../fixtures/instrument.ts";
 import type { Store } from "../../mod.ts";
 import type { UserRecord } from "../../server/core/store.ts";
 import { fold } from "../../server/core/_fold.ts";
@@ -34,34 +34,6 @@ const instance = (store: Store) =>
     publicUrl: PUBLIC_URL,
     limits: { accountLockThreshold: 2 },
   });
-
-// A store whose `method`, once armed, waits at its next call until released:
-// the request holding it has passed its guard and read what it needed.
-function held(store: Store, method: keyof Store) {
-  let armed = false;
-  let arrived = gate();
-  let released = gate();
-  const real = (store[method] as (...args: unknown[]) => unknown).bind(store);
-  return {
-    store: instrument(store, {
-      [method]: async (...args: unknown[]) => {
-        if (armed) {
-          armed = false;
-          arrived.open();
-          await released.opened;
-        }
-        return await real(...args);
-      },
-    }),
-    arm() {
-      armed = true;
-      arrived = gate();
-      released = gate();
-    },
-    reached: () => arrived.opened,
-    release: () => released.open(),
-  };
-}
 
 // One server per instance; `send` answers the status and the error code.
 function client(url: string) {

@@ -7,9 +7,13 @@
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
-import { addUser, PASSWORD } from "../fixtures/kv.ts";
+import { addUser } from "../fixtures/kv.ts";
 import { BACKENDS } from "../fixtures/stores.ts";
-import { type SsoWorld, ssoWorld, TestBrowser } from "../fixtures/sso.ts";
+import {
+  signedInWithPassword,
+  ssoWorld,
+  TestBrowser,
+} from "../fixtures/sso.ts";
 
 // What a URL may carry: the 70,000-character string goes in bodies only.
 const IN_URLS = HOSTILE.filter((s) => s.length < 4096);
@@ -36,21 +40,6 @@ async function answered(
   const text = await res.text();
   assert(res.status < 500, `${what}: ${res.status} ${text.slice(0, 200)}`);
   return { status: res.status, body: text === "" ? null : JSON.parse(text) };
-}
-
-async function signedInWithPassword(
-  world: SsoWorld,
-  email: string,
-): Promise<TestBrowser> {
-  const browser = new TestBrowser();
-  const res = await browser.request(`${world.origin}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  await res.body?.cancel();
-  assertEquals(res.status, 200);
-  return browser;
 }
 
 for (const backend of BACKENDS) {
