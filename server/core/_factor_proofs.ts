@@ -3,7 +3,8 @@
 // sign-in: a TOTP code (its time step accepted once per account), a
 // recovery code (single use) and a passkey assertion (its challenge single
 // use, bound to a use and kept server-side under a cookie; its counter
-// checked). Each answers whether the proof holds; the callers say why not.
+// checked; as a second step, spent with the pending sign-in as a code is).
+// Each answers whether the proof holds; the callers say why not.
 
 import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
 import { readCookie, serializeCookie } from "../http/cookie.ts";
@@ -14,6 +15,7 @@ import type { AuditEvent, Store } from "./store.ts";
 import type {
   ChallengeUse,
   PasskeyRecord,
+  PasskeyUse,
   PendingSpend,
 } from "./store_factors.ts";
 import { loadTotp } from "./_totp_loader.ts";
@@ -180,9 +182,16 @@ export async function spendChallenge(
   use: ChallengeUse,
   now: number,
 ): Promise<{ challenge: string; userId: string } | null> {
+  const tokenHash = challengeOf(req);
+  return tokenHash === null
+    ? null
+    : await store.spendChallenge(tokenHash, use, now);
+}
+
+// The digest of the challenge cookie's token, or null without one.
+function challengeOf(req: Request): string | null {
   const token = readCookie(req.headers.get("cookie"), CHALLENGE_COOKIE);
-  if (token === null || !isTokenShaped(token)) return null;
-  return await store.spendChallenge(hashToken(token), use, now);
+  return token === null || !isTokenShaped(token) ? null : hashToken(token);
 }
 
 /**
@@ -212,6 +221,50 @@ export async function spendPasskey(
   });
 }
 
+/**
+ * Proves a passkey assertion as the second step of `pending`'s sign-in,
+ * against the challenge the request's cookie names (issued for
+ * `second_factor`, for the account `userId`): true once. The challenge is
+ * read, not spent, before the assertion is verified; the challenge, the
+ * passkey's use and the pending sign-in are then spent in one commit, as a
+ * code is with its pending sign-in (see `PasskeyUse`): of second steps sent
+ * at once with one assertion, the later ones find the sign-in gone, not
+ * the challenge spent, and are no guess. A refused assertion spends its
+ * challenge all the same: a challenge is single use.
+ */
+export async function spendPendingPasskey(
+  store: Store,
+  rp: RelyingParty,
+  req: Request,
+  { userId, response, now, pending }: PendingPasskeyProof,
+): Promise<boolean> {
+  const use = "second_factor";
+  const tokenHash = challengeOf(req);
+  if (tokenHash === null) return false;
+  const challenge = await store.findChallenge(tokenHash, use, now);
+  if (challenge === null) return false;
+  const passkey = await provePasskey(store, rp, challenge, {
+    userId,
+    response,
+    now,
+    spending: { challenge: { tokenHash, use }, pending },
+  });
+  if (passkey === null) await store.spendChallenge(tokenHash, use, now);
+  return passkey !== null;
+}
+
+/** What {@linkcode spendPendingPasskey} checks, and the sign-in it finishes. */
+export interface PendingPasskeyProof {
+  /** The account of the pending sign-in: only its passkeys count. */
+  userId: string;
+  /** The browser's assertion. */
+  response: unknown;
+  /** Now, ms. */
+  now: number;
+  /** The pending sign-in the assertion finishes. */
+  pending: PendingBinding;
+}
+
 /** What {@linkcode provePasskey} checks an assertion with. */
 export interface PasskeyProof {
   /** Only this account's passkeys count; null: any account's. */
@@ -222,6 +275,8 @@ export interface PasskeyProof {
   now: number;
   /** Read before the use is recorded: the caller binds its session to it. */
   before?: (passkey: PasskeyRecord) => Promise<boolean>;
+  /** Spent with the use, in its commit (see `PasskeyUse`). */
+  spending?: Pick<PasskeyUse, "challenge" | "pending">;
 }
 
 /**
@@ -233,7 +288,7 @@ export async function provePasskey(
   store: Store,
   rp: RelyingParty,
   challenge: { challenge: string; userId: string },
-  { userId, response, now, before }: PasskeyProof,
+  { userId, response, now, before, spending }: PasskeyProof,
 ): Promise<PasskeyRecord | null> {
   const credentialId = credentialIdOf(response);
   if (credentialId === null) return null;
@@ -255,6 +310,7 @@ export async function provePasskey(
   const used = await store.usePasskey(passkey.id, {
     counter: verified.counter,
     now,
+    ...spending,
   });
   return used ? passkey : null;
 }

@@ -111,15 +111,7 @@ export type PasskeyRecord = StoredPasskey;
 /** What registering a passkey writes. */
 export type NewPasskey = Omit<PasskeyRecord, "lastUsedAt">;
 
-/** What spending a passkey's assertion writes. */
-export interface PasskeyUse {
-  /** The counter of the assertion. */
-  counter: number;
-  /** Now, ms. */
-  now: number;
-}
-
-/** The pending sign-in a code is spent for, if any. */
+/** The pending sign-in a code (or a passkey) is spent for, if any. */
 export interface PendingSpend {
   /**
    * The second step of a sign-in this code finishes: the code is accepted
@@ -129,6 +121,27 @@ export interface PendingSpend {
    * gone (nothing to guess against) and spend nothing.
    */
   pending?: { tokenHash: string; now: number };
+}
+
+/**
+ * What spending a passkey's assertion writes. With `pending` (the second
+ * step of a sign-in), the use is recorded only while that pending sign-in
+ * of the passkey's account is live, and ends it in the same commit, as a
+ * code's spend does.
+ */
+export interface PasskeyUse extends PendingSpend {
+  /** The counter of the assertion. */
+  counter: number;
+  /** Now, ms. */
+  now: number;
+  /**
+   * The challenge the assertion answered, by its cookie's digest and its
+   * use: the use is recorded only while that challenge is live at `now`,
+   * and spends it in the same commit. Of concurrent second steps with one
+   * assertion, one spends the challenge, the use and the pending sign-in
+   * together; the others find the sign-in gone and spend nothing.
+   */
+  challenge?: { tokenHash: string; use: ChallengeUse };
 }
 
 /** A recovery code spent: its events, and the pending sign-in it finishes. */
@@ -297,6 +310,16 @@ export interface FactorStore {
   /** Keeps a WebAuthn challenge until it is spent or expires. */
   createChallenge(challenge: ChallengeRecord): Promise<void>;
   /**
+   * The live challenge behind `tokenHash` issued for `use`, left as it is:
+   * null when it is unknown, spent, expired at `now`, or issued for another
+   * use. What a proof spent with its challenge reads first (`PasskeyUse`).
+   */
+  findChallenge(
+    tokenHash: string,
+    use: ChallengeUse,
+    now: number,
+  ): Promise<ChallengeRecord | null>;
+  /**
    * Spends the live challenge behind `tokenHash` issued for `use`: of
    * concurrent calls, one gets it. Null when it is unknown, spent, expired
    * at `now`, or issued for another use (which is then left as it is).
@@ -345,7 +368,10 @@ export interface FactorStore {
    * Records a sign-in with passkey `id`: sets its counter and last use,
    * only if the passkey still exists and the counter grew (or both the
    * stored and the new counter are 0: an authenticator that does not
-   * count). False otherwise (a replayed or cloned authenticator).
+   * count). False otherwise (a replayed or cloned authenticator). With
+   * `use.challenge` and `use.pending`, only while that challenge and that
+   * pending sign-in of the passkey's account are live, spending both in
+   * the same commit (false, and nothing spent, otherwise).
    */
   usePasskey(id: string, use: PasskeyUse): Promise<boolean>;
 

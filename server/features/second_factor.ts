@@ -30,7 +30,7 @@ import {
   lazyRelyingParty,
   readProof,
   spendCode,
-  spendPasskey,
+  spendPendingPasskey,
 } from "../core/_factor_proofs.ts";
 import type { Auth } from "../core/auth.ts";
 import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
@@ -311,8 +311,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       if (pending === null || user === null) throw PENDING_GONE;
       const client = context.client(req, info);
       const scope = lock.scopeOf(req, fold(user.email));
-      let proven: boolean;
-      // Whether the proof's commit ended the pending sign-in too.
+      // Whether the proof held: its commit ended the pending sign-in too.
       let spent = false;
       // Whether the pending sign-in ended meanwhile, once a proof failed:
       // by another request's right code, by wrong codes, or with time.
@@ -340,20 +339,19 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         if (!spent) gone = await ended();
         if (spent || gone) await ticket.giveBack();
         else await ticket.failed();
-        proven = spent;
-      } else {
-        proven = proof.kind === "passkey" &&
-          (await spendPasskey(
-              store,
-              rp(),
-              req,
-              "second_factor",
-              user.id,
-              proof.value,
-              at,
-            )) !== null;
+      } else if (proof.kind === "passkey") {
+        // Not counted by the account lock (below). Its challenge, its use
+        // and the pending sign-in are spent in one commit, as a code is: of
+        // two second steps with one assertion, the later finds the sign-in
+        // gone, not the challenge spent, and is no guess (410, below).
+        spent = await spendPendingPasskey(store, rp(), req, {
+          userId: user.id,
+          response: proof.value,
+          now: at,
+          pending: { tokenHash, now: at },
+        });
       }
-      if (!proven) {
+      if (!spent) {
         // Nothing was judged against a pending sign-in that ended: a proof
         // checked against nothing is no guess.
         if (gone ?? await ended()) throw PENDING_GONE;
@@ -368,13 +366,9 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           message: "The code is not valid",
         });
       }
-      const finished = spent
-        ? pending
-        : await store.spendPendingSignIn(tokenHash, at);
-      if (finished === null) throw PENDING_GONE;
       const { cookie, events } = await sessions.signIn(user, {
-        generation: finished.generation,
-        factorVersion: finished.factorVersion,
+        generation: pending.generation,
+        factorVersion: pending.factorVersion,
         method: proof.kind as SecondFactorMethod,
       }, client);
       // A completed sign-in clears the count it was counted under (DESIGN.md

@@ -13,7 +13,7 @@
 import { totpCode } from "../../server/core/totp.ts";
 import { assertEquals } from "../fixtures/assert.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { withServedApi } from "../fixtures/security.ts";
+import { answerOf, tally, withServedApi } from "../fixtures/security.ts";
 import {
   enrolTotp,
   passwordStep,
@@ -22,19 +22,6 @@ import {
 } from "../fixtures/second_factor.ts";
 
 const AT_ONCE = 20;
-
-async function answerOf(res: Response): Promise<string> {
-  const text = await res.text();
-  return res.status === 200 ? "200" : `${res.status} ${JSON.parse(text).code}`;
-}
-
-function tally(answers: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const answer of answers.toSorted()) {
-    counts[answer] = (counts[answer] ?? 0) + 1;
-  }
-  return counts;
-}
 
 testEachStore(
   `one right second-step code sent ${AT_ONCE} times at once signs in once and counts no guess`,

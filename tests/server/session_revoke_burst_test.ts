@@ -8,29 +8,14 @@
 import { assertEquals } from "../fixtures/assert.ts";
 import { testEachStore } from "../fixtures/stores.ts";
 import {
+  answerOf,
   people,
   servedSecurityApi,
   sessionsOf,
+  tally,
   withServedApi,
 } from "../fixtures/security.ts";
 import { pairTest } from "../fixtures/instances.ts";
-
-// An answer as "status" or "status code" (an error's code).
-async function answerOf(res: Response): Promise<string> {
-  const text = await res.text();
-  return text === ""
-    ? `${res.status}`
-    : `${res.status} ${JSON.parse(text).code}`;
-}
-
-// How many answers said each thing.
-function tally(answers: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const answer of answers.toSorted()) {
-    counts[answer] = (counts[answer] ?? 0) + 1;
-  }
-  return counts;
-}
 
 testEachStore(
   "over HTTP: a hundred DELETE /api/auth/sessions/{id} of one session at once end it once: one 204, 99 session_not_found, one session.revoked",

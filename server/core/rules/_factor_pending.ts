@@ -1,7 +1,8 @@
 // The short-lived records of a second-factor sign-in over the narrow store:
 // pending sign-ins (bound to the account's generation and factor version,
 // counting wrong codes exactly) and WebAuthn challenges (single use, bound
-// to a use). Both are spent with a checked delete.
+// to a use). Both are spent with a checked delete; a passkey's second step
+// spends both with the passkey's use (passkeys.ts).
 
 import type {
   AccountRecord,
@@ -165,6 +166,25 @@ export async function createChallenge(
   }
 }
 
+// The challenge behind `tokenHash` as read; `live` is it when it may still
+// be spent: issued for `use`, unexpired at `now`.
+export interface ChallengeRead {
+  found: Versioned<StoredChallenge> | null;
+  live: StoredChallenge | null;
+}
+
+/** The challenge behind `tokenHash`, as read, and whether it is live. */
+export async function readChallenge(
+  records: RecordStore,
+  tokenHash: string,
+  use: ChallengeUse,
+  now: number,
+): Promise<ChallengeRead> {
+  const found = await readRecord(records, "challenge", tokenHash);
+  const live = found?.value.use === use && found.value.expiresAt > now;
+  return { found, live: live ? found.value : null };
+}
+
 /**
  * Spends the live challenge issued for `use`: one of concurrent calls gets
  * it. One issued for another use is left as it is.
@@ -176,17 +196,14 @@ export function spendChallenge(
   now: number,
 ): Promise<ChallengeRecord | null> {
   return committing(records, async () => {
-    const found = await readRecord(records, "challenge", tokenHash);
-    const value = found?.value ?? null;
-    if (value === null || value.use !== use || value.expiresAt <= now) {
-      return { commit: null, result: null };
-    }
+    const { found, live } = await readChallenge(records, tokenHash, use, now);
+    if (live === null) return { commit: null, result: null };
     return {
       commit: {
         checks: [unchanged("challenge", tokenHash, found)],
-        deletes: [{ kind: "challenge", value }],
+        deletes: [{ kind: "challenge", value: live }],
       },
-      result: value,
+      result: live,
     };
   });
 }

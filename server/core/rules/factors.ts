@@ -40,6 +40,7 @@ type FactorRules = Pick<
   | "failPendingSignIn"
   | "spendPendingSignIn"
   | "createChallenge"
+  | "findChallenge"
   | "spendChallenge"
   | "removeUserSecondFactor"
   | "deleteExpiredFactorRecords"
@@ -103,6 +104,8 @@ export function factorRules(records: RecordStore): FactorRules {
     spendPendingSignIn: (tokenHash, now) =>
       pending.spendPendingSignIn(records, tokenHash, now),
     createChallenge: (challenge) => pending.createChallenge(records, challenge),
+    findChallenge: async (tokenHash, use, now) =>
+      (await pending.readChallenge(records, tokenHash, use, now)).live,
     spendChallenge: (tokenHash, use, now) =>
       pending.spendChallenge(records, tokenHash, use, now),
     removeUserSecondFactor: (userId, removal) =>

@@ -398,6 +398,13 @@ export class RuleStore implements Store {
     return this.#factors.createChallenge(...args);
   }
 
+  /** {@inheritDoc Store.findChallenge} */
+  findChallenge(
+    ...args: Parameters<Store["findChallenge"]>
+  ): ReturnType<Store["findChallenge"]> {
+    return this.#factors.findChallenge(...args);
+  }
+
   /** {@inheritDoc Store.spendChallenge} */
   spendChallenge(
     ...args: Parameters<Store["spendChallenge"]>

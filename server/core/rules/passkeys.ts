@@ -1,12 +1,15 @@
 // Passkeys over the narrow store: registration within a cap, a credential
 // registered once across every account, listing, renaming, removal (which
-// moves the factor version) and the signature counter rule. Registration
+// moves the factor version) and the signature counter rule (a second
+// step's use spent with its challenge and pending sign-in). Registration
 // and removal rewrite the account's `passkeyCount` in their commit, checked
 // against the account's version: the cap holds under concurrency.
 
 import { AuthError } from "../../http/errors.ts";
 import type {
   AccountRecord,
+  Check,
+  Delete,
   RecordStore,
   StoredPasskey,
   StoredTally,
@@ -25,6 +28,7 @@ import {
   keepsAWayIn,
   withFactors,
 } from "./_factor_account.ts";
+import { readChallenge, readPending } from "./_factor_pending.ts";
 import { tally } from "./_records.ts";
 
 // The passkey operations of `Store`.
@@ -85,9 +89,7 @@ export function passkeyRules(records: RecordStore): PasskeyRules {
       ),
     removePasskey: (userId, id, options) =>
       removePasskey(records, userId, id, options),
-    usePasskey: async (id, use) =>
-      await updatePasskey(records, id, (passkey) => counted(passkey, use)) !==
-        null,
+    usePasskey: (id, use) => usePasskey(records, id, use),
   };
 }
 
@@ -165,6 +167,64 @@ function updatePasskey(
         puts: [{ kind: "passkey", value: next, before: found.value }],
       },
       result: next,
+    };
+  });
+}
+
+// Records a passkey's use under the counter rule. With `challenge`, only
+// while that challenge is live, and with `pending`, only while that pending
+// sign-in of the passkey's account is live: both end in the same commit,
+// checked against them and the account. So of second steps sent at once
+// with one assertion, one spends the challenge, the use and the sign-in it
+// finishes together, and the others find the sign-in gone rather than the
+// challenge spent (before, the challenge was spent first and the sign-in
+// later: those counted a wrong proof, and five such ended the pending
+// sign-in under the winner).
+function usePasskey(
+  records: RecordStore,
+  id: string,
+  use: PasskeyUse,
+): Promise<boolean> {
+  const { challenge, pending } = use;
+  return committing(records, async () => {
+    const [found, asked, signIn] = await Promise.all([
+      readRecord(records, "passkey", id),
+      challenge === undefined
+        ? null
+        : readChallenge(records, challenge.tokenHash, challenge.use, use.now),
+      pending === undefined
+        ? null
+        : readPending(records, pending.tokenHash, pending.now),
+    ]);
+    const next = found === null ? null : counted(found.value, use);
+    if (
+      found === null || next === null || asked?.live === null ||
+      (signIn !== null &&
+        (signIn.live === null || signIn.account === null ||
+          signIn.live.userId !== found.value.userId))
+    ) {
+      return { commit: null, result: false };
+    }
+    const checks: Check[] = [unchanged("passkey", id, found)];
+    const deletes: Delete[] = [];
+    if (asked?.live && challenge !== undefined) {
+      checks.push(unchanged("challenge", challenge.tokenHash, asked.found));
+      deletes.push({ kind: "challenge", value: asked.live });
+    }
+    if (signIn?.live && pending !== undefined) {
+      checks.push(
+        unchanged("pending", pending.tokenHash, signIn.pending),
+        unchanged("account", signIn.live.userId, signIn.account),
+      );
+      deletes.push({ kind: "pending", value: signIn.live });
+    }
+    return {
+      commit: {
+        checks,
+        puts: [{ kind: "passkey", value: next, before: found.value }],
+        deletes,
+      },
+      result: true,
     };
   });
 }

@@ -1,7 +1,7 @@
 // Conformance cases for the short-lived records of a second-factor sign-in:
 // pending sign-ins (bound to the account's generation and factor version,
 // counting wrong codes exactly) and WebAuthn challenges (single use, bound
-// to a use), and the sweep of expired ones.
+// to a use), a proof spent with them, and the sweep of expired ones.
 
 import assert from "node:assert/strict";
 import type { Store } from "../../core/store.ts";
@@ -10,7 +10,14 @@ import type {
   PendingSignIn,
 } from "../../core/store_factors.ts";
 import { STEP, withTotp } from "./_factors.ts";
-import { addUser, type Case, hash, MINUTE, tokenHash } from "./_helpers.ts";
+import {
+  addUser,
+  type Case,
+  hash,
+  MINUTE,
+  passkeyOf,
+  tokenHash,
+} from "./_helpers.ts";
 
 async function pendingFor(
   s: Store,
@@ -90,6 +97,74 @@ const pending: Case[] = [
         null,
       );
       assert.equal((await s.totp(id))?.recoveryCodesLeft, 9);
+    },
+  ],
+  [
+    "a passkey's use spent with its challenge and pending sign-in ends all three in one commit, only while both are live: of 50 concurrent, one",
+    async (s) => {
+      const ada = await addUser(s, { email: "ada@example.com" });
+      const bob = await addUser(s, { email: "bob@example.com" });
+      // It does not count: only the challenge and the sign-in make its
+      // assertion single use.
+      const passkey = passkeyOf(ada.id, { counter: 0 });
+      assert.notEqual(await s.addPasskey(passkey, 20), null);
+      const now = Date.now();
+      const secondStep = async (userId: string) => {
+        const p = await pendingFor(s, userId, now);
+        const c = challengeFor(userId, now, "second_factor");
+        await s.createChallenge(c);
+        const use = {
+          counter: 0,
+          now,
+          challenge: { tokenHash: c.tokenHash, use: "second_factor" as const },
+          pending: { tokenHash: p.tokenHash, now },
+        };
+        return { p, c, use };
+      };
+      const first = await secondStep(ada.id);
+      const uses = await Promise.all(
+        Array.from({ length: 50 }, () => s.usePasskey(passkey.id, first.use)),
+      );
+      assert.equal(uses.filter(Boolean).length, 1);
+      assert.equal(await s.findPendingSignIn(first.p.tokenHash, now), null);
+      assert.equal(
+        await s.findChallenge(first.c.tokenHash, "second_factor", now),
+        null,
+      );
+      // With a spent challenge, or for a sign-in that ended, another's, or
+      // with a challenge of another use or expired: nothing is spent.
+      const next = await secondStep(ada.id);
+      const other = await secondStep(bob.id);
+      const login = challengeFor("", now);
+      await s.createChallenge(login);
+      for (
+        const use of [
+          { ...next.use, challenge: first.use.challenge },
+          { ...next.use, pending: first.use.pending },
+          { ...next.use, pending: other.use.pending },
+          {
+            ...next.use,
+            challenge: { tokenHash: login.tokenHash, use: "second_factor" },
+          },
+          { ...next.use, now: next.c.expiresAt },
+        ] as const
+      ) {
+        assert.equal(await s.usePasskey(passkey.id, use), false);
+      }
+      assert.deepEqual(
+        await s.findChallenge(next.c.tokenHash, "second_factor", now),
+        next.c,
+      );
+      assert.deepEqual(
+        await s.findPendingSignIn(next.p.tokenHash, now),
+        next.p,
+      );
+      assert.deepEqual(
+        await s.findPendingSignIn(other.p.tokenHash, now),
+        other.p,
+      );
+      assert.equal(await s.usePasskey(passkey.id, next.use), true);
+      assert.equal(await s.findPendingSignIn(next.p.tokenHash, now), null);
     },
   ],
   ["findPendingSignIn() answers it until it expires", async (s) => {
@@ -200,12 +275,25 @@ const pending: Case[] = [
 
 const challenges: Case[] = [
   [
-    "spendChallenge() spends it once, for its use only, before it expires",
+    "findChallenge() reads and spendChallenge() spends it once, for its use only, before it expires",
     async (s) => {
       const ada = await addUser(s, { email: "ada@example.com" });
       const now = Date.now();
       const c = challengeFor(ada.id, now, "reauthenticate");
       await s.createChallenge(c);
+      assert.equal(await s.findChallenge(c.tokenHash, "login", now), null);
+      assert.equal(
+        await s.findChallenge(c.tokenHash, "reauthenticate", c.expiresAt),
+        null,
+      );
+      assert.equal(await s.findChallenge(tokenHash(), "login", now), null);
+      // Read, not spent.
+      for (let i = 0; i < 2; i++) {
+        assert.deepEqual(
+          await s.findChallenge(c.tokenHash, "reauthenticate", now),
+          c,
+        );
+      }
       assert.equal(await s.spendChallenge(c.tokenHash, "login", now), null);
       assert.equal(await s.spendChallenge(c.tokenHash, "register", now), null);
       assert.equal(
@@ -218,6 +306,10 @@ const challenges: Case[] = [
       );
       assert.equal(
         await s.spendChallenge(c.tokenHash, "reauthenticate", now),
+        null,
+      );
+      assert.equal(
+        await s.findChallenge(c.tokenHash, "reauthenticate", now),
         null,
       );
       // A passwordless sign-in's challenge has no account.
