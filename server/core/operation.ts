@@ -14,8 +14,14 @@ import {
   type OperationName,
   OPERATIONS,
 } from "@gatehouse/contract";
+import type { ActorStanding } from "./actor.ts";
 import type { GatehouseContext } from "./context.ts";
-import { contextOf, type Identity, type SessionContext } from "./identity.ts";
+import {
+  contextOf,
+  type Identity,
+  type SessionContext,
+  standingOf,
+} from "./identity.ts";
 import type { Handler, Middleware } from "../http/respond.ts";
 import { withBrowserLabels } from "../http/_client_meta.ts";
 
@@ -30,6 +36,18 @@ export interface Caller {
 /** The happy path of a public operation; errors are thrown. */
 export type PublicRun = Handler;
 
+/** Who calls an administrator's operation: admitted by its privilege. */
+export interface Admin {
+  /** The administrator's account. */
+  readonly identity: Identity;
+  /**
+   * What its changes are bound to (the store checks it again in each
+   * change's commit); undefined for an identity the application attached
+   * without a session (`withIdentity`), which the application vouches for.
+   */
+  readonly standing: ActorStanding | undefined;
+}
+
 /** The happy path of an operation of one's own session; errors are thrown. */
 export type SessionRun = (
   req: Request,
@@ -41,7 +59,7 @@ export type SessionRun = (
 /** The happy path of an administrator's operation; errors are thrown. */
 export type PrivilegedRun = (
   req: Request,
-  actor: Identity,
+  admin: Admin,
   params?: URLPatternResult,
   info?: Deno.ServeHandlerInfo,
 ) => Response | Promise<Response>;
@@ -228,7 +246,9 @@ export function routeGuard(
 }
 
 // The happy path as a Handler: the caller the guard admitted, read once
-// from the request context (the guard in front of it vouches for it).
+// from the request context (the guard in front of it vouches for it); an
+// administrator with the standing its changes are bound to, made here once
+// so that no change can leave it out by forgetting to ask.
 function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
   if (guard === "public") return happyPath as PublicRun;
   if (guard === "session") {
@@ -237,8 +257,11 @@ function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
       run(req, contextOf(req) as Caller, params, info);
   }
   const run = happyPath as PrivilegedRun;
-  return (req, params, info) =>
-    run(req, contextOf(req)!.identity, params, info);
+  return (req, params, info) => {
+    const { identity } = contextOf(req)!;
+    const standing = standingOf(req, identity);
+    return run(req, { identity, standing }, params, info);
+  };
 }
 
 // For a factory's handler: the guard and the contract's checks behind it

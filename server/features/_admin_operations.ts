@@ -7,7 +7,6 @@ import type { UserJson, UserListJson } from "@gatehouse/contract";
 import type { AuditTrail } from "../core/_audit.ts";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
-import { standingOf } from "../core/identity.ts";
 import { fold } from "../core/_fold.ts";
 import {
   readEmail,
@@ -99,7 +98,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const createUser = defineOperation(
     context,
     "createUser",
-    async function createUser(req, actor, _params, info) {
+    async function createUser(
+      req,
+      { identity: actor, standing },
+      _params,
+      info,
+    ) {
       const body = await decode(req, { maxBytes });
       const { email, key } = readEmail(requiredString(body, "email"), limits);
       const name = readName(requiredString(body, "name"), limits);
@@ -130,7 +134,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         passwordHash,
         createdAt,
         events,
-        actor: standingOf(req, actor),
+        actor: standing,
       });
       trail.committed(events);
       return respond(await userJson(user), { status: 201, headers: NO_STORE });
@@ -140,7 +144,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const setUserDisabled = defineOperation(
     context,
     "setUserDisabled",
-    async function setUserDisabled(req, actor, params, info) {
+    async function setUserDisabled(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const body = await decode(req, { maxBytes });
       const disabled = requiredBoolean(body, "disabled");
@@ -152,7 +161,7 @@ export function adminOperations(context: GatehouseContext): Operations<
         disabled,
         reachableRoles: await rules.reachable(actor),
         keepPrivileged: rules.privileged,
-        actor: standingOf(req, actor),
+        actor: standing,
       };
       if (seen !== undefined) update.expectedRole = seen;
       return await applied(id, update, actor, client(req, info));
@@ -162,7 +171,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const setUserRole = defineOperation(
     context,
     "setUserRole",
-    async function setUserRole(req, actor, params, info) {
+    async function setUserRole(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const id = readId(params?.pathname.groups.id, "user_id_malformed");
       const body = await decode(req, { maxBytes });
       const role = readRole(requiredString(body, "role"));
@@ -175,7 +189,7 @@ export function adminOperations(context: GatehouseContext): Operations<
           role,
           reachableRoles: await rules.reachable(actor),
           keepPrivileged: rules.privileged,
-          actor: standingOf(req, actor),
+          actor: standing,
         },
         actor,
         client(req, info),
@@ -186,7 +200,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const revokeUserSessions = defineOperation(
     context,
     "revokeUserSessions",
-    async function revokeUserSessions(req, actor, params, info) {
+    async function revokeUserSessions(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const { id, target } = await targetOf(params);
       const events = [
         trail.event("user.sessions_revoked", {
@@ -198,7 +217,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       await store.revokeUserSessions(id, {
         reachableRoles: await rules.reachable(actor),
         events,
-        actor: standingOf(req, actor),
+        actor: standing,
       });
       trail.committed(events);
       return new Response(null, { status: 204, headers: NO_STORE });
@@ -208,7 +227,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const removeUserSecondFactor = defineOperation(
     context,
     "removeUserSecondFactor",
-    async function removeUserSecondFactor(req, actor, params, info) {
+    async function removeUserSecondFactor(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const { id, target } = await targetOf(params);
       const events = [
         trail.event("second_factor.disabled", {
@@ -221,7 +245,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       const removed = await store.removeUserSecondFactor(id, {
         reachableRoles: await rules.reachable(actor),
         events,
-        actor: standingOf(req, actor),
+        actor: standing,
       });
       // Nothing was left to remove (none there, or a racing removal took
       // it): the state asked for holds, so the answer is the same 204
@@ -235,7 +259,12 @@ export function adminOperations(context: GatehouseContext): Operations<
   const unlockUser = defineOperation(
     context,
     "unlockUser",
-    async function unlockUser(req, actor, params, info) {
+    async function unlockUser(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const { target } = await targetOf(params);
       if (!withinReach(await rules.reachable(actor), target.role)) {
         throw new AuthError("role_beyond_reach");
@@ -251,7 +280,7 @@ export function adminOperations(context: GatehouseContext): Operations<
       // takes records: the event first, so that no unlock is ever missing
       // from the trail. Should the clearing then fail, the answer is a 500
       // and the account stays locked; another unlock records another event.
-      await store.recordEvents(events, { actor: standingOf(req, actor) });
+      await store.recordEvents(events, { actor: standing });
       trail.committed(events);
       // Every count of the address ends at once, a trusted device's too:
       // the lock is cleared, whatever held it.

@@ -40,7 +40,7 @@ export function listAuditEventsOperation(context: GatehouseContext): Operation {
   return defineOperation(
     context,
     "listAuditEvents",
-    async function listAuditEvents(req, actor) {
+    async function listAuditEvents(req, { identity: actor }) {
       const url = new URL(req.url);
       const query = readAuditQuery(url);
       const emailKey = readAuditEmail(url, limits);

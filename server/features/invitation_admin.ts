@@ -9,7 +9,6 @@
 import type { InvitationJson, InvitationListJson } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { readId } from "../core/_input.ts";
-import { standingOf } from "../core/identity.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
 import { withinReach } from "../core/_roles.ts";
 import { NO_STORE, respond } from "../http/respond.ts";
@@ -25,7 +24,7 @@ export function listInvitationsOperation(context: GatehouseContext): Operation {
   return defineOperation(
     context,
     "listInvitations",
-    async function listInvitations(_req, actor) {
+    async function listInvitations(_req, { identity: actor }) {
       const [all, reachable] = await Promise.all([
         store.listInvitations(now()),
         rules.reachable(actor),
@@ -63,7 +62,12 @@ export function revokeInvitationOperation(
   return defineOperation(
     context,
     "revokeInvitation",
-    async function revokeInvitation(req, actor, params, info) {
+    async function revokeInvitation(
+      req,
+      { identity: actor, standing },
+      params,
+      info,
+    ) {
       const id = readId(params?.pathname.groups.id, "invitation_id_malformed");
       const client = context.client(req, info);
       // The id names an invitation no list shows once it is revoked: the
@@ -74,7 +78,7 @@ export function revokeInvitationOperation(
       await store.revokeInvitation(id, {
         now: now(),
         reachableRoles: await rules.reachable(actor),
-        actor: standingOf(req, actor),
+        actor: standing,
         events: (invitation) =>
           events = [
             trail.event("invitation.revoked", {

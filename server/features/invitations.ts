@@ -23,7 +23,6 @@
 import type { InviteAnswer } from "@gatehouse/contract";
 import type { GatehouseContext } from "../core/context.ts";
 import { uuidv7 } from "../core/_crypto.ts";
-import { standingOf } from "../core/identity.ts";
 import { readEmail, readName, readRole } from "../core/_input.ts";
 import { linkUrl, newLink, refuseReplacing } from "../core/_links.ts";
 import { defineOperation, type Operation } from "../core/operation.ts";
@@ -54,7 +53,12 @@ export function inviteOperation(context: GatehouseContext): Operation {
   return defineOperation(
     context,
     "invite",
-    async function invite(req, actor, _params, info) {
+    async function invite(
+      req,
+      { identity: actor, standing },
+      _params,
+      info,
+    ) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const { email, key } = readEmail(requiredString(body, "email"), limits);
       const name = readName(requiredString(body, "name"), limits);
@@ -62,7 +66,6 @@ export function inviteOperation(context: GatehouseContext): Operation {
       await rules.assertKnown(role);
       await rules.assertGrantable(actor, role);
       const reachableRoles = await rules.reachable(actor);
-      const standing = standingOf(req, actor);
       const createdAt = now();
       const { token, record } = newLink({
         id: uuidv7(createdAt),
