@@ -88,7 +88,6 @@ export {
   ServerTooOldError,
 } from "./service_errors.ts";
 export type {
-  Invitation,
   InviteResult,
   NewInvitation,
   NewUser,

@@ -41,19 +41,6 @@ export function listUsers(query: UserQuery = {}): Promise<UserPage> {
 }
 
 /**
- * @deprecated Use {@linkcode listUsers}: the same call, named as its
- * operation.
- *
- * @example The earlier name
- * ```ts
- * import { fetchUsers, listUsers } from "@gatehouse/client/admin";
- *
- * console.assert(fetchUsers === listUsers);
- * ```
- */
-export const fetchUsers: (query?: UserQuery) => Promise<UserPage> = listUsers;
-
-/**
  * Creates an account (`POST /api/users`), with a role or none.
  *
  * @param user Email, name, password and optional role.

@@ -225,12 +225,6 @@ export interface NewInvitation {
 }
 
 /**
- * @deprecated Use {@linkcode NewInvitation}: an `Invitation` on the wire is
- * a pending one ({@linkcode PendingInvitation}).
- */
-export type Invitation = NewInvitation;
-
-/**
  * An invitation not yet accepted, as {@linkcode listInvitations} answers it
  * (wire: `invited_by`, `created_at`, `expires_at`). `role` is empty for none;
  * `invitedBy` is null when no account sent it (the first-run link).

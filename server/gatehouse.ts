@@ -398,8 +398,6 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       requestPasswordReset: handlers.requestPasswordReset,
       resetPassword: handlers.resetPassword,
       checkLink: handlers.checkLink,
-      requestReset: handlers.requestPasswordReset,
-      confirmReset: handlers.resetPassword,
     },
     secondFactor: {
       setupTotp: handlers.setupTotp,

@@ -13,7 +13,7 @@ import { invite } from "../admin_calls.ts";
 import { can } from "../can.ts";
 import { USERS_MANAGE } from "@gatehouse/contract/roles";
 import { useSession } from "../hooks.ts";
-import type { Invitation, InviteResult } from "../types.ts";
+import type { InviteResult, NewInvitation } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
@@ -128,7 +128,7 @@ export function InviteScreen(props: InviteScreenProps): VNode {
     });
     if (problems) return form.refuse(problems);
     void form.run(async () => {
-      const invitation: Invitation = {
+      const invitation: NewInvitation = {
         email: email.value.trim(),
         name: name.value.trim(),
         ...(grantable === undefined ? {} : { role: role.value }),

@@ -36,11 +36,6 @@ export {
 } from "./sessions.ts";
 export { hasSecondFactor } from "./store_factors.ts";
 
-/**
- * @deprecated Use {@linkcode AuthOptions}: every options type is `*Options`.
- */
-export type AuthConfig = AuthOptions;
-
 /** What {@linkcode createAuth} returns: direct methods, handlers and guards. */
 export interface Auth {
   /**

@@ -40,17 +40,6 @@ export interface RoleRegistry {
     | Promise<readonly string[]>;
 }
 
-/**
- * @deprecated Use {@linkcode RoleRegistry}: one name for the concept.
- */
-export type CapabilityRegistry = RoleRegistry;
-
-/**
- * @deprecated Use {@linkcode RoleRegistry}: {@linkcode roleRegistry}
- * answers synchronously, whatever the type says.
- */
-export type StaticRoleRegistry = RoleRegistry;
-
 /** One role's entry in {@linkcode roleRegistry}. */
 export interface RoleDefinition {
   /** Capabilities the role carries. */

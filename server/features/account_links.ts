@@ -27,12 +27,6 @@ export interface AccountLinksOptions extends SharedOptions, MailOptions {
   auth: Auth;
 }
 
-/**
- * @deprecated Use {@linkcode AccountLinksOptions}: every options type is
- * `*Options`.
- */
-export type AccountLinksConfig = AccountLinksOptions;
-
 /** The public link handlers, named as their operations. */
 export interface AccountLinks {
   /** `POST /api/auth/invite/accept` `{token, password}`: 200 Identity + `Set-Cookie`; 410 `token_invalid` for a dead link. */
@@ -43,10 +37,6 @@ export interface AccountLinks {
   resetPassword: Handler;
   /** `POST /api/auth/links/check` `{token, kind}`: 200 `{status}` (`ready`, `account_exists`); 410 `token_invalid` for a dead link. Spends nothing. */
   checkLink: Handler;
-  /** @deprecated Use {@linkcode AccountLinks.requestPasswordReset}: the same handler. */
-  requestReset: Handler;
-  /** @deprecated Use {@linkcode AccountLinks.resetPassword}: the same handler. */
-  confirmReset: Handler;
 }
 
 /**
@@ -94,12 +84,7 @@ export function createAccountLinks(
   const context = isContext(config)
     ? config
     : withMail(config.auth.context, config);
-  const handlers = handlersOf(accountLinkOperations(context));
-  return {
-    ...handlers,
-    requestReset: handlers.requestPasswordReset,
-    confirmReset: handlers.resetPassword,
-  };
+  return handlersOf(accountLinkOperations(context));
 }
 
 /** The operations of single-use links, on one context. */

@@ -28,11 +28,6 @@ import { deferredAdmin } from "./_deferred.ts";
 export interface AdminOptions extends SharedOptions, RoleOptions, MailOptions {}
 
 /**
- * @deprecated Use {@linkcode AdminOptions}: every options type is `*Options`.
- */
-export type AdminConfig = AdminOptions;
-
-/**
  * What {@linkcode createAdmin} returns. Each handler comes behind its
  * guard: a missing session answers 401 `session_absent`, a role outside the
  * privileged list 403 `role_insufficient`. Behind `auth.requireSession` (or

@@ -5,10 +5,7 @@ import { assertEquals } from "../fixtures/assert.ts";
 import { addUser, memoryStore, PASSWORD } from "../fixtures/kv.ts";
 import { authApp, cookiePair } from "../fixtures/app.ts";
 import { createAuth, type Store } from "../../mod.ts";
-import {
-  type CapabilityRegistry,
-  roleRegistry,
-} from "../../server/core/roles.ts";
+import { type RoleRegistry, roleRegistry } from "../../server/core/roles.ts";
 
 async function signIn(
   app: ReturnType<typeof authApp>,
@@ -188,7 +185,7 @@ Deno.test("identity lists appear only when the registry answers them", async () 
       "second_factor_required",
     ]);
 
-    const capabilitiesOnly: CapabilityRegistry = {
+    const capabilitiesOnly: RoleRegistry = {
       capabilitiesOf: (role) => role === "admin" ? ["users.manage"] : [],
       roles: () => ["admin", "member"],
     };
@@ -235,7 +232,7 @@ Deno.test("a grant in the registry counts from the next request", async () => {
     await accounts(store);
     const granted = new Map<string, string[]>([["member", []]]);
     let lookups = 0;
-    const registry: CapabilityRegistry = {
+    const registry: RoleRegistry = {
       capabilitiesOf: (role) => {
         lookups++;
         return Promise.resolve(granted.get(role) ?? []);

@@ -314,7 +314,7 @@ Deno.test("loginRateLimiter() counts every password-reset request", async () => 
       publicUrl: "https://app.example",
     });
     const limited = loginRateLimiter({ store, maxFailures: 2, logger })(
-      links.requestReset,
+      links.requestPasswordReset,
     );
     const reset = (email: string) =>
       new Request("http://localhost/api/auth/password-reset", {

@@ -71,7 +71,7 @@ async function operationsPerAddress(
   const seen: Record<string, string[]> = {};
   for (const [kind, email] of Object.entries(ADDRESSES)) {
     log.length = 0;
-    const res = await links.requestReset(
+    const res = await links.requestPasswordReset(
       new Request("http://localhost/api/auth/password-reset", {
         method: "POST",
         body: JSON.stringify({ email }),
