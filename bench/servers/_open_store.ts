@@ -21,16 +21,25 @@ export interface OpenedBenchStore {
   sql?: postgres.Sql;
 }
 
-/** Opens the store named by `config`. */
+/**
+ * Opens the store named by `config`; with `readHandle`, a KV store reads
+ * through a second handle of its file, as `openStoreFromEnv` (the demo)
+ * opens it.
+ */
 export async function openStore(
   config: StoreConfig,
+  { readHandle = false } = {},
 ): Promise<OpenedBenchStore> {
   if (config.store === "kv") {
-    const [{ KvStore }, kv] = await Promise.all([
+    const [{ KvStore }, kv, readKv] = await Promise.all([
       import("../../server/stores/kv/mod.ts"),
       Deno.openKv(config.kvPath),
+      readHandle ? Deno.openKv(config.kvPath) : undefined,
     ]);
-    return { store: new KvStore(kv), kv };
+    return {
+      store: new KvStore(kv, readKv === undefined ? {} : { readKv }),
+      kv,
+    };
   }
   const [{ default: postgres }, { PostgresStore }] = await Promise.all([
     import("postgres"),

@@ -5,7 +5,8 @@
 // Options beyond the store (all absent: Gatehouse as configured by default):
 // - `sweep: true` also answers `POST /bench/sweep` by running one Reaper
 //   sweep in this process, so session checks and the sweep share the event
-//   loop as they would in production.
+//   loop as they would in production; a KV store then reads through a
+//   second handle of its file, as the demo's does (`KvRecordsOptions.readKv`).
 // - `reset: true` gives the password-reset request a public URL and a
 //   mailer that drops the mail.
 // - `idleTimeout: ms` sets Gatehouse's idle timeout (last_seen is then
@@ -35,7 +36,7 @@ type OursConfig = StoreConfig & {
 };
 
 const options = config<OursConfig>();
-const opened = await openStore(options);
+const opened = await openStore(options, { readHandle: options.sweep });
 const without = options.without ?? [];
 const idleTimeout = without.includes("idle-writes")
   ? DEFAULT_SESSION_TTL

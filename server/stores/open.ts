@@ -1,7 +1,8 @@
 /**
  * Opens the store the environment names: Postgres when `DATABASE_URL` is
  * set, otherwise SQLite when `GATEHOUSE_SQLITE_PATH` is, otherwise Deno KV
- * in a file (`GATEHOUSE_KV_PATH`, default `./data/gatehouse.kv`). Used by
+ * in a file (`GATEHOUSE_KV_PATH`, default `./data/gatehouse.kv`; opened
+ * twice, so that reads go through a handle of their own). Used by
  * the demo, `deno task create-admin` and the tests, so all three pick the
  * same store the same way.
  *
@@ -64,18 +65,25 @@ export async function openStoreFromEnv(
   const path = env.GATEHOUSE_KV_PATH?.trim() || DEFAULT_KV_PATH;
   await makeParent(path);
   const kv = await Deno.openKv(path);
-  const store = new KvStore(kv);
+  // The reads' own handle (KvRecordsOptions.readKv); `:memory:` opened
+  // again would be another database.
+  const readKv = path === ":memory:" ? undefined : await Deno.openKv(path);
+  const store = new KvStore(kv, readKv === undefined ? {} : { readKv });
+  const close = () => {
+    kv.close();
+    readKv?.close();
+  };
   try {
     await store.migrate();
   } catch (err) {
-    kv.close();
+    close();
     throw err;
   }
   return {
     store,
     kind: "kv",
     location: path,
-    close: () => Promise.resolve(kv.close()),
+    close: () => Promise.resolve(close()),
   };
 }
 

@@ -29,17 +29,22 @@ recordStoreConformance("KvRecords (:memory:)", async () => {
   return { records: new KvRecords(kv), close: () => kv.close() };
 });
 
-recordStoreConformance("KvRecords (file, custom prefix)", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".kv" });
-  const kv = await Deno.openKv(path);
-  return {
-    records: new KvRecords(kv, { prefix: ["app", "auth"] }),
-    async close() {
-      kv.close();
-      await removeKv(path);
-    },
-  };
-});
+recordStoreConformance(
+  "KvRecords (file, custom prefix, reads on their own handle)",
+  async () => {
+    const path = await Deno.makeTempFile({ suffix: ".kv" });
+    const kv = await Deno.openKv(path);
+    const readKv = await Deno.openKv(path);
+    return {
+      records: new KvRecords(kv, { prefix: ["app", "auth"], readKv }),
+      async close() {
+        kv.close();
+        readKv.close();
+        await removeKv(path);
+      },
+    };
+  },
+);
 
 // The KV file and the SQLite files beside it.
 async function removeKv(path: string): Promise<void> {
@@ -439,6 +444,85 @@ Deno.test("KvRecords migrate() writes version 5 once, and refuses other versions
     await other.migrate();
     assertEquals((await kv.get(["other", "schema"])).value, 5);
   });
+});
+
+Deno.test("KvRecords migrate() refuses a read handle on another database; with one on its own, reads go through it and commits and the sweep do not", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const elsewhere = await Deno.openKv(":memory:");
+  try {
+    // `:memory:` opened again is a new, empty database.
+    await rejectsWith(
+      () => new KvRecords(kv, { readKv: elsewhere }).migrate(),
+      "not a handle on the same Deno KV database",
+    );
+    // Nor one that holds a store of its own (its schema record's
+    // versionstamp is the same as this one's: a probe tells them apart).
+    await new KvRecords(elsewhere).migrate();
+    await rejectsWith(
+      () => new KvRecords(kv, { readKv: elsewhere }).migrate(),
+      "`:memory:` opens a new database each time",
+    );
+    assertEquals(await rawKeys(kv), ["schema"], "the probe is gone");
+  } finally {
+    kv.close();
+    elsewhere.close();
+  }
+  const path = await Deno.makeTempFile({ suffix: ".kv" });
+  const main = await Deno.openKv(path);
+  const own = await Deno.openKv(path);
+  // Each handle, counting the calls sent through it.
+  const calls = { main: 0, read: 0 };
+  const counting = (kv: Deno.Kv, name: keyof typeof calls) =>
+    new Proxy(kv, {
+      get(target, member) {
+        const value = Reflect.get(target, member, target);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls[name]++;
+          return value.apply(target, args);
+        };
+      },
+    });
+  try {
+    const records = new KvRecords(counting(main, "main"), {
+      readKv: counting(own, "read"),
+    });
+    await records.migrate();
+    const a = account();
+    const due = [1_000, 1_001, 5_000].map((expiresAt) =>
+      session(a.id, { expiresAt })
+    );
+    calls.main = calls.read = 0;
+    await records.commit({
+      puts: [
+        { kind: "account", value: a },
+        ...due.map((value) => ({ kind: "session" as const, value })),
+      ],
+    });
+    assertEquals(await records.deleteExpired("session", 2_000, 10), 2);
+    assertEquals(calls.read, 0, "commits and the sweep on the main handle");
+    // Read at once after the commits returned, through the other handle.
+    const [left, gone] = await records.read([
+      { kind: "session", key: due[2]!.tokenHash },
+      { kind: "session", key: due[0]!.tokenHash },
+    ]);
+    assertEquals(left?.value, due[2], "the live session is read");
+    assertEquals(gone, null, "the swept one is gone");
+    assertEquals(
+      (await records.list("session", "userId", a.id)).map((f) => f.value),
+      [due[2]],
+    );
+    assertEquals(await records.hasAccounts(), true);
+    const before = calls.main;
+    assert(calls.read >= 3, `${calls.read} calls through the read handle`);
+    await records.events({ limit: 1 });
+    await records.accounts({ limit: 10 });
+    assertEquals(calls.main, before, "no read on the main handle");
+  } finally {
+    main.close();
+    own.close();
+    await removeKv(path);
+  }
 });
 
 Deno.test("KvRecords on two handles of one file: racing commits on one check, exactly one wins", async () => {

@@ -282,66 +282,78 @@ Deno.test("KvRecords never deletes a record written after its expiry entry was l
   });
 });
 
-Deno.test("KvRecords sweep on one handle while another renews sessions on the same file: every renewed one stays whole", async () => {
+// 600 due sessions written through `renewer`, every third renewed through
+// it (read and committed with a check, as the rules do) while `sweeper`
+// sweeps: exactly the renewed sessions are left, each whole.
+async function sweepWhileRenewing(
+  kv: Deno.Kv,
+  sweeper: KvRecords,
+  renewer: KvRecords,
+): Promise<void> {
+  const user = account();
+  const due = Array.from(
+    { length: 600 },
+    (_, i) => session(user.id, { expiresAt: 1_000 + (i % 50) }),
+  );
+  for (let i = 0; i < due.length; i += 100) {
+    await putAll(renewer, due.slice(i, i + 100));
+  }
+  // A renewal that finds its session swept has nothing to renew.
+  const renewed = new Set<string>();
+  const renewing = (async () => {
+    for (let i = 0; i < due.length; i += 3) {
+      const s = due[i]!;
+      const [found] = await renewer.read([{
+        kind: "session",
+        key: s.tokenHash,
+      }]);
+      if (found === null || found === undefined) continue;
+      const ok = await renewer.commit({
+        checks: [{
+          kind: "session",
+          key: s.tokenHash,
+          version: found.version,
+        }],
+        puts: [{
+          kind: "session",
+          value: { ...s, expiresAt: 9_000 },
+          before: found.value as StoredSession,
+        }],
+      });
+      if (ok) renewed.add(s.tokenHash);
+    }
+  })();
+  let swept = 0;
+  for (;;) {
+    const n = await sweeper.deleteExpired("session", 5_000, 50);
+    swept += n;
+    if (n < 50) break;
+  }
+  await renewing;
+  // What the sweep missed while the renewals ran.
+  swept += await sweeper.deleteExpired("session", 5_000, 1_000);
+  assertEquals(swept, due.length - renewed.size);
+  const left = (await renewer.list("session", "userId", user.id))
+    .map((f) => f.value);
+  assertEquals(
+    left.map((s) => s.tokenHash).sort(),
+    [...renewed].sort(),
+    "exactly the renewed sessions are left",
+  );
+  for (const s of left) assertEquals(s.expiresAt, 9_000);
+  const keys = (await rawKeys(kv)).filter((k) => k.startsWith("session"));
+  assertEquals(keys.length, 3 * renewed.size, "each whole, nothing else");
+}
+
+/** A temp KV file opened twice, removed with its SQLite files after `fn`. */
+async function twoHandles(
+  fn: (kvA: Deno.Kv, kvB: Deno.Kv) => Promise<void>,
+): Promise<void> {
   const path = await Deno.makeTempFile({ suffix: ".kv" });
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
   try {
-    const a = new KvRecords(kvA);
-    const b = new KvRecords(kvB);
-    await Promise.all([a.migrate(), b.migrate()]);
-    const user = account();
-    const due = Array.from(
-      { length: 600 },
-      (_, i) => session(user.id, { expiresAt: 1_000 + (i % 50) }),
-    );
-    for (let i = 0; i < due.length; i += 100) {
-      await putAll(b, due.slice(i, i + 100));
-    }
-    // B renews every third session, read and committed with a check as
-    // the rules do, racing A's sweep; a renewal that finds its session
-    // swept has nothing to renew.
-    const renewed = new Set<string>();
-    const renewing = (async () => {
-      for (let i = 0; i < due.length; i += 3) {
-        const s = due[i]!;
-        const [found] = await b.read([{ kind: "session", key: s.tokenHash }]);
-        if (found === null || found === undefined) continue;
-        const ok = await b.commit({
-          checks: [{
-            kind: "session",
-            key: s.tokenHash,
-            version: found.version,
-          }],
-          puts: [{
-            kind: "session",
-            value: { ...s, expiresAt: 9_000 },
-            before: found.value as StoredSession,
-          }],
-        });
-        if (ok) renewed.add(s.tokenHash);
-      }
-    })();
-    let swept = 0;
-    for (;;) {
-      const n = await a.deleteExpired("session", 5_000, 50);
-      swept += n;
-      if (n < 50) break;
-    }
-    await renewing;
-    // What the sweep missed while the renewals ran.
-    swept += await a.deleteExpired("session", 5_000, 1_000);
-    assertEquals(swept, due.length - renewed.size);
-    const left = (await b.list("session", "userId", user.id))
-      .map((f) => f.value);
-    assertEquals(
-      left.map((s) => s.tokenHash).sort(),
-      [...renewed].sort(),
-      "exactly the renewed sessions are left",
-    );
-    for (const s of left) assertEquals(s.expiresAt, 9_000);
-    const keys = (await rawKeys(kvA)).filter((k) => k.startsWith("session"));
-    assertEquals(keys.length, 3 * renewed.size, "each whole, nothing else");
+    await fn(kvA, kvB);
   } finally {
     kvA.close();
     kvB.close();
@@ -349,6 +361,23 @@ Deno.test("KvRecords sweep on one handle while another renews sessions on the sa
       await Deno.remove(path + suffix).catch(() => {});
     }
   }
+}
+
+Deno.test("KvRecords sweep on one handle while another renews sessions on the same file: every renewed one stays whole", async () => {
+  await twoHandles(async (kvA, kvB) => {
+    const a = new KvRecords(kvA);
+    const b = new KvRecords(kvB);
+    await Promise.all([a.migrate(), b.migrate()]);
+    await sweepWhileRenewing(kvA, a, b);
+  });
+});
+
+Deno.test("KvRecords reading through its own handle: its renewals, read on one handle and committed on the other, race its sweep, and every renewed session stays whole", async () => {
+  await twoHandles(async (kv, readKv) => {
+    const records = new KvRecords(kv, { readKv });
+    await records.migrate();
+    await sweepWhileRenewing(kv, records, records);
+  });
 });
 
 Deno.test("KvRecords sweeps events with a long prefix within Deno KV's size of a commit", async () => {

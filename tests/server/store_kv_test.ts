@@ -12,17 +12,22 @@ storeConformance("KvStore", async () => {
   return { store: new KvStore(kv), close: () => kv.close() };
 });
 
-storeConformance("KvStore (file, custom prefix)", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".kv" });
-  const kv = await Deno.openKv(path);
-  return {
-    store: new KvStore(kv, { prefix: ["app", "auth"] }),
-    async close() {
-      kv.close();
-      await Deno.remove(path);
-    },
-  };
-});
+storeConformance(
+  "KvStore (file, custom prefix, reads on their own handle)",
+  async () => {
+    const path = await Deno.makeTempFile({ suffix: ".kv" });
+    const kv = await Deno.openKv(path);
+    const readKv = await Deno.openKv(path);
+    return {
+      store: new KvStore(kv, { prefix: ["app", "auth"], readKv }),
+      async close() {
+        kv.close();
+        readKv.close();
+        await Deno.remove(path);
+      },
+    };
+  },
+);
 
 Deno.test("KvStore refuses more privileged roles than one commit can check", async () => {
   const kv = await Deno.openKv(":memory:");

@@ -18,6 +18,9 @@
 //   counter/{key}                         -> Counter (the limiter)
 //   counter_expiry/{resetAt}/{key}        -> null (sweep entry)
 //   schema                                -> 5
+//   handle_probe/{uuid}                   -> true, for a moment: migrate()
+//                                            checks that `readKv` is a
+//                                            handle on the same database
 //
 // Event ids are UUIDv7, so each event index is in time order and a page of
 // the log is one reverse range read.
@@ -92,6 +95,7 @@ export function recordKeys(prefix: Deno.KvKey) {
     ],
     counterExpiries: (): Deno.KvKey => [...prefix, "counter_expiry"],
     schema: (): Deno.KvKey => [...prefix, "schema"],
+    handleProbe: (id: string): Deno.KvKey => [...prefix, "handle_probe", id],
   };
 }
 

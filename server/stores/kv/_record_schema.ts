@@ -34,6 +34,33 @@ export async function migrateRecords(
   }
 }
 
+/**
+ * Refuses `other` unless it is a handle on `kv`'s database: a probe of its
+ * own key (so instances starting together do not meet), written through
+ * `kv`, must read back through `other`; it is deleted either way.
+ * Versionstamps cannot tell: two new databases number their first commits
+ * alike.
+ */
+export async function sameDatabase(
+  kv: Deno.Kv,
+  other: Deno.Kv,
+  k: RecordKeys,
+): Promise<void> {
+  const probe = k.handleProbe(crypto.randomUUID());
+  // Through `commit`, which rides out another instance's write lock.
+  const written = await commit(kv.atomic().set(probe, true));
+  try {
+    const read = await other.get(probe);
+    if (!written.ok || read.versionstamp !== written.versionstamp) {
+      throw new Error(
+        "Cannot read through `readKv`: it is not a handle on the same Deno KV database as the store's (open the same file again; `:memory:` opens a new database each time)",
+      );
+    }
+  } finally {
+    await commit(kv.atomic().delete(probe));
+  }
+}
+
 function refuse(version: unknown, prefix: Deno.KvKey): never {
   const where = `the Deno KV database under the prefix ${
     JSON.stringify(prefix)

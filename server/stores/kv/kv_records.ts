@@ -31,7 +31,7 @@ import * as counters from "./_record_counters.ts";
 import { type RecordKeys, recordKeys } from "./_record_keys.ts";
 import { accountPage } from "./_record_listing.ts";
 import { type KvReader, kvReader, listRecords } from "./_record_reads.ts";
-import { migrateRecords } from "./_record_schema.ts";
+import { migrateRecords, sameDatabase } from "./_record_schema.ts";
 import { deleteExpired } from "./_record_sweep.ts";
 import { freedCopies, Writes } from "./_record_writes.ts";
 
@@ -54,6 +54,22 @@ export interface KvRecordsOptions {
    * checks. Nothing is cached.
    */
   sessionReadsInFlight?: number;
+  /**
+   * A second handle on the same database (the same file, opened again),
+   * for reads; commits and the sweep stay on `kv`, which reads too when
+   * this is absent. A local KV file runs each handle's reads and commits
+   * one after another on its own thread, so on one handle a session
+   * check's read waits behind every commit sent before it (the Reaper's,
+   * a sign-in's); on its own handle it is read beside them (the file is
+   * in WAL mode: a read sees every commit that returned before it began).
+   * Commits stay on one handle, in the order sent: a second writing handle
+   * would take SQLite's write lock in turns with the first, and under a
+   * steady stream of writes the sweep's commits would wait minutes for
+   * it (bench/README.md, "Sweeps"). `migrate()` refuses a handle on
+   * another database (`:memory:` opens a new one each time). The caller
+   * opens and closes it.
+   */
+  readKv?: Deno.Kv;
 }
 
 /**
@@ -101,6 +117,7 @@ export interface KvRecordsOptions {
  */
 export class KvRecords implements RecordStore {
   readonly #kv: Deno.Kv;
+  readonly #readKv: Deno.Kv;
   readonly #prefix: Deno.KvKey;
   readonly #k: RecordKeys;
   readonly #reader: KvReader;
@@ -109,14 +126,16 @@ export class KvRecords implements RecordStore {
    * Wraps an open `Deno.Kv`.
    *
    * @param kv The database; the caller opens and closes it.
-   * @param options The key prefix and the reads kept in flight.
+   * @param options The key prefix, the reads kept in flight and the
+   *   reads' own handle.
    */
   constructor(kv: Deno.Kv, options: KvRecordsOptions = {}) {
     this.#kv = kv;
+    this.#readKv = options.readKv ?? kv;
     this.#prefix = options.prefix ?? ["gatehouse"];
     this.#k = recordKeys(this.#prefix);
     this.#reader = kvReader(
-      kv,
+      this.#readKv,
       this.#k,
       options.sessionReadsInFlight ?? DEFAULT_SESSION_READS_IN_FLIGHT,
     );
@@ -124,10 +143,14 @@ export class KvRecords implements RecordStore {
 
   /**
    * Records the schema version on an empty store; refuses a store of any
-   * other version (see ./_record_schema.ts).
+   * other version (see ./_record_schema.ts), or a read handle on another
+   * database.
    */
-  migrate(): Promise<void> {
-    return migrateRecords(this.#kv, this.#k, this.#prefix);
+  async migrate(): Promise<void> {
+    await migrateRecords(this.#kv, this.#k, this.#prefix);
+    if (this.#readKv !== this.#kv) {
+      await sameDatabase(this.#kv, this.#readKv, this.#k);
+    }
   }
 
   /** The records behind `refs`, in order: one getMany when ten keys hold them. */
@@ -141,7 +164,7 @@ export class KvRecords implements RecordStore {
     field: ListField<K>,
     value: string,
   ): Promise<Versioned<RecordKinds[K]>[]> {
-    const found = await listRecords(this.#kv, this.#k, kind, field, value);
+    const found = await listRecords(this.#readKv, this.#k, kind, field, value);
     return found as Versioned<RecordKinds[K]>[];
   }
 
@@ -192,7 +215,7 @@ export class KvRecords implements RecordStore {
   async accounts(query: AccountQuery): Promise<AccountPage> {
     const all: AccountRecord[] = [];
     for await (
-      const entry of this.#kv.list<AccountRecord>({
+      const entry of this.#readKv.list<AccountRecord>({
         prefix: this.#k.records("account"),
       })
     ) {
@@ -204,7 +227,7 @@ export class KvRecords implements RecordStore {
   /** Whether any account exists: one key read at most. */
   async hasAccounts(): Promise<boolean> {
     const prefix = this.#k.records("account");
-    for await (const _ of this.#kv.list({ prefix }, { limit: 1 })) {
+    for await (const _ of this.#readKv.list({ prefix }, { limit: 1 })) {
       return true;
     }
     return false;
@@ -212,7 +235,7 @@ export class KvRecords implements RecordStore {
 
   /** A page of audit events, newest first, from the matching index. */
   events(query: EventQuery): Promise<AuditEvent[]> {
-    return listEvents(this.#kv, this.#k, query);
+    return listEvents(this.#readKv, this.#k, query);
   }
 
   /**

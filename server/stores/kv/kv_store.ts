@@ -28,13 +28,31 @@ export type KvStoreOptions = KvRecordsOptions;
  * b.close();
  * await Deno.remove(path);
  * ```
+ *
+ * @example Reads on a handle of their own
+ * ```ts
+ * import { KvStore } from "@gatehouse/server/kv";
+ *
+ * // A second handle on the same file: session checks are read beside
+ * // the commits (the Reaper's, sign-ins') instead of behind them.
+ * const path = await Deno.makeTempFile();
+ * const kv = await Deno.openKv(path);
+ * const readKv = await Deno.openKv(path);
+ * const store = new KvStore(kv, { readKv });
+ * await store.migrate();
+ * console.assert(await store.hasUsers() === false);
+ * kv.close();
+ * readKv.close();
+ * await Deno.remove(path);
+ * ```
  */
 export class KvStore extends RuleStore {
   /**
    * Wraps an open `Deno.Kv`; the caller opens and closes it.
    *
    * @param kv The database.
-   * @param options The key prefix and the session reads in flight.
+   * @param options The key prefix, the session reads in flight and the
+   *   reads' own handle (`readKv`).
    */
   constructor(kv: Deno.Kv, options: KvStoreOptions = {}) {
     super(new KvRecords(kv, options));
