@@ -57,6 +57,30 @@ export interface InstalledDom {
   uninstall(): Promise<void>;
 }
 
+/**
+ * Deno's BroadcastChannel reaches every worker of the process, and `deno
+ * test --parallel` runs each test file in a worker of one process: left
+ * as it is, one file's sign-out would reach another file's gate as
+ * another tab's. Each installed DOM is a browser of its own: its channels
+ * carry a scope in their name, so a test hears the tabs it opens itself
+ * (`new BroadcastChannel(name)`) and no other file's.
+ */
+function scopedBroadcastChannel(): typeof BroadcastChannel | null {
+  if (typeof BroadcastChannel === "undefined") return null;
+  const Native = BroadcastChannel;
+  const scope = `${Math.random().toString(36).slice(2)}\u0000`;
+  return class ScopedBroadcastChannel extends Native {
+    readonly #name: string;
+    constructor(name: string) {
+      super(scope + name);
+      this.#name = String(name);
+    }
+    override get name(): string {
+      return this.#name;
+    }
+  };
+}
+
 /** Installs a DOM whose location is `url`. */
 export function installDom(url: string): InstalledDom {
   const window = new Window({ url });
@@ -90,6 +114,9 @@ export function installDom(url: string): InstalledDom {
         : value,
     );
   }
+
+  const scoped = scopedBroadcastChannel();
+  if (scoped !== null) put("BroadcastChannel", scoped);
 
   return {
     window,

@@ -1,6 +1,8 @@
 /**
  * `installTestEnvironment()`: a DOM, a fake HTTP server (msw) and cleanup
- * between tests, for one test file.
+ * between tests, for one test file. The file is a browser of its own: its
+ * `BroadcastChannel`s (the tabs' channel among them) hear only each other,
+ * not another file's run beside it by `deno test --parallel`.
  *
  * @module
  */

@@ -365,3 +365,38 @@ Deno.test("installTestEnvironment() cleans up between tests", async () => {
   env.use(listUsersOk([accountOf(defaultUser)]));
   assert.equal((await listUsers()).users.length, 1);
 });
+
+Deno.test("the environment's tabs hear their own page's channels, never another test file's", async () => {
+  const { TAB_CHANNEL, listenToOtherTabs } = await import(
+    "../../client/_tabs.ts"
+  );
+  const heard: string[] = [];
+  const stop = listenToOtherTabs((message) => heard.push(message.type));
+  // Outside the environment: the channel every worker of the process shares.
+  const shared: string[] = [];
+  const native: typeof BroadcastChannel =
+    BroadcastChannel.name === "ScopedBroadcastChannel"
+      ? Object.getPrototypeOf(BroadcastChannel)
+      : BroadcastChannel;
+  const outside = new native(TAB_CHANNEL);
+  outside.onmessage = (event) => shared.push(event.data.type);
+  const worker = new Worker(
+    new URL("../fixtures/other_file_tab.ts", import.meta.url),
+    { type: "module" },
+  );
+  try {
+    await new Promise((resolve) => (worker.onmessage = resolve));
+    // A tab this test opens itself is heard.
+    const here = new BroadcastChannel(TAB_CHANNEL);
+    assert.equal(here.name, TAB_CHANNEL);
+    here.postMessage({ type: "session-ended", tab: "a-tab-of-this-page" });
+    here.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(shared.includes("signed-out"), "the other file did post");
+    assert.deepEqual(heard, ["session-ended"]);
+  } finally {
+    worker.terminate();
+    outside.close();
+    stop();
+  }
+});
