@@ -23,6 +23,7 @@ import {
   assertNotEquals,
   assertRejects,
 } from "../fixtures/assert.ts";
+import { kvFileTwice } from "../fixtures/kv_file.ts";
 
 recordStoreConformance("KvRecords (:memory:)", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -32,26 +33,16 @@ recordStoreConformance("KvRecords (:memory:)", async () => {
 recordStoreConformance(
   "KvRecords (file, custom prefix, reads on their own handle)",
   async () => {
-    const path = await Deno.makeTempFile({ suffix: ".kv" });
-    const kv = await Deno.openKv(path);
-    const readKv = await Deno.openKv(path);
+    const file = await kvFileTwice();
     return {
-      records: new KvRecords(kv, { prefix: ["app", "auth"], readKv }),
-      async close() {
-        kv.close();
-        readKv.close();
-        await removeKv(path);
-      },
+      records: new KvRecords(file.kv, {
+        prefix: ["app", "auth"],
+        readKv: file.other,
+      }),
+      close: file.close,
     };
   },
 );
-
-// The KV file and the SQLite files beside it.
-async function removeKv(path: string): Promise<void> {
-  for (const suffix of ["", "-wal", "-shm"]) {
-    await Deno.remove(path + suffix).catch(() => {});
-  }
-}
 
 /** A migrated store in memory, for one test. */
 async function withRecords(
@@ -72,18 +63,14 @@ async function withRecords(
 async function twoHandles(
   fn: (a: KvRecords, b: KvRecords) => Promise<void>,
 ): Promise<void> {
-  const path = await Deno.makeTempFile({ suffix: ".kv" });
-  const kvA = await Deno.openKv(path);
-  const kvB = await Deno.openKv(path);
+  const file = await kvFileTwice();
   try {
-    const a = new KvRecords(kvA);
-    const b = new KvRecords(kvB);
+    const a = new KvRecords(file.kv);
+    const b = new KvRecords(file.other);
     await Promise.all([a.migrate(), b.migrate()]);
     await fn(a, b);
   } finally {
-    kvA.close();
-    kvB.close();
-    await removeKv(path);
+    await file.close();
   }
 }
 
@@ -467,9 +454,7 @@ Deno.test("KvRecords migrate() refuses a read handle on another database; with o
     kv.close();
     elsewhere.close();
   }
-  const path = await Deno.makeTempFile({ suffix: ".kv" });
-  const main = await Deno.openKv(path);
-  const own = await Deno.openKv(path);
+  const file = await kvFileTwice();
   // Each handle, counting the calls sent through it.
   const calls = { main: 0, read: 0 };
   const counting = (kv: Deno.Kv, name: keyof typeof calls) =>
@@ -484,8 +469,8 @@ Deno.test("KvRecords migrate() refuses a read handle on another database; with o
       },
     });
   try {
-    const records = new KvRecords(counting(main, "main"), {
-      readKv: counting(own, "read"),
+    const records = new KvRecords(counting(file.kv, "main"), {
+      readKv: counting(file.other, "read"),
     });
     await records.migrate();
     const a = account();
@@ -519,9 +504,7 @@ Deno.test("KvRecords migrate() refuses a read handle on another database; with o
     await records.accounts({ limit: 10 });
     assertEquals(calls.main, before, "no read on the main handle");
   } finally {
-    main.close();
-    own.close();
-    await removeKv(path);
+    await file.close();
   }
 });
 

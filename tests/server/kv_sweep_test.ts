@@ -23,6 +23,7 @@ import {
   sweepNote,
 } from "../../server/stores/kv/_record_writes.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
+import { kvFileTwice } from "../fixtures/kv_file.ts";
 
 const P = ["gatehouse"];
 
@@ -345,39 +346,27 @@ async function sweepWhileRenewing(
   assertEquals(keys.length, 3 * renewed.size, "each whole, nothing else");
 }
 
-/** A temp KV file opened twice, removed with its SQLite files after `fn`. */
-async function twoHandles(
-  fn: (kvA: Deno.Kv, kvB: Deno.Kv) => Promise<void>,
-): Promise<void> {
-  const path = await Deno.makeTempFile({ suffix: ".kv" });
-  const kvA = await Deno.openKv(path);
-  const kvB = await Deno.openKv(path);
-  try {
-    await fn(kvA, kvB);
-  } finally {
-    kvA.close();
-    kvB.close();
-    for (const suffix of ["", "-wal", "-shm"]) {
-      await Deno.remove(path + suffix).catch(() => {});
-    }
-  }
-}
-
 Deno.test("KvRecords sweep on one handle while another renews sessions on the same file: every renewed one stays whole", async () => {
-  await twoHandles(async (kvA, kvB) => {
-    const a = new KvRecords(kvA);
-    const b = new KvRecords(kvB);
+  const file = await kvFileTwice();
+  try {
+    const a = new KvRecords(file.kv);
+    const b = new KvRecords(file.other);
     await Promise.all([a.migrate(), b.migrate()]);
-    await sweepWhileRenewing(kvA, a, b);
-  });
+    await sweepWhileRenewing(file.kv, a, b);
+  } finally {
+    await file.close();
+  }
 });
 
 Deno.test("KvRecords reading through its own handle: its renewals, read on one handle and committed on the other, race its sweep, and every renewed session stays whole", async () => {
-  await twoHandles(async (kv, readKv) => {
-    const records = new KvRecords(kv, { readKv });
+  const file = await kvFileTwice();
+  try {
+    const records = new KvRecords(file.kv, { readKv: file.other });
     await records.migrate();
-    await sweepWhileRenewing(kv, records, records);
-  });
+    await sweepWhileRenewing(file.kv, records, records);
+  } finally {
+    await file.close();
+  }
 });
 
 Deno.test("KvRecords sweeps events with a long prefix within Deno KV's size of a commit", async () => {

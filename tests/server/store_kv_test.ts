@@ -6,6 +6,7 @@ import { EarlyReads } from "../../server/core/rules/_session_creation.ts";
 import { storeConformance } from "../../server/stores/conformance/mod.ts";
 import { KvRecords, KvStore } from "../../server/stores/kv/mod.ts";
 import { assertEquals } from "../fixtures/assert.ts";
+import { kvFileTwice } from "../fixtures/kv_file.ts";
 
 storeConformance("KvStore", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -15,16 +16,13 @@ storeConformance("KvStore", async () => {
 storeConformance(
   "KvStore (file, custom prefix, reads on their own handle)",
   async () => {
-    const path = await Deno.makeTempFile({ suffix: ".kv" });
-    const kv = await Deno.openKv(path);
-    const readKv = await Deno.openKv(path);
+    const file = await kvFileTwice();
     return {
-      store: new KvStore(kv, { prefix: ["app", "auth"], readKv }),
-      async close() {
-        kv.close();
-        readKv.close();
-        await Deno.remove(path);
-      },
+      store: new KvStore(file.kv, {
+        prefix: ["app", "auth"],
+        readKv: file.other,
+      }),
+      close: file.close,
     };
   },
 );
