@@ -65,15 +65,18 @@ export async function openStoreFromEnv(
   const path = env.GATEHOUSE_KV_PATH?.trim() || DEFAULT_KV_PATH;
   await makeParent(path);
   const kv = await Deno.openKv(path);
-  // The reads' own handle (KvRecordsOptions.readKv); `:memory:` opened
-  // again would be another database.
-  const readKv = path === ":memory:" ? undefined : await Deno.openKv(path);
-  const store = new KvStore(kv, readKv === undefined ? {} : { readKv });
+  let readKv: Deno.Kv | undefined;
   const close = () => {
     kv.close();
     readKv?.close();
   };
+  let store: KvStore;
   try {
+    // The reads' own handle (KvRecordsOptions.readKv); `:memory:` opened
+    // again would be another database. Opened inside the try, so that the
+    // first handle is not left open when the second cannot be.
+    readKv = path === ":memory:" ? undefined : await Deno.openKv(path);
+    store = new KvStore(kv, readKv === undefined ? {} : { readKv });
     await store.migrate();
   } catch (err) {
     close();

@@ -2,7 +2,8 @@
 // share: a file in a folder made for it, opened twice so that reads go
 // through a handle of their own, both closed by `close()` (Deno's resource
 // sanitizer does not see a KV handle, so the test counts the process's
-// open descriptors of the file); `:memory:` opened once.
+// open descriptors of the file); `:memory:` opened once; the first handle
+// closed when the second cannot be opened.
 
 import assert from "node:assert/strict";
 import { Reaper } from "../../server/features/reaper.ts";
@@ -81,5 +82,34 @@ Deno.test("openStoreFromEnv() opens `:memory:` once: a second open would be anot
     assert.equal((await new Reaper(opened.store).sweep()).sessions, 0);
   } finally {
     await opened.close();
+  }
+});
+
+Deno.test("openStoreFromEnv() closes the first KV handle when the second cannot be opened", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_kv_" });
+  const path = `${dir}/gatehouse.kv`;
+  const openKv = Object.getOwnPropertyDescriptor(Deno, "openKv")!;
+  const realOpen = Deno.openKv;
+  let opens = 0;
+  // The second open fails as one would on a file it may no longer reach.
+  Object.defineProperty(Deno, "openKv", {
+    ...openKv,
+    get: () => (p?: string) => {
+      if (++opens === 2) {
+        return Promise.reject(new Deno.errors.PermissionDenied("refused"));
+      }
+      return realOpen(p);
+    },
+  });
+  try {
+    await assert.rejects(
+      openStoreFromEnv({ GATEHOUSE_KV_PATH: path }),
+      Deno.errors.PermissionDenied,
+    );
+    assert.equal(opens, 2);
+    assert.equal(await timesOpen(path), 0, "the first handle is closed");
+  } finally {
+    Object.defineProperty(Deno, "openKv", openKv);
+    await Deno.remove(dir, { recursive: true });
   }
 });
