@@ -57,7 +57,7 @@ interface ColdServer {
 export const coldStart: Scenario = {
   name: "cold-start",
   description:
-    "process start → first answered session check: ceiling, ours on KV and Postgres, Better Auth, the demo as Deno Deploy runs it (opt-in)",
+    "process start → first answered session check: ceiling, ours on KV and Postgres, Better Auth, the demo as Deno Deploy runs it",
   // Opt-in, like scale and reaper: it builds the demo (`deno task build`)
   // and starts about fifty processes, a minute or so.
   default: false,

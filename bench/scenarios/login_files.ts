@@ -3,8 +3,11 @@
 // `bench/servers/signing_in.ts` runs twice under V8 coverage, once with no
 // login and once with three; a file counts when one of its functions (or
 // blocks) ran more often in the second run. Start-up, the session check
-// and the work every process does alike cancel out. A count, not a timing:
-// one pass.
+// and the work every process does alike cancel out. A count, not a timing,
+// but timers and first-run caches can still make a file run a little more in
+// one process than in another (a cold first pass once read 53 where every
+// other read 48), so the pair of runs is taken twice and a file counts only
+// when both pairs show it.
 
 import type { BenchContext, Scenario, ScenarioResult } from "../_scenario.ts";
 import { runDeno } from "../_servers.ts";
@@ -64,12 +67,20 @@ function ranMore(before: Counts, after: Counts): string[] {
 export const loginFiles: Scenario = {
   name: "login-files",
   description:
-    "server files a password login runs code in (V8 coverage, 3 logins ÷ none)",
+    "server files a password login runs code in (V8 coverage, 3 logins ÷ none, in two pairs of runs)",
   default: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const before = await coverage(`${ctx.tmpDir}/coverage-0`, 0);
-    const after = await coverage(`${ctx.tmpDir}/coverage-3`, 3);
-    const files = ranMore(before, after);
+    const pairs: string[][] = [];
+    for (const pass of [1, 2]) {
+      const before = await coverage(`${ctx.tmpDir}/coverage-${pass}-0`, 0);
+      const after = await coverage(`${ctx.tmpDir}/coverage-${pass}-3`, 3);
+      pairs.push(ranMore(before, after));
+    }
+    const [first, second] = pairs;
+    const files = first.filter((file) => second.includes(file));
+    const inOnePair = [...first, ...second].filter((file) =>
+      !files.includes(file)
+    );
     ctx.progress(`login-files: ${files.length}`);
     const byFolder = new Map<string, number>();
     for (const file of files) {
@@ -84,7 +95,12 @@ export const loginFiles: Scenario = {
           [...byFolder].map(([folder, n]) => [`  of them in ${folder}/`, n]),
         ),
       },
-      notes: [`files: ${files.join(", ")}`],
+      notes: [
+        `files: ${files.join(", ")}`,
+        ...(inOnePair.length === 0 ? [] : [
+          `in one pair of runs only, not counted: ${inOnePair.join(", ")}`,
+        ]),
+      ],
     };
   },
 };
