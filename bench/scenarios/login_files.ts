@@ -70,13 +70,13 @@ export const loginFiles: Scenario = {
     "server files a password login runs code in (V8 coverage, 3 logins ÷ none, in two pairs of runs)",
   default: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const pairs: string[][] = [];
-    for (const pass of [1, 2]) {
-      const before = await coverage(`${ctx.tmpDir}/coverage-${pass}-0`, 0);
-      const after = await coverage(`${ctx.tmpDir}/coverage-${pass}-3`, 3);
-      pairs.push(ranMore(before, after));
-    }
-    const [first, second] = pairs;
+    const pair = async (pass: number) =>
+      ranMore(
+        await coverage(`${ctx.tmpDir}/coverage-${pass}-0`, 0),
+        await coverage(`${ctx.tmpDir}/coverage-${pass}-3`, 3),
+      );
+    const first = await pair(1);
+    const second = await pair(2);
     const files = first.filter((file) => second.includes(file));
     const inOnePair = [...first, ...second].filter((file) =>
       !files.includes(file)
