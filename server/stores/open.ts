@@ -62,7 +62,10 @@ export async function openStoreFromEnv(
   if (url) return await openPostgres(url);
   const sqlitePath = env.GATEHOUSE_SQLITE_PATH?.trim();
   if (sqlitePath) return await openSqlite(sqlitePath);
-  const path = env.GATEHOUSE_KV_PATH?.trim() || DEFAULT_KV_PATH;
+  return await openKv(env.GATEHOUSE_KV_PATH?.trim() || DEFAULT_KV_PATH);
+}
+
+async function openKv(path: string): Promise<OpenedStore> {
   await makeParent(path);
   const kv = await Deno.openKv(path);
   let readKv: Deno.Kv | undefined;
@@ -70,24 +73,23 @@ export async function openStoreFromEnv(
     kv.close();
     readKv?.close();
   };
-  let store: KvStore;
   try {
     // The reads' own handle (KvRecordsOptions.readKv); `:memory:` opened
     // again would be another database. Opened inside the try, so that the
     // first handle is not left open when the second cannot be.
     readKv = path === ":memory:" ? undefined : await Deno.openKv(path);
-    store = new KvStore(kv, readKv === undefined ? {} : { readKv });
+    const store = new KvStore(kv, readKv === undefined ? {} : { readKv });
     await store.migrate();
+    return {
+      store,
+      kind: "kv",
+      location: path,
+      close: () => Promise.resolve(close()),
+    };
   } catch (err) {
     close();
     throw err;
   }
-  return {
-    store,
-    kind: "kv",
-    location: path,
-    close: () => Promise.resolve(close()),
-  };
 }
 
 // The directory of a database file, made if missing.
