@@ -310,6 +310,26 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         : await store.userById(pending.userId);
       if (pending === null || user === null) throw PENDING_GONE;
       const client = context.client(req, info);
+      // An address an enforcing provider speaks for signs in through it
+      // alone (DESIGN.md §13). Its password step refuses, but one taken
+      // before the provider enforced the domain (an instance of before a
+      // deploy, on the same store) must not finish here: the pending
+      // sign-in is dead, as for a password since changed; nothing is spent
+      // or counted, and starting again with the password says sso_required.
+      const enforcing = context.sso.enforcedBy(fold(user.email));
+      if (enforcing !== null) {
+        trail.refused([trail.event("login.failed", {
+          actor: user,
+          client,
+          detail: {
+            email: user.email,
+            method: proof.kind,
+            reason: "sso_required",
+            provider: enforcing.id,
+          },
+        })]);
+        throw PENDING_GONE;
+      }
       const scope = lock.scopeOf(req, fold(user.email));
       // Whether the proof held: its commit ended the pending sign-in too.
       let spent = false;

@@ -2,7 +2,8 @@
 // for an address in an enforcing provider's domains every other way to
 // start a session refuses — password login (403 `sso_required` after the
 // same argon2 work, known address or not, right password or not), passkey
-// sign-in, invitation acceptance, reset confirmation — and a reset request
+// sign-in, invitation acceptance, reset confirmation, the second step of a
+// password sign-in begun before the enforcement — and a reset request
 // sends nothing (still 202). Accounts outside those domains keep signing in
 // with their password, also while the provider cannot be reached, whose
 // routes then answer 503 `provider_unavailable` until it is back.
@@ -10,13 +11,26 @@
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { gatehouseApp } from "../fixtures/app.ts";
 import { ROLES } from "../fixtures/admin.ts";
-import { addUser, hasher, memoryLogger, PASSWORD } from "../fixtures/kv.ts";
+import {
+  addUser,
+  hasher,
+  memoryLogger,
+  PASSWORD,
+  serveHandler,
+} from "../fixtures/kv.ts";
 import { securityClient } from "../fixtures/security.ts";
 import { BACKENDS, testEachStore } from "../fixtures/stores.ts";
 import { landing, ssoWorld, TestBrowser } from "../fixtures/sso.ts";
 import { assertion, registerPasskey } from "../fixtures/passkey_ceremonies.ts";
 import { createAuthenticator } from "../fixtures/webauthn.ts";
-import type { Store } from "../../mod.ts";
+import {
+  enrolTotp,
+  passwordStep,
+  secondStep,
+  STEP,
+} from "../fixtures/second_factor.ts";
+import { totpCode } from "../../server/core/totp.ts";
+import type { Handler, Store } from "../../mod.ts";
 import type { GatehouseSsoOptions } from "../../server/sso.ts";
 import { hashToken, randomToken, uuidv7 } from "../../server/core/_crypto.ts";
 
@@ -450,3 +464,92 @@ for (const backend of BACKENDS) {
     },
   });
 }
+
+testEachStore(
+  "a password sign-in waiting for its second factor when the provider began to enforce the domain ends there: 410, no session",
+  async (store) => {
+    let now = Date.now();
+    const servers: { close(): Promise<void> }[] = [];
+    // An instance of its own on a real server, every call over HTTP.
+    const app = (sso?: GatehouseSsoOptions) => {
+      const logger = memoryLogger();
+      const { gatehouse, app } = gatehouseApp({
+        store,
+        logger,
+        hasher,
+        now: () => now,
+        roles: ROLES,
+        publicUrl: "https://app.example",
+        rateLimit: { maxFailures: 1000 },
+        ...(sso === undefined ? {} : { sso }),
+      });
+      const server = serveHandler(app);
+      servers.push(server);
+      const overHttp: Handler = async (req) =>
+        await fetch(`${server.url}${new URL(req.url).pathname}`, {
+          method: req.method,
+          headers: req.headers,
+          body: req.body === null ? null : await req.arrayBuffer(),
+        });
+      return securityClient(store, gatehouse, overHttp, {
+        logger,
+        mail: [],
+        clock: () => now,
+        advance: (ms) => void (now += ms),
+      });
+    };
+    try {
+      await addUser(store, { email: "ada@acme.example", role: "member" });
+      // The password step on an instance from before the provider enforced
+      // the domain (a rolling deploy: both share the store).
+      const before = app();
+      const { secret } = await enrolTotp(
+        before,
+        await before.login("ada@acme.example"),
+      );
+      before.advance(STEP);
+      const pending = await passwordStep(before, "ada@acme.example");
+      await before.gatehouse.settled();
+
+      const enforced = app({
+        providers: [{
+          id: "acme",
+          name: "Acme",
+          issuer: "http://127.0.0.1:9",
+          clientId: "gatehouse",
+          clientSecret: "unused",
+          domains: ["acme.example"],
+          enforce: true,
+        }],
+        timeoutSeconds: 1,
+      });
+      const res = await secondStep(enforced, pending, {
+        code: totpCode(secret, now),
+      });
+      assert(
+        !res.headers.getSetCookie().some((c) =>
+          c.startsWith("__Host-session=")
+        ),
+      );
+      assertEquals([res.status, (await res.json()).code], [
+        410,
+        "token_invalid",
+      ]);
+      const failed = (await enforced.events()).findLast((e) =>
+        e.type === "login.failed"
+      )!;
+      assertEquals(failed.detail.reason, "sso_required");
+      // The code was not spent by the refusal: with enforcement off again
+      // (the deploy rolled back), the same code still finishes the sign-in.
+      const after = await secondStep(before, pending, {
+        code: totpCode(secret, now),
+      });
+      await after.body?.cancel();
+      assertEquals(after.status, 200);
+      await enforced.gatehouse.settled();
+      await before.gatehouse.settled();
+    } finally {
+      for (const server of servers) await server.close();
+    }
+  },
+);
