@@ -10,6 +10,7 @@ import { testEachStore } from "../fixtures/stores.ts";
 import { firstRunInvitation, type Identity, type Store } from "../../mod.ts";
 import { runCreateAdmin } from "../../server/features/create_admin.ts";
 import { ROLES } from "../fixtures/admin.ts";
+import { withServedApi } from "../fixtures/security.ts";
 
 const NEW_PASSWORD = "the invited person's passphrase";
 
@@ -140,5 +141,49 @@ testEachStore(
     await Promise.all(answers.map((res) => res.body?.cancel()));
     assertEquals(statuses, [200, 410, 410]);
     assertEquals((await store.listUsers({ limit: 10 })).users.length, 1);
+  },
+);
+
+testEachStore(
+  "an invitation whose inviter was disabled stays dead once the inviter is enabled again, though nobody tried it meanwhile",
+  async (store) => {
+    await withServedApi(store, async (api, { root, support }) => {
+      const admin = await api.login(root.email);
+      const sent = await api.call("POST", "/api/users/invite", {
+        email: "mallory@example.com",
+        name: "Mallory",
+        role: "member",
+      }, { cookie: await api.login(support.email) });
+      assertEquals(sent.status, 200);
+      const token = tokenOf((await sent.json()).activation_link);
+      for (const disabled of [true, false]) {
+        const res = await api.call("PATCH", `/api/users/${support.id}`, {
+          disabled,
+        }, { cookie: admin });
+        assertEquals(res.status, 200);
+        await res.body?.cancel();
+      }
+      const check = await api.call("POST", "/api/auth/links/check", {
+        token,
+        kind: "invitation",
+      });
+      assertEquals(await refusal(check), [410, "token_invalid"]);
+      const pending = await api.call(
+        "GET",
+        "/api/users/invitations",
+        undefined,
+        { cookie: admin },
+      );
+      assertEquals((await pending.json()).invitations, []);
+      const accepted = await api.call("POST", "/api/auth/invite/accept", {
+        token,
+        password: NEW_PASSWORD,
+      });
+      assertEquals(await refusal(accepted), [410, "token_invalid"]);
+      assertEquals(
+        (await store.listUsers({ limit: 10, q: "mallory" })).users,
+        [],
+      );
+    });
   },
 );

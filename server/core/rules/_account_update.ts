@@ -3,7 +3,8 @@
 // ./_user_rules.ts on the account and the enabled tallies read
 // together, and committed against exactly what was read. A disable moves
 // the generation (every session dies in that commit); the dead session
-// records are removed after.
+// records are removed after, and so are the invitations the account sent
+// (else enabling it again would revive them).
 
 import { AuthError } from "../../http/errors.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
@@ -20,6 +21,7 @@ import { committing, unchanged } from "./_commit.ts";
 import { readAsActor } from "./_actor.ts";
 import { tally, toUserRecord } from "./_records.ts";
 import { deleteDeadSessions } from "./_session_sweep.ts";
+import { deleteInvitationsBy } from "./_link_invitations.ts";
 
 // A commit checks at most ten records: the account, its administrator's
 // account and one tally per privileged role.
@@ -119,5 +121,8 @@ export async function updateUser(
     };
   });
   if (revokedAt !== null) await deleteDeadSessions(records, id, revokedAt);
+  if (revokedAt !== null && user.disabled) {
+    await deleteInvitationsBy(records, id);
+  }
   return user;
 }

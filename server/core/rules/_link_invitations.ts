@@ -1,7 +1,8 @@
 // Invitations over the narrow store: accepting one (the account and its
 // first session in the commit that spends the link, under the inviter's
 // authority or, for the first-run link, while no account exists), listing
-// the pending ones and revoking one under the reach rule.
+// the pending ones, revoking one under the reach rule, and ending those a
+// disabled inviter sent.
 
 import { uuidv7 } from "../_crypto.ts";
 import { fold } from "../_fold.ts";
@@ -184,6 +185,30 @@ export async function listInvitations(
   return live.filter((_, i) => accounts[i] === null).sort((a, b) =>
     b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
   );
+}
+
+/**
+ * Deletes every invitation `inviterId` sent. A disable does it, after its
+ * commit: acceptance asks only whether the inviter is enabled when a link
+ * is spent, so an invitation nobody tried while its inviter was disabled
+ * would work again once the inviter is enabled (a disable ends the
+ * account's reset links for good; its invitations end likewise). A
+ * disabled account sends none meanwhile. Each is deleted in a commit of
+ * its own, checked against the link as read: one accepted or revoked
+ * meanwhile is left as that made it.
+ */
+export async function deleteInvitationsBy(
+  records: RecordStore,
+  inviterId: string,
+): Promise<void> {
+  const sent = (await records.list("link", "kind", "invitation"))
+    .filter(({ value }) => value.invitedBy === inviterId);
+  for (const link of sent) {
+    await records.commit({
+      checks: [unchanged("link", link.value.tokenHash, link)],
+      deletes: [{ kind: "link", value: link.value }],
+    });
+  }
 }
 
 /**
