@@ -38,6 +38,9 @@
 //   account_lock:<h>:<scope>:signed         moved by a completed sign-in of
 //                                           the scope after failures
 //   account_lock:<h>:<c>:<scope>:<o>        the scope's count
+//   account_lock:<h>:<c>:<scope>:<o>:failed:<e>
+//                                           its failures in the window
+//                                           ending at <e>
 //   account_lock:<h>:<c>:<s>:total          the consecutive failures
 //
 // where <h> is the SHA-256 of the address key (no address in a key),
@@ -83,6 +86,14 @@ const UNBOUNDED = 2 ** 31 - 1;
 // the store once per scope and window), and scopes whose keys it last
 // used; past this many the memory starts over (the store decides anyway).
 const MAX_REMEMBERED = 1024;
+// How long a report waits for attempts another instance has in flight
+// (each one argon2 verification or a code check), ms, and how often it
+// looks meanwhile. Past it, no report: the next refusal looks again.
+const SETTLE_MS = 10_000;
+const SETTLE_PAUSE = 25;
+
+// The counter of the failures of a scope's window ending at `resetAt`.
+const failuresOf = (key: string, resetAt: number) => `${key}:failed:${resetAt}`;
 
 /**
  * Told of each `login.locked` recorded for an address that has an account
@@ -263,10 +274,11 @@ export function accountLock(context: AccountLockContext): AccountLock {
 
   // One `login.locked` per scope and window, across instances, and the
   // owner told of it. An attempt being checked holds its reservation, so a
-  // burst of right attempts can fill a window too: the report waits for
-  // this instance's attempts of the scope, and is made only if the window
-  // is still full then (of failures). Everything it needs is read before
-  // the answer.
+  // burst of right attempts can fill a window too, on any instance: the
+  // report waits for this instance's attempts of the scope, and is made
+  // only once the window's failures, counted apart, fill it (a window
+  // full of another instance's attempts in flight is looked at again
+  // until they are judged). Everything it needs is read before the answer.
   function report(
     key: string,
     resetAt: number,
@@ -281,9 +293,27 @@ export function accountLock(context: AccountLockContext): AccountLock {
       store,
       (async () => {
         await Promise.all([...(checking.get(key) ?? [])]);
-        const at = now();
-        const counter = await store.readCounter(key, at);
-        if (counter?.resetAt !== resetAt || counter.count < limit) return;
+        let at = now();
+        if (!hard) {
+          // Another instance's attempts in flight hold the window too, and
+          // this one cannot wait for them: the window's failures, counted
+          // apart, say whether it is full of them. While it is full but not
+          // of failures, the others are still being checked: look again.
+          for (const until = Date.now() + SETTLE_MS;;) {
+            const [counter, failures] = await Promise.all([
+              store.readCounter(key, at),
+              store.readCounter(failuresOf(key, resetAt), at),
+            ]);
+            if (counter?.resetAt !== resetAt) return;
+            if ((failures?.count ?? 0) >= limit) break;
+            if (counter.count < limit || Date.now() >= until) return;
+            await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE));
+            at = now();
+          }
+        } else {
+          const counter = await store.readCounter(key, at);
+          if (counter?.resetAt !== resetAt || counter.count < limit) return;
+        }
         if (reported.size >= MAX_REMEMBERED) reported.clear();
         reported.set(key, resetAt);
         return await store.reserveAttempt(`${key}:locked:${resetAt}`, {
@@ -439,11 +469,23 @@ export function accountLock(context: AccountLockContext): AccountLock {
     return {
       async failed() {
         try {
-          await store.reserveAttempt(keys.total, {
-            now: now(),
-            windowMs: YEAR,
-            limit: UNBOUNDED,
-          });
+          const at = now();
+          await Promise.all([
+            store.reserveAttempt(keys.total, {
+              now: at,
+              windowMs: YEAR,
+              limit: UNBOUNDED,
+            }),
+            // The window's failures, apart from its attempts in flight:
+            // what a report judges the window by (see `report`).
+            own.resetAt > at
+              ? store.reserveAttempt(failuresOf(keys.scope, own.resetAt), {
+                now: at,
+                windowMs: own.resetAt - at,
+                limit: UNBOUNDED,
+              })
+              : undefined,
+          ]);
         } finally {
           judged();
         }
