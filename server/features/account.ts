@@ -197,7 +197,7 @@ export function accountOperations(context: GatehouseContext): Operations<
   const changePassword = defineOperation(
     context,
     "changePassword",
-    async function changePassword(req, { identity }, _params, info) {
+    async function changePassword(req, { identity, session }, _params, info) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const current = requiredString(body, "current_password");
       const next = await readNewPassword(
@@ -221,6 +221,23 @@ export function accountOperations(context: GatehouseContext): Operations<
         throw err;
       }
       if (verified === null || verified.user.id !== identity.id) {
+        // A right password read against the hash of a change that landed
+        // meanwhile (a double submission, on any instance) is no guess:
+        // the session it came with is dead, as the commit below would
+        // have found it.
+        let ended: boolean;
+        try {
+          const account = await store.credentialsByEmail(fold(identity.email));
+          ended = account === null || account.user.id !== identity.id ||
+            account.generation !== session.generation;
+        } catch (err) {
+          await ticket.giveBack();
+          throw err;
+        }
+        if (ended) {
+          await ticket.giveBack();
+          throw SESSION_ABSENT;
+        }
         await ticket.failed();
         throw new AuthError("password_incorrect", {
           meta: { field: "current_password" },

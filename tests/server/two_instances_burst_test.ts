@@ -1,12 +1,18 @@
-// The account lock's report (DESIGN.md §15) with two createGatehouse
-// instances over one store (tests/fixtures/instances.ts), each behind its
-// own real `Deno.serve` on 127.0.0.1, with a mailer that keeps every
-// message: one `login.locked` and one `account_locked` notice for a lock
-// spread over both, and none for a window that only right sign-ins in
-// flight fill. Before, an instance refused while the other still checked
-// its right passwords waited only for its own attempts, found the window
-// full and recorded a lock and mailed the owner that their account was
-// locked, though no password had been wrong.
+// The account lock (DESIGN.md §15) with two createGatehouse instances over
+// one store (tests/fixtures/instances.ts), each behind its own real
+// `Deno.serve` on 127.0.0.1, with a mailer that keeps every message:
+//
+// - one `login.locked` and one `account_locked` notice for a lock spread
+//   over both, and none for a window that only right sign-ins in flight
+//   fill. Before, an instance refused while the other still checked its
+//   right passwords waited only for its own attempts, found the window
+//   full and recorded a lock and mailed the owner that their account was
+//   locked, though no password had been wrong;
+// - a password change whose right current password is read after another
+//   change of the account landed (a double submission, the two on two
+//   instances) answers 401 `session_absent`, like a change whose commit
+//   finds the account moved, and counts no guess. Before, it answered 403
+//   `password_incorrect` and counted a failure toward the lock.
 
 import { assertEquals } from "../fixtures/assert.ts";
 import { type Pair, pairTest } from "../fixtures/instances.ts";
@@ -184,6 +190,67 @@ pairTest(
         [...a.mail, ...b.mail].filter((m) => m.kind === "account_locked"),
         [],
       );
+      assertEquals(errors(a, b), []);
+    } finally {
+      gate.resolve();
+      await a.close();
+      await b.close();
+    }
+  },
+);
+
+pairTest(
+  "over HTTP: a password change that reads the password after the other instance's change of it landed is session_absent, and no guess",
+  async (pair) => {
+    const ada = await addUser(pair.a, { email: "ada@example.com" });
+    const clock = { now: Date.now() };
+    // B's first argon2 hash (the made-up hash its first password check
+    // verifies unknown addresses against) waits for the gate: its change
+    // has passed the session check and reads the password after A's.
+    const gate = Promise.withResolvers<void>();
+    let hashing = 0;
+    const gated: PasswordHasher = {
+      ...hasher,
+      hash: async (password) => {
+        hashing++;
+        await gate.promise;
+        return await hasher.hash(password);
+      },
+    };
+    const a = instance(pair.a, clock);
+    const b = instance(pair.b, clock, { hasher: gated });
+    try {
+      const signedIn = await a.call("POST", "/api/auth/login", {
+        email: ada.email,
+        password: PASSWORD,
+      });
+      await signedIn.body?.cancel();
+      const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+      const change = (x: Instance, to: string) =>
+        x.call("POST", "/api/auth/password", {
+          current_password: PASSWORD,
+          new_password: to,
+        }, { cookie }).then(answerOf);
+      const late = change(b, "the second submission of it");
+      while (hashing < 1) await new Promise((r) => setTimeout(r, 5));
+      assertEquals(await change(a, "the first submission of it"), "204");
+      gate.resolve();
+      assertEquals(await late, "401 session_absent");
+      // Nine mistakes of Ada's own: still below the threshold, so the
+      // right password is let in (with the late change counted, the
+      // window was full).
+      for (let i = 0; i < 9; i++) {
+        const wrong = await a.call("POST", "/api/auth/login", {
+          email: ada.email,
+          password: `mistyped ${i}`,
+        }, { from: address(i) });
+        assertEquals(await answerOf(wrong), "401 credentials_invalid");
+      }
+      const right = await a.call("POST", "/api/auth/login", {
+        email: ada.email,
+        password: "the first submission of it",
+      }, { from: address(50) });
+      assertEquals(await answerOf(right), "200");
       assertEquals(errors(a, b), []);
     } finally {
       gate.resolve();
