@@ -21,7 +21,7 @@ import {
   spendPasskey,
 } from "../core/_factor_proofs.ts";
 import { readId, readNewPassword } from "../core/_input.ts";
-import type { Identity } from "../core/identity.ts";
+import type { Identity, SessionContext } from "../core/identity.ts";
 import type { Auth } from "../core/auth.ts";
 import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
 import {
@@ -122,6 +122,15 @@ export function accountOperations(context: GatehouseContext): Operations<
     const verified = await sessions.verifyPassword(identity.email, password);
     return verified !== null && verified.user.id === identity.id;
   };
+  // Whether the account moved past the session's generation (a password
+  // change or reset, a disable) since the session was checked: a password
+  // that no longer matches was then read against the new hash, and may
+  // have been right. It is no guess: the session it came with is dead.
+  const sessionEnded = async (identity: Identity, session: SessionContext) => {
+    const account = await store.credentialsByEmail(fold(identity.email));
+    return account === null || account.user.id !== identity.id ||
+      account.generation !== session.generation;
+  };
   const budget = changeBudget(context);
   // A session last seen at or before this time has idled out (DESIGN.md
   // §8): what the list leaves out and what cannot be ended by its id.
@@ -135,6 +144,7 @@ export function accountOperations(context: GatehouseContext): Operations<
   async function checkProof(
     req: Request,
     identity: Identity,
+    session: SessionContext,
     proof: Proof,
     client: ClientMeta,
   ): Promise<Response | null> {
@@ -143,11 +153,12 @@ export function accountOperations(context: GatehouseContext): Operations<
     if (proof.kind === "password") {
       // Counted by the account lock like a sign-in's password; a right one
       // is no sign-in and clears nothing.
-      const right = await lock.check(
-        scope,
-        client,
-        () => isOwnPassword(identity, proof.value),
-      );
+      const right = await lock.check(scope, client, async () => {
+        if (await isOwnPassword(identity, proof.value)) return true;
+        // Thrown, the attempt goes back (see sessionEnded).
+        if (await sessionEnded(identity, session)) throw SESSION_ABSENT;
+        return false;
+      });
       if (right instanceof Response) return right;
       if (!right) {
         throw new AuthError("password_incorrect", {
@@ -227,9 +238,7 @@ export function accountOperations(context: GatehouseContext): Operations<
         // have found it.
         let ended: boolean;
         try {
-          const account = await store.credentialsByEmail(fold(identity.email));
-          ended = account === null || account.user.id !== identity.id ||
-            account.generation !== session.generation;
+          ended = await sessionEnded(identity, session);
         } catch (err) {
           await ticket.giveBack();
           throw err;
@@ -286,7 +295,7 @@ export function accountOperations(context: GatehouseContext): Operations<
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const proof = readProof(body, true);
       const client = context.client(req, info);
-      const locked = await checkProof(req, identity, proof, client);
+      const locked = await checkProof(req, identity, session, proof, client);
       if (locked !== null) return locked;
       // A right password costs the caller nothing but an argon2 wait, so a
       // loop of re-authentications must not write an event each: the first

@@ -12,7 +12,8 @@
 //   change of the account landed (a double submission, the two on two
 //   instances) answers 401 `session_absent`, like a change whose commit
 //   finds the account moved, and counts no guess. Before, it answered 403
-//   `password_incorrect` and counted a failure toward the lock.
+//   `password_incorrect` and counted a failure toward the lock. Likewise a
+//   re-authentication by password raced by a change of the password.
 
 import { assertEquals } from "../fixtures/assert.ts";
 import { type Pair, pairTest } from "../fixtures/instances.ts";
@@ -249,6 +250,63 @@ pairTest(
       const right = await a.call("POST", "/api/auth/login", {
         email: ada.email,
         password: "the first submission of it",
+      }, { from: address(50) });
+      assertEquals(await answerOf(right), "200");
+      assertEquals(errors(a, b), []);
+    } finally {
+      gate.resolve();
+      await a.close();
+      await b.close();
+    }
+  },
+);
+
+pairTest(
+  "over HTTP: a re-authentication that reads the password after the other instance's change of it landed is session_absent, and no guess",
+  async (pair) => {
+    const ada = await addUser(pair.a, { email: "ada@example.com" });
+    const clock = { now: Date.now() };
+    // As above: B's re-authentication is held after its session check.
+    const gate = Promise.withResolvers<void>();
+    let hashing = 0;
+    const gated: PasswordHasher = {
+      ...hasher,
+      hash: async (password) => {
+        hashing++;
+        await gate.promise;
+        return await hasher.hash(password);
+      },
+    };
+    const a = instance(pair.a, clock);
+    const b = instance(pair.b, clock, { hasher: gated });
+    try {
+      const signedIn = await a.call("POST", "/api/auth/login", {
+        email: ada.email,
+        password: PASSWORD,
+      });
+      await signedIn.body?.cancel();
+      const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+      const late = b.call("POST", "/api/auth/reauthenticate", {
+        password: PASSWORD,
+      }, { cookie }).then(answerOf);
+      while (hashing < 1) await new Promise((r) => setTimeout(r, 5));
+      const changed = await a.call("POST", "/api/auth/password", {
+        current_password: PASSWORD,
+        new_password: "the new password of it",
+      }, { cookie });
+      assertEquals(await answerOf(changed), "204");
+      gate.resolve();
+      assertEquals(await late, "401 session_absent");
+      for (let i = 0; i < 9; i++) {
+        const wrong = await a.call("POST", "/api/auth/login", {
+          email: ada.email,
+          password: `mistyped ${i}`,
+        }, { from: address(i) });
+        assertEquals(await answerOf(wrong), "401 credentials_invalid");
+      }
+      const right = await a.call("POST", "/api/auth/login", {
+        email: ada.email,
+        password: "the new password of it",
       }, { from: address(50) });
       assertEquals(await answerOf(right), "200");
       assertEquals(errors(a, b), []);
