@@ -477,8 +477,9 @@ export function accountLock(context: AccountLockContext): AccountLock {
               limit: UNBOUNDED,
             }),
             // The window's failures, apart from its attempts in flight:
-            // what a report judges the window by (see `report`).
-            own.resetAt > at
+            // what a report judges the window by (see `report`). A
+            // device's own window is never reported: nothing to count.
+            scope.device === null && own.resetAt > at
               ? store.reserveAttempt(failuresOf(keys.scope, own.resetAt), {
                 now: at,
                 windowMs: own.resetAt - at,
