@@ -225,6 +225,61 @@ export interface UserUpdate extends ByActor {
    */
   keepPrivileged?: readonly string[];
   /**
+   * The roles whose accounts may grant an invitation of `role` (undefined:
+   * any role), as acceptance asks ({@linkcode InvitationAcceptance.granters}).
+   * With it, a change of the account's role deletes, after its commit, the
+   * invitations the account sent that its new role may not grant, each in a
+   * commit of its own checked against the link as read: acceptance asks the
+   * inviter's role only when a link is spent, so a link nobody tried
+   * meanwhile would work again once the role is given back. The ones the
+   * new role may grant stay. Absent: a role change ends no invitation.
+   *
+   * @example A demotion ends the invitations beyond the new role's grant
+   * ```ts
+   * import { KvStore } from "@gatehouse/server/kv";
+   *
+   * const kv = await Deno.openKv(":memory:");
+   * const store = new KvStore(kv);
+   * await store.migrate();
+   * const now = Date.now();
+   * const ada = await store.createUser({
+   *   id: crypto.randomUUID(),
+   *   email: "ada@example.com",
+   *   emailKey: "ada@example.com",
+   *   name: "Ada",
+   *   role: "admin",
+   *   passwordHash: "",
+   *   createdAt: now,
+   * });
+   * for (const role of ["admin", "member"]) {
+   *   await store.createLink({
+   *     tokenHash: `digest-${role}`,
+   *     id: crypto.randomUUID(),
+   *     kind: "invitation",
+   *     email: `${role}@example.com`,
+   *     emailKey: `${role}@example.com`,
+   *     name: "",
+   *     role,
+   *     userId: "",
+   *     invitedBy: ada.id,
+   *     generation: 0,
+   *     createdAt: now,
+   *     expiresAt: now + 86_400_000,
+   *   });
+   * }
+   * // admin grants every role, support only member.
+   * await store.updateUser(ada.id, {
+   *   role: "support",
+   *   granters: (role) =>
+   *     Promise.resolve(role === "member" ? ["admin", "support"] : ["admin"]),
+   * });
+   * const left = await store.listInvitations(now);
+   * console.assert(left.length === 1 && left[0]!.role === "member");
+   * kv.close();
+   * ```
+   */
+  granters?: (role: string) => Promise<readonly string[] | undefined>;
+  /**
    * The events of the change, made from the account before and after it
    * and written in its commit (an event such as `user.role_changed` names
    * the role the commit replaced, which only the store reads atomically).

@@ -17,7 +17,7 @@ import {
   readUserQuery,
 } from "../core/_input.ts";
 import { defineOperation, type Operations } from "../core/operation.ts";
-import { withinReach } from "../core/_roles.ts";
+import { grantersOf, withinReach } from "../core/_roles.ts";
 import {
   decode,
   optionalString,
@@ -62,6 +62,10 @@ export function adminOperations(context: GatehouseContext): Operations<
     if (target === null) throw new AuthError("user_not_found");
     return { id, target };
   };
+  // Who may grant an invitation's role, as acceptance asks: a role change
+  // ends the invitations the account's new role may not grant.
+  const invitationGranters = (role: string) =>
+    grantersOf(context.capabilities, context.privileged, role);
   // An account as the wire shows it, with its lock read now.
   const userJson = async (user: UserRecord) =>
     toUserJson(user, await lock.lockedUntil(fold(user.email)));
@@ -190,6 +194,7 @@ export function adminOperations(context: GatehouseContext): Operations<
           reachableRoles: await rules.reachable(actor),
           keepPrivileged: rules.privileged,
           actor: standing,
+          granters: invitationGranters,
         },
         actor,
         client(req, info),

@@ -316,6 +316,9 @@ async function syncRole(
     const user = await store.updateUser(account.id, {
       role,
       keepPrivileged: context.privileged,
+      // The invitations the new role may not grant end with the change.
+      granters: (role) =>
+        grantersOf(context.capabilities, context.privileged, role),
       events: (before, after) =>
         made = before.role === after.role ? [] : [
           trail.event("user.role_changed", {

@@ -19,7 +19,10 @@ async function inviter(store: Store, role = "admin"): Promise<Identity> {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-async function accept(t: ReturnType<typeof apiOn>, token: string) {
+async function accept(
+  t: Pick<ReturnType<typeof apiOn>, "call">,
+  token: string,
+) {
   return await t.call("POST", "/api/auth/invite/accept", {
     token,
     password: NEW_PASSWORD,
@@ -184,6 +187,107 @@ testEachStore(
         (await store.listUsers({ limit: 10, q: "mallory" })).users,
         [],
       );
+    });
+  },
+);
+
+testEachStore(
+  "an invitation its inviter's demotion took beyond its grant stays dead once the inviter is promoted again, though nobody tried it meanwhile",
+  async (store) => {
+    await withServedApi(store, async (api, { root, support }) => {
+      const admin = await api.login(root.email);
+      const sent = await api.call("POST", "/api/users/invite", {
+        email: "mallory@example.com",
+        name: "Mallory",
+        role: "member",
+      }, { cookie: await api.login(support.email) });
+      assertEquals(sent.status, 200);
+      const token = tokenOf((await sent.json()).activation_link);
+      // A member grants nothing; support grants member again.
+      for (const role of ["member", "support"]) {
+        const res = await api.call("PUT", `/api/users/${support.id}/role`, {
+          role,
+        }, { cookie: admin });
+        assertEquals(res.status, 200);
+        await res.body?.cancel();
+      }
+      const check = await api.call("POST", "/api/auth/links/check", {
+        token,
+        kind: "invitation",
+      });
+      assertEquals(await refusal(check), [410, "token_invalid"]);
+      const pending = await api.call(
+        "GET",
+        "/api/users/invitations",
+        undefined,
+        { cookie: admin },
+      );
+      assertEquals((await pending.json()).invitations, []);
+      const accepted = await api.call("POST", "/api/auth/invite/accept", {
+        token,
+        password: NEW_PASSWORD,
+      });
+      assertEquals(await refusal(accepted), [410, "token_invalid"]);
+      assertEquals(
+        (await store.listUsers({ limit: 10, q: "mallory" })).users,
+        [],
+      );
+    });
+  },
+);
+
+testEachStore(
+  "a demotion ends only the invitations the inviter's new role may not grant; the others keep working",
+  async (store) => {
+    await withServedApi(store, async (api, { root }) => {
+      const admin = await api.login(root.email);
+      const deputy = await addUser(store, {
+        email: "deputy@example.com",
+        role: "admin",
+      });
+      const cookie = await api.login(deputy.email);
+      const invite = async (email: string, role: string) => {
+        const sent = await api.call("POST", "/api/users/invite", {
+          email,
+          name: "Invited",
+          role,
+        }, { cookie });
+        assertEquals(sent.status, 200);
+        return tokenOf((await sent.json()).activation_link);
+      };
+      const memberLink = await invite("m@example.com", "member");
+      const adminLink = await invite("a@example.com", "admin");
+      // support grants member, not admin.
+      const res = await api.call("PUT", `/api/users/${deputy.id}/role`, {
+        role: "support",
+      }, { cookie: admin });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+      const pending = await api.call(
+        "GET",
+        "/api/users/invitations",
+        undefined,
+        { cookie: admin },
+      );
+      assertEquals(
+        (await pending.json()).invitations.map((i: { email: string }) =>
+          i.email
+        ),
+        ["m@example.com"],
+      );
+      const check = await api.call("POST", "/api/auth/links/check", {
+        token: memberLink,
+        kind: "invitation",
+      });
+      assertEquals(check.status, 200);
+      assertEquals((await check.json()).status, "ready");
+      assertEquals(
+        await refusal(await accept(api, adminLink)),
+        [410, "token_invalid"],
+      );
+      const accepted = await accept(api, memberLink);
+      assertEquals(accepted.status, 200);
+      assertEquals((await accepted.json()).role, "member");
     });
   },
 );

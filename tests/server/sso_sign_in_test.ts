@@ -259,7 +259,7 @@ async function sessionChecks(
   );
 
   await t.step(
-    "roles follow the groups at every sign-in, and fail closed without the claim",
+    "roles follow the groups at every sign-in, fail closed without the claim, and a demotion ends the invitations beyond the new role",
     async () => {
       const roleAfter = async () => {
         const browser = new TestBrowser();
@@ -268,10 +268,30 @@ async function sessionChecks(
       };
       accounts.ada!.groups = ["staff", "admins"];
       assertEquals(await roleAfter(), "admin");
+      // An invitation Ada sent as admin ends with the demotion, so the
+      // role given back does not revive it.
+      const now = Date.now();
+      const sent = hashToken(randomToken());
+      await store.createLink({
+        tokenHash: sent,
+        id: uuidv7(),
+        kind: "invitation",
+        email: "dee@acme.example",
+        emailKey: "dee@acme.example",
+        name: "Dee Invited",
+        role: "admin",
+        userId: "",
+        invitedBy: (await store.credentialsByEmail("ada@acme.example"))!.user
+          .id,
+        generation: 0,
+        createdAt: now,
+        expiresAt: now + 3_600_000,
+      });
       accounts.ada!.groups = ["guests"];
       assertEquals(await roleAfter(), "");
       accounts.ada!.groups = ["admins"];
       assertEquals(await roleAfter(), "admin");
+      assertEquals(await store.findLink(sent, "invitation", now), null);
       delete accounts.ada!.groups;
       assertEquals(await roleAfter(), "");
       accounts.ada!.groups = ["staff"];

@@ -4,7 +4,8 @@
 // together, and committed against exactly what was read. A disable moves
 // the generation (every session dies in that commit); the dead session
 // records are removed after, and so are the invitations the account sent
-// (else enabling it again would revive them).
+// (else enabling it again would revive them); after a role change, those
+// its new role may not grant (else giving the role back would).
 
 import { AuthError } from "../../http/errors.ts";
 import { userUpdateDecision } from "./_user_rules.ts";
@@ -75,7 +76,7 @@ export async function updateUser(
     { kind: "account", key: id },
     ...keys.map((key) => ({ kind: "tally" as const, key })),
   ];
-  const { user, revokedAt } = await committing(records, async () => {
+  const { user, revokedAt, newRole } = await committing(records, async () => {
     const read = await readAsActor<
       [AccountRecord, ...StoredTally[]]
     >(records, refs, update.actor);
@@ -102,6 +103,7 @@ export async function updateUser(
       revokedAt: next.generation !== current.generation
         ? next.generation
         : null,
+      newRole: next.role !== current.role ? next.role : null,
     };
     if (!changed && (events === undefined || events.length === 0)) {
       return { commit: null, result };
@@ -123,6 +125,31 @@ export async function updateUser(
   if (revokedAt !== null) await deleteDeadSessions(records, id, revokedAt);
   if (revokedAt !== null && user.disabled) {
     await deleteInvitationsBy(records, id);
+  } else if (newRole !== null && update.granters !== undefined) {
+    await deleteInvitationsBy(
+      records,
+      id,
+      beyondGrant(newRole, update.granters),
+    );
   }
   return user;
+}
+
+// Whether an invitation of a role is beyond what an account of `role` may
+// grant, asking `granters` once per invitation role.
+function beyondGrant(
+  role: string,
+  granters: NonNullable<UserUpdate["granters"]>,
+): (invited: string) => Promise<boolean> {
+  const asked = new Map<string, Promise<boolean>>();
+  return (invited) => {
+    let answer = asked.get(invited);
+    if (answer === undefined) {
+      answer = granters(invited).then((roles) =>
+        roles !== undefined && !roles.includes(role)
+      );
+      asked.set(invited, answer);
+    }
+    return answer;
+  };
 }

@@ -2,7 +2,7 @@
 // first session in the commit that spends the link, under the inviter's
 // authority or, for the first-run link, while no account exists), listing
 // the pending ones, revoking one under the reach rule, and ending those a
-// disabled inviter sent.
+// disabled inviter sent, or a demoted one may no longer grant.
 
 import { uuidv7 } from "../_crypto.ts";
 import { fold } from "../_fold.ts";
@@ -188,22 +188,26 @@ export async function listInvitations(
 }
 
 /**
- * Deletes every invitation `inviterId` sent. A disable does it, after its
- * commit: acceptance asks only whether the inviter is enabled when a link
- * is spent, so an invitation nobody tried while its inviter was disabled
- * would work again once the inviter is enabled (a disable ends the
- * account's reset links for good; its invitations end likewise). A
- * disabled account sends none meanwhile. Each is deleted in a commit of
+ * Deletes the invitations `inviterId` sent: every one, or with `ended`
+ * those whose role it answers true for. A disable ends every one, and a
+ * role change those the new role may not grant, after its commit:
+ * acceptance asks whether the inviter is enabled and may grant the role
+ * only when a link is spent, so an invitation nobody tried meanwhile would
+ * work again once the inviter is enabled or given its role back (a disable
+ * ends the account's reset links for good; its invitations end likewise).
+ * A disabled account sends none meanwhile. Each is deleted in a commit of
  * its own, checked against the link as read: one accepted or revoked
  * meanwhile is left as that made it.
  */
 export async function deleteInvitationsBy(
   records: RecordStore,
   inviterId: string,
+  ended?: (role: string) => Promise<boolean>,
 ): Promise<void> {
   const sent = (await records.list("link", "kind", "invitation"))
     .filter(({ value }) => value.invitedBy === inviterId);
   for (const link of sent) {
+    if (ended !== undefined && !await ended(link.value.role)) continue;
     await records.commit({
       checks: [unchanged("link", link.value.tokenHash, link)],
       deletes: [{ kind: "link", value: link.value }],

@@ -337,6 +337,35 @@ const invitations: Case[] = [
     },
   ],
   [
+    "updateUser() with granters ends the invitations the new role may not grant, after the role change",
+    async (s) => {
+      const owner = await addUser(s, { email: "o@example.com", role: "admin" });
+      const now = Date.now();
+      const invite = (email: string, role: string) =>
+        addLink(s, "invitation", {
+          email,
+          role,
+          invitedBy: owner.id,
+          expiresAt: now + HOUR,
+        });
+      await invite("a@example.com", "admin");
+      await invite("m@example.com", "member");
+      // admin grants every role, support only member.
+      const granters = (role: string) =>
+        Promise.resolve(role === "member" ? ["admin", "support"] : ["admin"]);
+      const pending = async () =>
+        (await s.listInvitations(now)).map((link) => link.email).sort();
+      await s.updateUser(owner.id, { role: "support", granters });
+      assert.deepEqual(await pending(), ["m@example.com"]);
+      // Given back its role, the account has its dead invitation no more.
+      await s.updateUser(owner.id, { role: "admin", granters });
+      assert.deepEqual(await pending(), ["m@example.com"]);
+      // Without granters a role change ends none.
+      await s.updateUser(owner.id, { role: "member" });
+      assert.deepEqual(await pending(), ["m@example.com"]);
+    },
+  ],
+  [
     "acceptInvitation() refuses an invitation whose inviter is gone",
     async (s) => {
       await addUser(s, { email: "someone@example.com" });
