@@ -76,13 +76,16 @@ async function endAccountSessions(
 // provider — not those of another identity of the same account at the same
 // provider. A session made before sessions recorded their identity
 // (`ssoSubjectKey` absent) is told apart by its account only. An identity
-// that is not linked here has no sessions here.
+// no longer linked here (unlinked since: unlinking ends no session) still
+// names, with a `sid`, the sessions that recorded it; without a `sid` it
+// has none that can be found.
 async function namedSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
 ): Promise<StoredSession[]> {
   let owner: string | null = null;
   let subjectKey: string | null = null;
+  let linked = true;
   if (logout.subject !== null) {
     subjectKey = subjectKeyOf(logout.issuer, logout.subject);
     const [identity] = await readRecords<[StoredIdentity]>(records, [{
@@ -90,8 +93,12 @@ async function namedSessions(
       unique: "subjectKey",
       value: subjectKey,
     }]);
-    if (identity === null) return [];
-    owner = identity.value.userId;
+    if (identity === null) {
+      if (logout.sid === null) return [];
+      linked = false;
+    } else {
+      owner = identity.value.userId;
+    }
   }
   const listed = logout.sid !== null
     ? await records.list("session", "ssoSid", logout.sid)
@@ -100,7 +107,8 @@ async function namedSessions(
     session.ssoProvider === logout.providerId &&
     (logout.sid === null || session.ssoSid === logout.sid) &&
     (owner === null || session.userId === owner) &&
-    (subjectKey === null || session.ssoSubjectKey === undefined ||
+    (subjectKey === null ||
+      (linked && session.ssoSubjectKey === undefined) ||
       session.ssoSubjectKey === subjectKey)
   );
 }
