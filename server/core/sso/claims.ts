@@ -86,9 +86,7 @@ export function identityFromClaims(
     roleValues: readValues(
       idToken[provider.roleClaim] ?? userinfo?.[provider.roleClaim],
     ),
-    sid: typeof idToken.sid === "string" && idToken.sid !== ""
-      ? idToken.sid
-      : null,
+    sid: isUsableSid(idToken.sid) ? idToken.sid : null,
     authTime: typeof authTime === "number" && Number.isFinite(authTime)
       ? authTime * 1000
       : null,
@@ -198,6 +196,21 @@ function readName(value: unknown): string | null {
   const name = value.trim();
   if (name === "" || name.length > MAX_NAME || CONTROL.test(name)) return null;
   return name;
+}
+
+/** The longest provider session id (`sid`) kept or looked up, UTF-8 bytes. */
+export const MAX_SID_BYTES = 1024;
+
+/**
+ * Whether `value` is a `sid` sessions can be kept and found by: a
+ * non-empty string of at most {@linkcode MAX_SID_BYTES} UTF-8 bytes. A
+ * longer one is past what a store indexes (a Deno KV key holds 2048
+ * bytes): an ID token's is as good as none, a logout token's is refused.
+ */
+export function isUsableSid(value: unknown): value is string {
+  return typeof value === "string" && value !== "" &&
+    value.length <= MAX_SID_BYTES &&
+    new TextEncoder().encode(value).length <= MAX_SID_BYTES;
 }
 
 function readValues(value: unknown): readonly string[] | null {

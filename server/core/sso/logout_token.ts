@@ -6,6 +6,7 @@
 // else — so an ID token (or any other JWT the provider signs for us) can
 // never be replayed here as a logout.
 
+import { isUsableSid } from "./claims.ts";
 import { SSO_CLOCK_TOLERANCE, type SsoClient } from "./discovery.ts";
 import { refuse, type SsoRefusal } from "./errors.ts";
 import { jose } from "./_libraries.ts";
@@ -151,6 +152,9 @@ export async function verifyLogoutToken(
   const sid = readText(claims.sid);
   if (sub === undefined || sid === undefined) {
     return invalid("The logout token's sub or sid is not a string");
+  }
+  if (sid !== null && !isUsableSid(sid)) {
+    return invalid("The logout token's sid is longer than any session's");
   }
   if (sub === null && sid === null) {
     return invalid("The logout token names neither sub nor sid");
