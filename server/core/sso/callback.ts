@@ -54,6 +54,8 @@ export type SsoCallbackResult = SsoSignIn | SsoCallbackRefusal;
 // The error codes a provider may send (RFC 6749 §4.1.2.1 and OIDC); any
 // other text is not copied into a log line.
 const ERROR_CODE = /^[a-z_]{1,64}$/;
+// The longest `sub` an identity is kept under (a logout token's limit).
+const MAX_SUBJECT = 1024;
 
 /**
  * Finishes a sign-in at the callback: spends the flow, checks the answer,
@@ -130,6 +132,21 @@ export async function finishSsoFlow(
       flow,
       "sso_token_invalid",
       `The code exchange or the ID token failed: ${safeMessage(error, secret)}`,
+    );
+  }
+
+  // The identity's key, as a logout token may name it (./logout_token.ts
+  // reads a `sub` up to 1024 characters): a longer one could never be
+  // logged out by `sub`, and is past what a store keeps in one record
+  // (a Deno KV value holds 64 KiB). OIDC Core §2 allows 255.
+  if (
+    typeof claims.sub !== "string" || claims.sub === "" ||
+    claims.sub.length > MAX_SUBJECT
+  ) {
+    return refused(
+      flow,
+      "sso_token_invalid",
+      "The ID token's sub is not a string of at most 1024 characters",
     );
   }
 
