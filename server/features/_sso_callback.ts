@@ -244,7 +244,9 @@ function personOf(context: GatehouseContext, identity: SsoIdentity) {
     email,
     emailKey,
     given,
-    name: name.slice(0, limits.maxNameLength),
+    // Cut in whole characters, as the name rules count them: a cut in
+    // UTF-16 units could leave half of an emoji, a lone surrogate.
+    name: [...name].slice(0, limits.maxNameLength).join(""),
   };
 }
 
