@@ -89,15 +89,23 @@ export async function deleteExpiredCounters(
     prefix: k.counterExpiries(),
     end: [...k.counterExpiries(), now + 1],
   };
-  for await (const entry of kv.list(selector, { limit })) {
+  // Another instance's sweep may list the same entries: each is deleted
+  // against its versionstamp, so only the sweep that removes it counts it,
+  // and one it lost is passed over for the next rather than ending the
+  // batch short (a short batch tells the reaper nothing is left).
+  for await (
+    const entry of kv.list(selector, {
+      batchSize: Math.min(limit, 100),
+    })
+  ) {
     const [at, key] = entry.key.slice(-2) as [number, string];
     const counter = await kv.get<Counter>(k.counter(key));
-    const op = kv.atomic().delete(entry.key);
+    const op = kv.atomic().check(entry).delete(entry.key);
     // A counter that started a new window since keeps its record.
     if (counter.value !== null && counter.value.resetAt === at) {
       op.check(counter).delete(k.counter(key));
     }
-    if ((await commit(op)).ok) deleted++;
+    if ((await commit(op)).ok && ++deleted >= limit) break;
   }
   return deleted;
 }
