@@ -386,11 +386,20 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           message: "The code is not valid",
         });
       }
+      // The commit refuses only what also ends a pending sign-in (the
+      // account gone or disabled, its generation or factor version moved
+      // since the proof's commit, e.g. TOTP turned off on another
+      // instance): the right proof was spent for a sign-in that ended, so
+      // the answer is the ended sign-in's, start again, not a wrong code.
       const { cookie, events } = await sessions.signIn(user, {
         generation: pending.generation,
         factorVersion: pending.factorVersion,
         method: proof.kind as SecondFactorMethod,
-      }, client);
+      }, client).catch((err) => {
+        throw err instanceof AuthError && err.code === "credentials_invalid"
+          ? PENDING_GONE
+          : err;
+      });
       // A completed sign-in clears the count it was counted under (DESIGN.md
       // §15), whatever finished it: a passkey too, which is neither counted
       // nor refused (it cannot be guessed, and keeps the owner a way in). Not
