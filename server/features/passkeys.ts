@@ -93,6 +93,11 @@ const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
 const CHALLENGE_GONE = new AuthError("token_invalid", {
   message: "The passkey request has expired; ask for new options",
 });
+// The guard's answer, for an account disabled (its sessions ended) after
+// the guard let the request in: the store refuses the registration's
+// commit with `user_not_found`, which the operation's contract does not
+// list and which would name an account to a caller no longer signed in.
+const SESSION_ABSENT = new AuthError("session_absent");
 
 /**
  * Builds the passkey handlers.
@@ -215,7 +220,11 @@ export function passkeyOperations(
           },
           MAX_PASSKEYS,
           { events },
-        );
+        ).catch((err) => {
+          throw err instanceof AuthError && err.code === "user_not_found"
+            ? SESSION_ABSENT
+            : err;
+        });
         return added !== null;
       });
       if (admitted instanceof Response) return admitted;
