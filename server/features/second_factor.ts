@@ -171,10 +171,10 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
     },
   );
 
-  // A confirmation that found no enrolment, or whose commit found it
-  // changed: when another confirmation enabled TOTP meanwhile (the same
-  // right code sent twice), that is what it is told, and a right code is
-  // not counted as a guess; else the code was for no enrolment.
+  // A confirmation that found no enrolment: when another confirmation
+  // enabled TOTP meanwhile (the same right code sent twice), that is what
+  // it is told, and a right code is not counted as a guess; else the code
+  // was for no enrolment.
   const lostOrWrong = async (userId: string) =>
     (await store.totp(userId)) !== null
       ? new AuthError("second_factor_enabled")
@@ -222,7 +222,15 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           }),
       );
       if (confirmed instanceof Response) return confirmed;
-      if (!confirmed) throw await lostOrWrong(identity.id);
+      // The code was right for the enrolment read: its commit found TOTP
+      // enabled meanwhile, or the enrolment replaced by a new setup (another
+      // tab, another instance). Neither is a guess: the code is refused
+      // for the enrolment now kept, and not counted.
+      if (!confirmed) {
+        throw (await store.totp(identity.id)) !== null
+          ? new AuthError("second_factor_enabled")
+          : CODE_INVALID;
+      }
       trail.committed(events);
       const answer: RecoveryCodesJson = { recovery_codes: codes };
       return respond(answer, { headers: NO_STORE });
