@@ -14,6 +14,8 @@ import type {
   GatehouseSsoOptions,
   SsoProviderOptions,
 } from "@gatehouse/server/sso";
+import { readEmail, readName } from "./server/core/_input.ts";
+import { DEFAULT_LIMITS } from "./server/http/limits.ts";
 
 /** The demo's roles, as `createGatehouse` and `runCreateAdmin` take them. */
 export const ROLES: Readonly<Record<string, RoleDefinition>> = {
@@ -89,6 +91,44 @@ export function sessionSettingsFromEnv(
   const proxy = trustedProxyFromEnv(env.GATEHOUSE_TRUSTED_PROXY);
   if (proxy !== undefined) settings.trustedProxy = proxy;
   return settings;
+}
+
+/** Who the demo's first-run link is for. */
+export interface FirstAdmin {
+  email: string;
+  name: string;
+}
+
+/**
+ * `GATEHOUSE_ADMIN_EMAIL` (`admin@example.com` when unset or empty) and
+ * `GATEHOUSE_ADMIN_NAME` (the email's local part when unset or empty),
+ * checked by the rules the first-run link applies. Read at start, before
+ * the demo listens: the link is made only after it has said where it
+ * serves, and a value the link refuses then stopped a demo that had
+ * already announced itself, with an error that named no variable.
+ */
+export function firstAdminFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): FirstAdmin {
+  const rawEmail = env.GATEHOUSE_ADMIN_EMAIL?.trim() || "admin@example.com";
+  let email: string;
+  try {
+    email = readEmail(rawEmail, DEFAULT_LIMITS).email;
+  } catch (err) {
+    throw new RangeError(
+      `Invalid GATEHOUSE_ADMIN_EMAIL: ${(err as Error).message}`,
+    );
+  }
+  // A name in no particular language (the pages are in the reader's):
+  // GATEHOUSE_ADMIN_NAME, or the email's local part.
+  const rawName = env.GATEHOUSE_ADMIN_NAME?.trim() || email.split("@")[0]!;
+  try {
+    return { email, name: readName(rawName, DEFAULT_LIMITS) };
+  } catch (err) {
+    throw new RangeError(
+      `Invalid GATEHOUSE_ADMIN_NAME: ${(err as Error).message}`,
+    );
+  }
 }
 
 // The peers a proxy named without addresses may be: this machine.

@@ -36,6 +36,7 @@ import { createDemoApp } from "./demo/app.ts";
 import { demoMailFromEnv } from "./demo/mail.ts";
 import { defaultLogger } from "./server/http/logger.ts";
 import {
+  firstAdminFromEnv,
   processDeviceKeys,
   sessionSettingsFromEnv,
   ssoFromEnv,
@@ -62,6 +63,12 @@ const env = Deno.env.toObject();
 const onDeploy = env.DENO_DEPLOY === "true" ||
   env.DENO_DEPLOYMENT_ID !== undefined;
 const port = Number(env.PORT || 8000);
+// Every setting is read before the store opens and the demo listens, so a
+// bad one stops it at start with one error, never after it has announced
+// itself.
+const settings = sessionSettingsFromEnv(env);
+const sso = ssoFromEnv(env);
+const firstAdmin = firstAdminFromEnv(env);
 
 const opened = await openStore();
 const islands = onDeploy ? await loadIslands() : await buildIslands();
@@ -84,8 +91,6 @@ const mail = demoMailFromEnv(env, {
   logger: defaultLogger,
   ...(publicUrl === undefined ? {} : { publicUrl }),
 });
-const settings = sessionSettingsFromEnv(env);
-const sso = ssoFromEnv(env);
 const demo = await createDemoApp({
   store: opened.store,
   islands,
@@ -124,10 +129,7 @@ async function stop(): Promise<void> {
 // On an empty store: a one-time link to set the first administrator's
 // password (an invitation), so no other command is needed to get in.
 async function announceFirstRun(store: Store): Promise<void> {
-  const email = env.GATEHOUSE_ADMIN_EMAIL?.trim() || "admin@example.com";
-  // A name in no particular language (the pages are in the reader's):
-  // GATEHOUSE_ADMIN_NAME, or the email's local part.
-  const name = env.GATEHOUSE_ADMIN_NAME?.trim() || email.split("@")[0]!;
+  const { email, name } = firstAdmin;
   const link = await firstRunInvitation({
     store,
     email,
