@@ -93,6 +93,23 @@ export function sessionSettingsFromEnv(
   return settings;
 }
 
+/**
+ * `PORT`: a port number in decimal, 0 for any free port; 8000 when unset or
+ * blank. `Number()` alone read `0x0`, `0.0` or blanks as 0, so the demo
+ * listened on a port nobody asked for, and `0x1f40` as 8000.
+ */
+export function portFromEnv(raw: string | undefined): number {
+  const text = raw?.trim();
+  if (text === undefined || text === "") return 8000;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port <= 65_535)) {
+    throw new RangeError(
+      `Invalid PORT: "${text}" (use a port number, or 0 for any free port)`,
+    );
+  }
+  return port;
+}
+
 /** Who the demo's first-run link is for. */
 export interface FirstAdmin {
   email: string;

@@ -37,6 +37,7 @@ import { demoMailFromEnv } from "./demo/mail.ts";
 import { defaultLogger } from "./server/http/logger.ts";
 import {
   firstAdminFromEnv,
+  portFromEnv,
   processDeviceKeys,
   sessionSettingsFromEnv,
   ssoFromEnv,
@@ -62,10 +63,10 @@ console.log('Reaper: hourly sweep registered as Deno.cron "gatehouse-reaper"');
 const env = Deno.env.toObject();
 const onDeploy = env.DENO_DEPLOY === "true" ||
   env.DENO_DEPLOYMENT_ID !== undefined;
-const port = Number(env.PORT || 8000);
 // Every setting is read before the store opens and the demo listens, so a
 // bad one stops it at start with one error, never after it has announced
 // itself.
+const port = portFromEnv(env.PORT);
 const settings = sessionSettingsFromEnv(env);
 const sso = ssoFromEnv(env);
 const firstAdmin = firstAdminFromEnv(env);

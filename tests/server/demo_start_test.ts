@@ -1,13 +1,13 @@
-// `deno task demo` with a first administrator it cannot invite
-// (GATEHOUSE_ADMIN_EMAIL not an address, GATEHOUSE_ADMIN_NAME too long or
-// holding a control character): it stops at start with one error naming the
-// variable, before it listens or says where it serves; never a demo that
-// announces itself and then dies.
+// `deno task demo` with a setting it cannot use (a first administrator it
+// cannot invite: GATEHOUSE_ADMIN_EMAIL not an address, GATEHOUSE_ADMIN_NAME
+// too long or holding a control character; a PORT that is not a port
+// number): it stops at start with one error naming the variable, before it
+// listens or says where it serves; never a demo that announces itself and
+// then dies, nor one listening somewhere it was not asked to.
 
 import { assert, assertMatch } from "../fixtures/assert.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const decoder = new TextDecoder();
 
 /** `deno task demo`'s command line, with this Deno. */
 async function demoArgs(): Promise<string[]> {
@@ -34,11 +34,20 @@ async function startDemo(env: Record<string, string>) {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    // A demo that started anyway is stopped once it said so.
-    const timer = setTimeout(() => child.kill("SIGTERM"), 60_000);
-    const { code, stdout, stderr } = await child.output();
-    clearTimeout(timer);
-    return { code, out: decoder.decode(stdout), err: decoder.decode(stderr) };
+    // A demo that started anyway is stopped once it says so.
+    let out = "";
+    const read = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({
+        write(chunk) {
+          out += chunk;
+          if (out.includes("Gatehouse demo on")) child.kill("SIGTERM");
+        },
+      }),
+    );
+    const err = new Response(child.stderr).text();
+    const { code } = await child.status;
+    await read;
+    return { code, out, err: await err };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -60,6 +69,10 @@ const CASES: [string, Record<string, string>, string][] = [
     { GATEHOUSE_ADMIN_NAME: "Ada\u0007Lovelace" },
     "GATEHOUSE_ADMIN_NAME",
   ],
+  // Number() reads these as 0, "any free port": the demo listened on a
+  // port nobody asked for.
+  ["a port in hexadecimal", { PORT: "0x0" }, "PORT"],
+  ["a port with a fraction", { PORT: "0.0" }, "PORT"],
 ];
 
 for (const [what, env, variable] of CASES) {
