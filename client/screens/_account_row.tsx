@@ -86,7 +86,7 @@ export function AccountRow(props: AccountRowProps): VNode {
     onError: (error) => {
       if (open.value === null) {
         recheckSession(client, error);
-        props.fail(`${account.name}: ${failureText(error)}`);
+        props.fail(sprintf("%1$s: %2$s", account.name, failureText(error)));
       } else failed(error);
     },
   });
@@ -137,7 +137,7 @@ export function AccountRow(props: AccountRowProps): VNode {
     },
     onError: (error) => {
       recheckSession(client, error);
-      props.fail(`${account.name}: ${failureText(error)}`);
+      props.fail(sprintf("%1$s: %2$s", account.name, failureText(error)));
     },
   });
   const pending = toggle.isPending || changeRole.isPending ||

@@ -236,5 +236,40 @@ export const _x: I18n["_x"] = follow("_x");
 /** `@wordpress/i18n`'s `_n`, translated by {@linkcode screensI18n}. */
 export const _n: I18n["_n"] = follow("_n");
 
-/** `@wordpress/i18n`'s `sprintf` (it holds no language), beside the others. */
-export const sprintf: typeof formatText = formatText;
+// Right-to-left letters (Hebrew to N'Ko, Arabic presentation forms, the
+// right-to-left blocks above U+FFFF) and the explicit bidirectional marks,
+// embeddings, overrides and isolates.
+const BIDI =
+  /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}\u061C\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * `text` as one isolated run (FSI … PDI) when it holds right-to-left
+ * letters or bidirectional controls: a name from the server (the name rule
+ * admits format characters such as U+202E, RIGHT-TO-LEFT OVERRIDE) then
+ * cannot reorder the words of the sentence around it. A PDI closes every
+ * embedding and override opened inside, and one PDI more is added for each
+ * isolate the text leaves open, so the last one closes ours.
+ */
+function isolated(text: string): string {
+  if (!BIDI.test(text)) return text;
+  let open = 0;
+  for (const ch of text) {
+    if (ch === "\u2066" || ch === "\u2067" || ch === "\u2068") open++;
+    else if (ch === "\u2069" && open > 0) open--;
+  }
+  return `\u2068${text}${"\u2069".repeat(open + 1)}`;
+}
+
+/**
+ * `@wordpress/i18n`'s `sprintf` (it holds no language), beside the others;
+ * a text argument holding right-to-left text or bidirectional controls is
+ * isolated, so it cannot reorder the sentence it is put in.
+ */
+export const sprintf: typeof formatText = ((
+  format: string,
+  ...args: unknown[]
+) =>
+  (formatText as (format: string, ...args: unknown[]) => string)(
+    format,
+    ...args.map((arg) => typeof arg === "string" ? isolated(arg) : arg),
+  )) as typeof formatText;
