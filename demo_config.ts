@@ -198,7 +198,8 @@ export function processDeviceKeys(logger: Logger): readonly string[] {
 
 /**
  * One single sign-on provider from the environment (DESIGN.md §13), or
- * undefined when `GATEHOUSE_OIDC_ISSUER` is unset:
+ * undefined when no `GATEHOUSE_OIDC_*` variable is set (any of them without
+ * `GATEHOUSE_OIDC_ISSUER` throws):
  * `GATEHOUSE_OIDC_ISSUER`, `GATEHOUSE_OIDC_CLIENT_ID` and
  * `GATEHOUSE_OIDC_CLIENT_SECRET` (required together),
  * `GATEHOUSE_OIDC_NAME` (the button's, "SSO" by default),
@@ -229,7 +230,20 @@ export function ssoFromEnv(
 ): GatehouseSsoOptions | undefined {
   const read = (name: string) => env[name]?.trim() || undefined;
   const issuer = read("GATEHOUSE_OIDC_ISSUER");
-  if (issuer === undefined) return undefined;
+  if (issuer === undefined) {
+    // Other GATEHOUSE_OIDC_* set without the issuer (a misspelt name, say)
+    // would turn single sign-on off without a word, and its enforcement
+    // with it: the provider's addresses would sign in by password.
+    const others = Object.keys(env).filter((name) =>
+      name.startsWith("GATEHOUSE_OIDC_") && read(name) !== undefined
+    );
+    if (others.length === 0) return undefined;
+    throw new RangeError(
+      `Invalid GATEHOUSE_OIDC_ISSUER: unset, while ${
+        others.sort().join(", ")
+      } are set`,
+    );
+  }
   const clientId = read("GATEHOUSE_OIDC_CLIENT_ID");
   const clientSecret = read("GATEHOUSE_OIDC_CLIENT_SECRET");
   if (clientId === undefined || clientSecret === undefined) {

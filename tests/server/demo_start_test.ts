@@ -1,9 +1,11 @@
 // `deno task demo` with a setting it cannot use (a first administrator it
 // cannot invite: GATEHOUSE_ADMIN_EMAIL not an address, GATEHOUSE_ADMIN_NAME
 // too long or holding a control character; a PORT that is not a port
-// number): it stops at start with one error naming the variable, before it
-// listens or says where it serves; never a demo that announces itself and
-// then dies, nor one listening somewhere it was not asked to.
+// number; single sign-on variables without the issuer): it stops at start
+// with one error naming the variable, before it listens or says where it
+// serves; never a demo that announces itself and then dies, nor one
+// listening somewhere it was not asked to, nor one that silently leaves a
+// setting out.
 
 import { assert, assertMatch } from "../fixtures/assert.ts";
 
@@ -73,6 +75,19 @@ const CASES: [string, Record<string, string>, string][] = [
   // port nobody asked for.
   ["a port in hexadecimal", { PORT: "0x0" }, "PORT"],
   ["a port with a fraction", { PORT: "0.0" }, "PORT"],
+  // A misspelt issuer turned single sign-on off without a word, and its
+  // enforcement with it: the provider's addresses signed in by password.
+  [
+    "single sign-on configured but for its issuer",
+    {
+      GATEHOUSE_OIDC_ISSUER_URL: "https://login.acme.example",
+      GATEHOUSE_OIDC_CLIENT_ID: "gatehouse",
+      GATEHOUSE_OIDC_CLIENT_SECRET: "s3cret",
+      GATEHOUSE_OIDC_DOMAINS: "acme.example",
+      GATEHOUSE_OIDC_ENFORCE: "1",
+    },
+    "GATEHOUSE_OIDC_ISSUER",
+  ],
 ];
 
 for (const [what, env, variable] of CASES) {
