@@ -17,10 +17,21 @@ const CTRL_U = "\x15";
 const BACKSPACE = "\b";
 const DELETE = "\x7f";
 
+/**
+ * Thrown when the input is not UTF-8: decoded leniently, such bytes would
+ * become U+FFFD, a password other than the one typed.
+ */
+export class InputNotText extends Error {
+  constructor() {
+    super("The input is not UTF-8 text");
+    this.name = "InputNotText";
+  }
+}
+
 /** Lines from a stream, one at a time; several reads share one buffer. */
 export class LineReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #decoder = new TextDecoder();
+  readonly #decoder = new TextDecoder("utf-8", { fatal: true });
   #pending: string[] = [];
   #ended = false;
   #afterCr = false;
@@ -80,9 +91,14 @@ export class LineReader {
     while (this.#pending.length === 0) {
       if (this.#ended) return null;
       const { done, value } = await this.#reader.read();
-      const text = done
-        ? this.#decoder.decode()
-        : this.#decoder.decode(value, { stream: true });
+      let text: string;
+      try {
+        text = done
+          ? this.#decoder.decode()
+          : this.#decoder.decode(value, { stream: true });
+      } catch {
+        throw new InputNotText();
+      }
       if (done) this.#ended = true;
       this.#pending = [...text].reverse();
     }

@@ -11,7 +11,11 @@
 import { adminRules } from "../core/_admin_rules.ts";
 import { authority } from "../core/_authority.ts";
 import { uuidv7 } from "../core/_crypto.ts";
-import { InputCancelled, LineReader } from "../core/_line_reader.ts";
+import {
+  InputCancelled,
+  InputNotText,
+  LineReader,
+} from "../core/_line_reader.ts";
 import { readEmail, readName, readNewPassword } from "../core/_input.ts";
 import type { RoleDefinition, RoleRegistry } from "../core/roles.ts";
 import { AuthError } from "../http/errors.ts";
@@ -314,6 +318,9 @@ function refusalOf(err: unknown): [code: number, reason: string] {
   if (err instanceof Refusal) return [err.exitCode, err.message];
   if (err instanceof AuthError) return [EXIT_REFUSED, err.message];
   if (err instanceof InputCancelled) return [EXIT_CANCELLED, "Cancelled"];
+  if (err instanceof InputNotText) {
+    return [EXIT_REFUSED, "The password is not UTF-8 text"];
+  }
   return [EXIT_REFUSED, `Cannot create administrator: ${messageOf(err)}`];
 }
 

@@ -455,3 +455,55 @@ Deno.test("runCreateAdmin() prints its usage for --help", async () => {
     await close();
   }
 });
+
+Deno.test("runCreateAdmin() refuses a password whose bytes are not UTF-8, creating nothing", async () => {
+  // A Latin-1 terminal's "é" (0xE9), and a lone surrogate as CESU-8
+  // (ED A0 80): decoded leniently, each became U+FFFD, so the account got a
+  // password other than the one typed (and two different ones the same).
+  const encoder = new TextEncoder();
+  for (
+    const bad of [
+      new Uint8Array([0xe9]),
+      new Uint8Array([0xed, 0xa0, 0x80]),
+    ]
+  ) {
+    for (const terminal of [false, true]) {
+      const { store, close } = await memoryStore();
+      try {
+        const line = new Uint8Array([
+          ...encoder.encode("correct horse "),
+          ...bad,
+          ...encoder.encode(" battery staple\n"),
+        ]);
+        const chunks = terminal ? [line, line] : [line];
+        let err = "";
+        const code = await runCreateAdmin(
+          terminal ? ARGS : [...ARGS, "--password-stdin"],
+          {
+            store,
+            roles: ROLES,
+            hasher,
+            io: {
+              input: new ReadableStream({
+                pull(controller) {
+                  const chunk = chunks.shift();
+                  if (chunk === undefined) controller.close();
+                  else controller.enqueue(chunk);
+                },
+              }, { highWaterMark: 0 }),
+              isTerminal: () => terminal,
+              setRaw: () => {},
+              write: () => {},
+              writeError: (text) => void (err += text),
+            },
+          },
+        );
+        assertEquals(code, 1, err);
+        assertMatch(err, /The password is not UTF-8 text\n$/);
+        assertEquals(await store.hasUsers(), false);
+      } finally {
+        await close();
+      }
+    }
+  }
+});
