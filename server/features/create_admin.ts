@@ -303,6 +303,14 @@ async function prompt(
     io.writeError("\n");
   }
   if (line === null) throw new Refusal("No password given");
+  // Line editing is off, so a key the reader does not apply (an arrow key
+  // sends ESC [ D, Tab a tab) lands in the password as a control
+  // character: typed alike twice, it made a password no browser can type.
+  if (/\p{Cc}/u.test(line)) {
+    throw new Refusal(
+      "The password holds a control character (an arrow key or Tab?): only Backspace and Ctrl-U edit at the prompt",
+    );
+  }
   return line;
 }
 

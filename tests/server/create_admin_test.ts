@@ -507,3 +507,26 @@ Deno.test("runCreateAdmin() refuses a password whose bytes are not UTF-8, creati
     }
   }
 });
+
+Deno.test("runCreateAdmin() refuses a password typed with keys the prompt does not apply (arrows, Tab), creating nothing", async () => {
+  // Echo and line editing are off at the prompt: the Left arrow arrives as
+  // ESC [ D, and was kept in the password, typed the same way twice. No
+  // browser could type that password, so its owner could never sign in.
+  for (
+    const typed of [
+      "correct horse batery\x1b[D\x1b[Dt staple", // Left arrow, twice
+      "correct horse\tbattery staple", // Tab
+    ]
+  ) {
+    const { store, close } = await memoryStore();
+    try {
+      const r = await run(store, ARGS, [`${typed}\r${typed}\r`]);
+      assertEquals(r.code, 1, r.err);
+      assertMatch(r.err, /control character/);
+      assertEquals(r.raw.at(-1), false, "the terminal is restored");
+      assertEquals(await store.hasUsers(), false);
+    } finally {
+      await close();
+    }
+  }
+});
