@@ -28,6 +28,14 @@ export class InputNotText extends Error {
   }
 }
 
+/** Thrown when a line runs past the length its reader was given. */
+export class LineTooLong extends Error {
+  constructor() {
+    super("The line is too long");
+    this.name = "LineTooLong";
+  }
+}
+
 /** Lines from a stream, one at a time; several reads share one buffer. */
 export class LineReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -45,9 +53,14 @@ export class LineReader {
    * The next line without its end (`\n`, `\r\n` or `\r`), or null when the
    * input ends first. With `terminal`, Backspace/Delete erase a character,
    * Ctrl-U the line, Ctrl-D on an empty line ends input, and Ctrl-C throws
-   * {@linkcode InputCancelled}.
+   * {@linkcode InputCancelled}. A line longer than `max` code points
+   * throws {@linkcode LineTooLong} at once, without reading the rest: a
+   * line with no end would otherwise be kept until memory ran out.
    */
-  async readLine(terminal: boolean): Promise<string | null> {
+  async readLine(
+    terminal: boolean,
+    max = Infinity,
+  ): Promise<string | null> {
     const line: string[] = [];
     while (true) {
       const ch = await this.#next();
@@ -77,6 +90,7 @@ export class LineReader {
         }
       }
       line.push(ch);
+      if (line.length > max) throw new LineTooLong();
     }
   }
 

@@ -15,6 +15,7 @@ import {
   InputCancelled,
   InputNotText,
   LineReader,
+  LineTooLong,
 } from "../core/_line_reader.ts";
 import { readEmail, readName, readNewPassword } from "../core/_input.ts";
 import type { RoleDefinition, RoleRegistry } from "../core/roles.ts";
@@ -265,21 +266,29 @@ async function readPassword(
     );
   }
   const reader = new LineReader(io.input);
+  // Past twice the limit no password can pass (readNewPassword counts
+  // characters, a code point here may be two): stop reading there.
+  const max = 2 * limits.maxPasswordLength;
   try {
     if (fromStdin) {
-      const line = await reader.readLine(false);
+      const line = await reader.readLine(false, max);
       if (line === null || line === "") {
         throw new Refusal("No password on stdin: send it as one line");
       }
       return await readNewPassword(line, limits);
     }
     const first = await readNewPassword(
-      await prompt(io, reader, "Password: "),
+      await prompt(io, reader, "Password: ", max),
       limits,
     );
-    const second = await prompt(io, reader, "Repeat password: ");
+    const second = await prompt(io, reader, "Repeat password: ", max);
     if (first !== second) throw new Refusal("Passwords do not match");
     return first;
+  } catch (err) {
+    if (!(err instanceof LineTooLong)) throw err;
+    throw new Refusal(
+      `Password is too long: use at most ${limits.maxPasswordLength} characters`,
+    );
   } finally {
     reader.release();
   }
@@ -291,13 +300,14 @@ async function prompt(
   io: CreateAdminIo,
   reader: LineReader,
   label: string,
+  max: number,
 ): Promise<string> {
   // Raw first: anything typed once the prompt shows is never echoed.
   io.setRaw(true);
   let line: string | null;
   try {
     io.writeError(label);
-    line = await reader.readLine(true);
+    line = await reader.readLine(true, max);
   } finally {
     io.setRaw(false);
     io.writeError("\n");

@@ -530,3 +530,49 @@ Deno.test("runCreateAdmin() refuses a password typed with keys the prompt does n
     }
   }
 });
+
+Deno.test("runCreateAdmin() stops reading a password line once it is past the limit", async () => {
+  // A line with no end (`--password-stdin < /dev/zero | tr …`, a wrong
+  // file) was kept whole, at some 25 bytes of memory a byte, before its
+  // length was checked: 30 MB took 700 MB, and an endless one all memory.
+  // It is refused once it is longer than any password could be.
+  const chunk = new TextEncoder().encode("a".repeat(65_536));
+  const available = 8 * 1024 * 1024;
+  for (const terminal of [false, true]) {
+    const { store, close } = await memoryStore();
+    try {
+      let pulled = 0;
+      let err = "";
+      const code = await runCreateAdmin(
+        terminal ? ARGS : [...ARGS, "--password-stdin"],
+        {
+          store,
+          roles: ROLES,
+          hasher,
+          io: {
+            input: new ReadableStream({
+              pull(controller) {
+                if (pulled >= available) return controller.close();
+                pulled += chunk.length;
+                controller.enqueue(chunk);
+              },
+            }, { highWaterMark: 0 }),
+            isTerminal: () => terminal,
+            setRaw: () => {},
+            write: () => {},
+            writeError: (text) => void (err += text),
+          },
+        },
+      );
+      assertEquals(code, 1, err);
+      assertMatch(err, /Password is too long: use at most 256 characters\n$/);
+      assert(
+        pulled <= 2 * chunk.length,
+        `read ${pulled} bytes of a password line`,
+      );
+      assertEquals(await store.hasUsers(), false);
+    } finally {
+      await close();
+    }
+  }
+});
