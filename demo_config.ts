@@ -118,7 +118,8 @@ export interface FirstAdmin {
 
 /**
  * `GATEHOUSE_ADMIN_EMAIL` (`admin@example.com` when unset or empty) and
- * `GATEHOUSE_ADMIN_NAME` (the email's local part when unset or empty),
+ * `GATEHOUSE_ADMIN_NAME` (the email's local part, cut to the name limit,
+ * when unset or empty),
  * checked by the rules the first-run link applies. Read at start, before
  * the demo listens: the link is made only after it has said where it
  * serves, and a value the link refuses then stopped a demo that had
@@ -137,8 +138,11 @@ export function firstAdminFromEnv(
     );
   }
   // A name in no particular language (the pages are in the reader's):
-  // GATEHOUSE_ADMIN_NAME, or the email's local part.
-  const rawName = env.GATEHOUSE_ADMIN_NAME?.trim() || email.split("@")[0]!;
+  // GATEHOUSE_ADMIN_NAME, or the email's local part, cut to the name limit
+  // in whole characters (an address may be longer than a name).
+  const rawName = env.GATEHOUSE_ADMIN_NAME?.trim() ||
+    [...email.split("@")[0]!].slice(0, DEFAULT_LIMITS.maxNameLength).join("")
+      .trim();
   try {
     return { email, name: readName(rawName, DEFAULT_LIMITS) };
   } catch (err) {

@@ -18,7 +18,10 @@ async function demoArgs(): Promise<string[]> {
   return args;
 }
 
-async function startDemo(env: Record<string, string>) {
+async function startDemo(
+  env: Record<string, string>,
+  until = "Gatehouse demo on",
+) {
   const dir = await Deno.makeTempDir({ prefix: "gatehouse_demo_start_" });
   try {
     const child = new Deno.Command(Deno.execPath(), {
@@ -36,13 +39,13 @@ async function startDemo(env: Record<string, string>) {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    // A demo that started anyway is stopped once it says so.
+    // A demo that started is stopped once it has printed `until`.
     let out = "";
     const read = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
       new WritableStream({
         write(chunk) {
           out += chunk;
-          if (out.includes("Gatehouse demo on")) child.kill("SIGTERM");
+          if (out.includes(until)) child.kill("SIGTERM");
         },
       }),
     );
@@ -101,3 +104,15 @@ for (const [what, env, variable] of CASES) {
     assertMatch(err, new RegExp(`Invalid ${variable}`));
   });
 }
+
+Deno.test("the demo names its first administrator after a long email's local part, cut to the name limit", async () => {
+  // GATEHOUSE_ADMIN_NAME unset: the name is the email's local part, which
+  // may be longer than a name may be (an address holds 254 characters).
+  const local = "a".repeat(150);
+  const { out, err } = await startDemo(
+    { GATEHOUSE_ADMIN_EMAIL: `${local}@example.com` },
+    "It works once",
+  );
+  assertMatch(out, /No accounts yet/, err);
+  assertMatch(out, /^ +http:\/\/localhost:\d+\/invite#token=\S+$/m);
+});
