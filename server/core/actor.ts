@@ -4,22 +4,26 @@
 // it without reaching each other.
 
 /**
- * The administrator an administrative change is made by, as the guard
- * admitted its request: the change commits only while that account is still
- * enabled, in this role and (when given) under this generation, read in the
- * change's own commit. Otherwise `session_absent` (disabled, deleted, signed
- * out everywhere) or `role_insufficient` (its role changed).
+ * The account a change is made by, as the guard admitted its request (an
+ * administrator's change, or a security change to one's own account): the
+ * change commits only while that account is still enabled, (when given) in
+ * this role and under this generation, read in the change's own commit.
+ * Otherwise `session_absent` (disabled, deleted, signed out everywhere, its
+ * password reset) or `role_insufficient` (its role changed).
  */
 export interface ActorStanding {
   /** The administrator's account. */
   id: string;
-  /** Its role when the guard admitted the request. */
-  role: string;
+  /**
+   * Its role when the guard admitted the request; absent: any (a change to
+   * one's own account, whose guard asks for no role).
+   */
+  role?: string;
   /** The generation its session was issued under; absent: any. */
   generation?: number;
 }
 
-/** A change an administrator makes, bound to its standing. */
+/** A change made by a signed-in account, bound to its standing. */
 export interface ByActor {
   /** Who makes the change; absent: nobody's standing is checked. */
   actor?: ActorStanding;

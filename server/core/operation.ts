@@ -31,6 +31,12 @@ export interface Caller {
   readonly identity: Identity;
   /** The session it was admitted with. */
   readonly session: SessionContext;
+  /**
+   * What its security changes to its own account are bound to (its second
+   * factors): the account, still enabled at this session's generation,
+   * checked again in the change's commit.
+   */
+  readonly standing: ActorStanding;
 }
 
 /** The happy path of a public operation; errors are thrown. */
@@ -246,15 +252,18 @@ export function routeGuard(
 }
 
 // The happy path as a Handler: the caller the guard admitted, read once
-// from the request context (the guard in front of it vouches for it); an
-// administrator with the standing its changes are bound to, made here once
-// so that no change can leave it out by forgetting to ask.
+// from the request context (the guard in front of it vouches for it), with
+// the standing its changes are bound to (an administrator's: its role too),
+// made here once so that no change can leave it out by forgetting to ask.
 function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
   if (guard === "public") return happyPath as PublicRun;
   if (guard === "session") {
     const run = happyPath as SessionRun;
-    return (req, params, info) =>
-      run(req, contextOf(req) as Caller, params, info);
+    return (req, params, info) => {
+      const { identity, session } = contextOf(req)!;
+      const standing = { id: identity.id, generation: session!.generation };
+      return run(req, { identity, session: session!, standing }, params, info);
+    };
   }
   const run = happyPath as PrivilegedRun;
   return (req, params, info) => {

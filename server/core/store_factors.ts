@@ -76,8 +76,15 @@ export interface TotpRecord {
   recoveryCodesLeft: number;
 }
 
+/**
+ * A change to one's own second factors: its events, and the standing of the
+ * session that asks for it (the account still enabled, at that session's
+ * generation, read in the change's own commit; else `session_absent`).
+ */
+export interface OwnFactorChange extends WithEvents, ByActor {}
+
 /** What confirming a TOTP enrolment writes (with its events). */
-export interface TotpConfirmation extends WithEvents {
+export interface TotpConfirmation extends OwnFactorChange {
   /** The secret the code was verified against: the pending enrolment's. */
   secret: string;
   /** The time step of the confirming code: it counts as used. */
@@ -220,24 +227,27 @@ export interface FactorStore {
    * Enables TOTP from the live enrolment whose secret is
    * `confirmation.secret`, stores the recovery codes and marks the step as
    * used, at once. False when there is no such live enrolment (expired,
-   * replaced, already confirmed); `second_factor_enabled` when TOTP is on.
+   * replaced, already confirmed); `second_factor_enabled` when TOTP is on;
+   * `session_absent` when `confirmation.actor` no longer stands.
    */
   confirmTotp(userId: string, confirmation: TotpConfirmation): Promise<boolean>;
   /** The enabled TOTP of the account, or null. */
   totp(userId: string): Promise<TotpRecord | null>;
   /**
    * Removes TOTP and its recovery codes and moves the factor version,
-   * with `options.events`. False when TOTP was not on.
+   * with `options.events`. False when TOTP was not on; `session_absent`
+   * when `options.actor` no longer stands.
    */
-  disableTotp(userId: string, options?: WithEvents): Promise<boolean>;
+  disableTotp(userId: string, options?: OwnFactorChange): Promise<boolean>;
   /**
    * Replaces every recovery code (the old ones die at once), with
-   * `options.events`. False when TOTP is not on.
+   * `options.events`. False when TOTP is not on; `session_absent` when
+   * `options.actor` no longer stands.
    */
   replaceRecoveryCodes(
     userId: string,
     hashes: readonly string[],
-    options?: WithEvents,
+    options?: OwnFactorChange,
   ): Promise<boolean>;
   /**
    * Accepts a time step for the account only if TOTP is on and `step` is
@@ -357,12 +367,13 @@ export interface FactorStore {
    * `options.events`. False when it has no such passkey;
    * `last_sign_in_method` when it is the last way in of an account with no
    * password and no linked identity (decided on reads its commit checks, so
-   * an unlink at the same moment cannot leave the account none either).
+   * an unlink at the same moment cannot leave the account none either);
+   * `session_absent` when `options.actor` no longer stands.
    */
   removePasskey(
     userId: string,
     id: string,
-    options?: WithEvents,
+    options?: OwnFactorChange,
   ): Promise<boolean>;
   /**
    * Records a sign-in with passkey `id`: sets its counter and last use,

@@ -272,7 +272,7 @@ export function passkeyOperations(
   const removePasskey = defineOperation(
     context,
     "removePasskey",
-    async function removePasskey(req, { identity }, params, info) {
+    async function removePasskey(req, { identity, standing }, params, info) {
       const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
       const events = [
         trail.event("passkey.removed", {
@@ -284,7 +284,7 @@ export function passkeyOperations(
       const removed = await withinBudget(
         budget,
         identity.id,
-        () => store.removePasskey(identity.id, id, { events }),
+        () => store.removePasskey(identity.id, id, { events, actor: standing }),
       );
       if (removed instanceof Response) return removed;
       if (!removed) throw PASSKEY_NOT_FOUND;

@@ -183,7 +183,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
   const confirmTotp = defineOperation(
     context,
     "confirmTotp",
-    async function confirmTotp(req, { identity }, _params, info) {
+    async function confirmTotp(req, { identity, standing }, _params, info) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const code = requiredString(body, "code");
       if ((await store.totp(identity.id)) !== null) {
@@ -219,6 +219,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
             recoveryCodeHashes: codes.map((c) => hashRecoveryCode(c)!),
             now: at,
             events,
+            actor: standing,
           }),
       );
       if (confirmed instanceof Response) return confirmed;
@@ -240,7 +241,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
   const disableTotp = defineOperation(
     context,
     "disableTotp",
-    async function disableTotp(req, { identity }, _params, info) {
+    async function disableTotp(req, { identity, standing }, _params, info) {
       const events = [
         trail.event("second_factor.disabled", {
           actor: identity,
@@ -251,7 +252,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       const disabled = await withinBudget(
         budget,
         identity.id,
-        () => store.disableTotp(identity.id, { events }),
+        () => store.disableTotp(identity.id, { events, actor: standing }),
       );
       if (disabled instanceof Response) return disabled;
       if (disabled) trail.committed(events);
@@ -262,7 +263,12 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
   const regenerateRecoveryCodes = defineOperation(
     context,
     "regenerateRecoveryCodes",
-    async function regenerateRecoveryCodes(req, { identity }, _params, info) {
+    async function regenerateRecoveryCodes(
+      req,
+      { identity, standing },
+      _params,
+      info,
+    ) {
       const codes = newRecoveryCodes();
       const events = [
         trail.event("recovery_codes.regenerated", {
@@ -277,7 +283,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
           store.replaceRecoveryCodes(
             identity.id,
             codes.map((c) => hashRecoveryCode(c)!),
-            { events },
+            { events, actor: standing },
           ),
       );
       if (replaced instanceof Response) return replaced;

@@ -5,7 +5,10 @@
 // with its own records and checks it in the same commit: still enabled,
 // still under the generation its session was issued with, still in the role
 // the guard admitted. A change made by someone no longer allowed to make it
-// is refused as the guard would now refuse the request.
+// is refused as the guard would now refuse the request. The caller's own
+// security changes (TOTP on or off, new recovery codes, a passkey removed)
+// are bound the same way, without a role: an account an administrator
+// disables or signs out meanwhile does not weaken its factors after that.
 
 import { AuthError } from "../../http/errors.ts";
 import type {
@@ -73,5 +76,5 @@ function assertStanding(
   ) {
     throw SIGNED_OUT;
   }
-  if (value.role !== actor.role) throw DEMOTED;
+  if (actor.role !== undefined && value.role !== actor.role) throw DEMOTED;
 }

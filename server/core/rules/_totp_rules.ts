@@ -5,6 +5,7 @@
 // secret again all commit against that one record's version.
 
 import { AuthError } from "../../http/errors.ts";
+import type { ByActor } from "../actor.ts";
 import type {
   AccountRecord,
   Commit,
@@ -14,15 +15,16 @@ import type {
 } from "../records.ts";
 import type {
   CodeSpend,
+  OwnFactorChange,
   PendingSpend,
   TotpConfirmation,
   TotpEnrolment,
   TotpRecord,
-  WithEvents,
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
 import { readPending } from "./_factor_pending.ts";
+import { readAsActor } from "./_actor.ts";
 
 /**
  * Keeps an enrolment, replacing any earlier one, while TOTP is off:
@@ -84,13 +86,13 @@ export function confirmTotp(
   confirmation: TotpConfirmation,
 ): Promise<boolean> {
   return committing(records, async () => {
-    const [account, enrolment, totp] = await readRecords<
+    const { found: [account, enrolment, totp], checks } = await readAsActor<
       [AccountRecord, StoredEnrolment, StoredTotp]
     >(records, [
       { kind: "account", key: userId },
       { kind: "enrolment", key: userId },
       { kind: "totp", key: userId },
-    ]);
+    ], confirmation.actor);
     if (account === null) return { commit: null, result: false };
     if (account.value.totpEnabled) {
       throw new AuthError("second_factor_enabled");
@@ -114,6 +116,7 @@ export function confirmTotp(
           unchanged("account", userId, account),
           unchanged("enrolment", userId, enrolment),
           unchanged("totp", userId, totp),
+          ...checks,
         ],
         puts: [
           accountPut(
@@ -147,12 +150,15 @@ export async function totp(
 export function disableTotp(
   records: RecordStore,
   userId: string,
-  options: WithEvents = {},
+  options: OwnFactorChange = {},
 ): Promise<boolean> {
   return committing(records, async () => {
-    const [account, totp] = await readRecords<[AccountRecord, StoredTotp]>(
+    const { found: [account, totp], checks } = await readAsActor<
+      [AccountRecord, StoredTotp]
+    >(
       records,
       [{ kind: "account", key: userId }, { kind: "totp", key: userId }],
+      options.actor,
     );
     if (account === null || totp === null) {
       return { commit: null, result: false };
@@ -162,6 +168,7 @@ export function disableTotp(
         checks: [
           unchanged("account", userId, account),
           unchanged("totp", userId, totp),
+          ...checks,
         ],
         puts: [
           accountPut(
@@ -186,16 +193,22 @@ export function disableTotp(
 // a second step that checks the same code a moment later finds the pending
 // sign-in gone rather than the code used (before, it counted the right code
 // as a wrong guess; five such ended the pending sign-in under the winner).
+// With `actor`, the change is made only while that account still stands
+// (`readAsActor`), its account checked by the same commit.
 function updateTotp<T>(
   records: RecordStore,
   userId: string,
   none: T,
   change: (totp: StoredTotp) => { next: StoredTotp; result: T } | null,
-  { events = [], pending }: CodeSpend = {},
+  { events = [], pending, actor }: CodeSpend & ByActor = {},
 ): Promise<T> {
   return committing(records, async () => {
-    const [found, signIn] = await Promise.all([
-      readRecord(records, "totp", userId),
+    const [{ found: [found], checks }, signIn] = await Promise.all([
+      readAsActor<[StoredTotp]>(
+        records,
+        [{ kind: "totp", key: userId }],
+        actor,
+      ),
       pending === undefined
         ? null
         : readPending(records, pending.tokenHash, pending.now),
@@ -210,7 +223,7 @@ function updateTotp<T>(
       return { commit: null, result: none };
     }
     const commit: Commit = {
-      checks: [unchanged("totp", userId, found)],
+      checks: [unchanged("totp", userId, found), ...checks],
       puts: [{ kind: "totp", value: decided.next, before: found.value }],
       events,
     };
@@ -231,12 +244,15 @@ export function replaceRecoveryCodes(
   records: RecordStore,
   userId: string,
   hashes: readonly string[],
-  options: WithEvents = {},
+  options: OwnFactorChange = {},
 ): Promise<boolean> {
   return updateTotp(records, userId, false, (totp) => ({
     next: { ...totp, recoveryCodes: [...hashes] },
     result: true,
-  }), { ...(options.events === undefined ? {} : { events: options.events }) });
+  }), {
+    ...(options.events === undefined ? {} : { events: options.events }),
+    ...(options.actor === undefined ? {} : { actor: options.actor }),
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import type {
 } from "../records.ts";
 import type {
   NewPasskey,
+  OwnFactorChange,
   PasskeyRecord,
   PasskeyUse,
   Store,
@@ -28,6 +29,7 @@ import {
   keepsAWayIn,
   withFactors,
 } from "./_factor_account.ts";
+import { readAsActor } from "./_actor.ts";
 import { readChallenge, readPending } from "./_factor_pending.ts";
 import { tally } from "./_records.ts";
 
@@ -252,11 +254,11 @@ function removePasskey(
   records: RecordStore,
   userId: string,
   id: string,
-  options: WithEvents = {},
+  options: OwnFactorChange = {},
 ): Promise<boolean> {
   const identities = tally.identities(userId);
   return committing(records, async () => {
-    const [account, found, linked] = await readRecords<
+    const { found: [account, found, linked], checks } = await readAsActor<
       [AccountRecord, StoredPasskey, StoredTally]
     >(
       records,
@@ -265,6 +267,7 @@ function removePasskey(
         { kind: "passkey", key: id },
         { kind: "tally", key: identities },
       ],
+      options.actor,
     );
     const passkey = found?.value ?? null;
     if (account === null || passkey === null || passkey.userId !== userId) {
@@ -295,6 +298,7 @@ function removePasskey(
           unchanged("account", userId, account),
           unchanged("passkey", id, found),
           unchanged("tally", identities, linked),
+          ...checks,
         ],
         puts: [accountPut(account.value, next)],
         deletes: [{ kind: "passkey", value: passkey }],

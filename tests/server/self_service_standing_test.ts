@@ -1,0 +1,271 @@
+// A change to one's own second factors in flight does not outlive the
+// session that asked for it. Two instances on one store, each behind a real
+// HTTP server: the account's request on instance A passes its guard and is
+// held just before its change reaches the store; meanwhile an administrator
+// on instance B disables the account or signs it out everywhere (an account
+// being locked down). When the held change goes on, its commit reads the
+// account again and refuses, as the guard would now: 401 `session_absent`,
+// its factors as they were and no event of the change. Before, turning TOTP
+// off, new recovery codes, confirming an enrolment and removing a passkey
+// all committed after the lockdown. Every store.
+
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { pairTest } from "../fixtures/instances.ts";
+import { held } from "../fixtures/instrument.ts";
+import { addUser } from "../fixtures/kv.ts";
+import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
+import { enrolTotp } from "../fixtures/second_factor.ts";
+import { totpCode } from "../../server/core/totp.ts";
+import { hashRecoveryCode } from "../../server/core/recovery_codes.ts";
+import type { Store } from "../../mod.ts";
+
+type Api = ReturnType<typeof servedSecurityApi>;
+
+interface World {
+  store: Store;
+  userId: string;
+  // The recovery codes of its TOTP, when on.
+  codes: string[];
+  // Its TOTP enrolment's secret, when one is pending.
+  secret: string;
+  passkeyId: string;
+}
+
+interface Case {
+  op: string;
+  method: keyof Store;
+  // The event the change records.
+  event: string;
+  // TOTP on (with codes) or only an enrolment pending, before the request.
+  totp: "on" | "enrolling";
+  request(world: World, a: Api): [string, string, unknown?];
+  // Holds when nothing changed: the change was not committed.
+  unchanged(world: World): Promise<void>;
+}
+
+// An old recovery code still spends: the codes were not replaced.
+async function oldCodeSpends(w: World): Promise<boolean> {
+  return await w.store.useRecoveryCode(
+    w.userId,
+    hashRecoveryCode(w.codes[0]!)!,
+  ) !== null;
+}
+
+const CASES: Case[] = [
+  {
+    op: "disableTotp",
+    method: "disableTotp",
+    event: "second_factor.disabled",
+    totp: "on",
+    request: () => ["DELETE", "/api/auth/totp"],
+    async unchanged(w) {
+      assert((await w.store.accountFactors(w.userId))?.totpEnabled);
+      assert(await w.store.totp(w.userId) !== null);
+    },
+  },
+  {
+    op: "regenerateRecoveryCodes",
+    method: "replaceRecoveryCodes",
+    event: "recovery_codes.regenerated",
+    totp: "on",
+    request: () => ["POST", "/api/auth/recovery-codes"],
+    async unchanged(w) {
+      assert(await oldCodeSpends(w), "the old codes were replaced");
+    },
+  },
+  {
+    op: "confirmTotp",
+    method: "confirmTotp",
+    event: "second_factor.enabled",
+    totp: "enrolling",
+    request: (w, a) => ["POST", "/api/auth/totp/confirm", {
+      code: totpCode(w.secret, a.clock()),
+    }],
+    async unchanged(w) {
+      assertEquals(
+        (await w.store.accountFactors(w.userId))?.totpEnabled,
+        false,
+      );
+      assertEquals(await w.store.totp(w.userId), null);
+    },
+  },
+  {
+    op: "removePasskey",
+    method: "removePasskey",
+    event: "passkey.removed",
+    totp: "on",
+    request: (w) => ["DELETE", `/api/auth/passkeys/${w.passkeyId}`],
+    async unchanged(w) {
+      const passkeys = await w.store.listPasskeys(w.userId);
+      assertEquals(passkeys.map((p) => p.id), [w.passkeyId]);
+    },
+  },
+];
+
+// What the administrator on instance B does to the account.
+const INTERVENTIONS = [
+  {
+    name: "disabled",
+    request: (id: string): [string, string, unknown] => [
+      "PATCH",
+      `/api/users/${id}`,
+      { disabled: true },
+    ],
+  },
+  {
+    name: "signed out everywhere",
+    request: (id: string): [string, string, unknown] => [
+      "DELETE",
+      `/api/users/${id}/sessions`,
+      undefined,
+    ],
+  },
+] as const;
+
+// The account with its session on `a`, TOTP on or an enrolment pending, and
+// a passkey.
+async function setUp(
+  store: Store,
+  a: Api,
+  n: number,
+  totp: Case["totp"],
+): Promise<{ world: World; cookie: string }> {
+  const user = await addUser(store, {
+    email: `own${n}@example.com`,
+    role: "member",
+  });
+  const cookie = await a.login(user.email);
+  let codes: string[] = [];
+  let secret = "";
+  if (totp === "on") {
+    codes = (await enrolTotp(a, cookie)).codes;
+  } else {
+    const setup = await a.call("POST", "/api/auth/totp/setup", undefined, {
+      cookie,
+    });
+    assertEquals(setup.status, 200);
+    secret = (await setup.json()).secret;
+  }
+  const passkeyId = crypto.randomUUID();
+  await store.addPasskey({
+    id: passkeyId,
+    userId: user.id,
+    credentialId: `credential-${n}`,
+    publicKey: "AAEC",
+    counter: 0,
+    transports: ["internal"],
+    name: "Laptop",
+    createdAt: Date.now(),
+  }, 10);
+  return {
+    world: { store, userId: user.id, codes, secret, passkeyId },
+    cookie,
+  };
+}
+
+// The account's own events of type `type`.
+async function eventsOf(store: Store, userId: string, type: string) {
+  const { events } = await store.listAuditEvents({ limit: 100, userId });
+  return events.filter((e) => e.type === type && e.actorId === userId).length;
+}
+
+pairTest(
+  "refuse a held change to one's own second factors once another instance disabled or signed out the account",
+  async (pair) => {
+    const root = await addUser(pair.b, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    let n = 0;
+    for (const kase of CASES) {
+      for (const intervention of INTERVENTIONS) {
+        n++;
+        const gate = held(pair.a, kase.method);
+        const a = servedSecurityApi(gate.store);
+        const b = servedSecurityApi(pair.b);
+        try {
+          const rootCookie = await b.login(root.email);
+          const { world, cookie } = await setUp(pair.b, a, n, kase.totp);
+          await a.gatehouse.settled();
+          const before = await eventsOf(pair.b, world.userId, kase.event);
+
+          gate.arm();
+          const [method, path, body] = kase.request(world, a);
+          const inFlight = a.call(method, path, body, { cookie });
+          await gate.reached();
+          const [m, p, bd] = intervention.request(world.userId);
+          const done = await b.call(m, p, bd, { cookie: rootCookie });
+          const status = done.status;
+          await done.body?.cancel();
+          assert(
+            status === 200 || status === 204,
+            `${intervention.name}: ${status}`,
+          );
+          gate.release();
+          const label = `${kase.op} of an account ${intervention.name}`;
+          assertEquals(
+            await answerOf(await inFlight),
+            "401 session_absent",
+            label,
+          );
+          await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+          await kase.unchanged(world);
+          assertEquals(
+            await eventsOf(pair.b, world.userId, kase.event),
+            before,
+            label,
+          );
+        } finally {
+          gate.release();
+          await Promise.all([a.close(), b.close()]);
+        }
+      }
+    }
+  },
+);
+
+pairTest(
+  "let a held change to one's own second factors commit when the account stayed as it was",
+  async (pair) => {
+    // The check binds the caller's account: another account disabled
+    // meanwhile refuses nothing.
+    const root = await addUser(pair.b, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    const other = await addUser(pair.b, {
+      email: "other@example.com",
+      role: "member",
+    });
+    const gate = held(pair.a, "replaceRecoveryCodes");
+    const a = servedSecurityApi(gate.store);
+    const b = servedSecurityApi(pair.b);
+    try {
+      const rootCookie = await b.login(root.email);
+      const { world, cookie } = await setUp(pair.b, a, 0, "on");
+      gate.arm();
+      const inFlight = a.call("POST", "/api/auth/recovery-codes", undefined, {
+        cookie,
+      });
+      await gate.reached();
+      const done = await b.call("PATCH", `/api/users/${other.id}`, {
+        disabled: true,
+      }, { cookie: rootCookie });
+      assertEquals(done.status, 200);
+      await done.body?.cancel();
+      gate.release();
+      const res = await inFlight;
+      assertEquals(res.status, 200);
+      assertEquals((await res.json()).recovery_codes.length, 10);
+      await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+      assertEquals(await oldCodeSpends(world), false);
+      assertEquals(
+        await eventsOf(pair.b, world.userId, "recovery_codes.regenerated"),
+        1,
+      );
+    } finally {
+      gate.release();
+      await Promise.all([a.close(), b.close()]);
+    }
+  },
+);
