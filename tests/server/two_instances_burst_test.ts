@@ -200,58 +200,74 @@ pairTest(
   },
 );
 
+// Ada signed in on A, and B whose first argon2 hash (the made-up hash its
+// first password check verifies unknown addresses against) waits for the
+// gate: a request of B's past its session check reads the password only
+// once the gate opens, after what A does meanwhile.
+async function heldPasswordCheck(pair: Pair) {
+  const ada = await addUser(pair.a, { email: "ada@example.com" });
+  const clock = { now: Date.now() };
+  const gate = Promise.withResolvers<void>();
+  let hashing = 0;
+  const gated: PasswordHasher = {
+    ...hasher,
+    hash: async (password) => {
+      hashing++;
+      await gate.promise;
+      return await hasher.hash(password);
+    },
+  };
+  const a = instance(pair.a, clock);
+  const b = instance(pair.b, clock, { hasher: gated });
+  const signedIn = await a.call("POST", "/api/auth/login", {
+    email: ada.email,
+    password: PASSWORD,
+  });
+  await signedIn.body?.cancel();
+  return {
+    ada,
+    a,
+    b,
+    gate,
+    cookie: signedIn.headers.get("set-cookie")!.split(";")[0]!,
+    async held() {
+      while (hashing < 1) await new Promise((r) => setTimeout(r, 5));
+    },
+  };
+}
+
+// Nine mistakes of Ada's own: still below the threshold, so her right
+// password is let in (with a late request counted, the window was full).
+async function stillSignsIn(a: Instance, email: string, password: string) {
+  for (let i = 0; i < 9; i++) {
+    const wrong = await a.call("POST", "/api/auth/login", {
+      email,
+      password: `mistyped ${i}`,
+    }, { from: address(i) });
+    assertEquals(await answerOf(wrong), "401 credentials_invalid");
+  }
+  const right = await a.call("POST", "/api/auth/login", { email, password }, {
+    from: address(50),
+  });
+  assertEquals(await answerOf(right), "200");
+}
+
 pairTest(
   "over HTTP: a password change that reads the password after the other instance's change of it landed is session_absent, and no guess",
   async (pair) => {
-    const ada = await addUser(pair.a, { email: "ada@example.com" });
-    const clock = { now: Date.now() };
-    // B's first argon2 hash (the made-up hash its first password check
-    // verifies unknown addresses against) waits for the gate: its change
-    // has passed the session check and reads the password after A's.
-    const gate = Promise.withResolvers<void>();
-    let hashing = 0;
-    const gated: PasswordHasher = {
-      ...hasher,
-      hash: async (password) => {
-        hashing++;
-        await gate.promise;
-        return await hasher.hash(password);
-      },
-    };
-    const a = instance(pair.a, clock);
-    const b = instance(pair.b, clock, { hasher: gated });
+    const { ada, a, b, gate, cookie, held } = await heldPasswordCheck(pair);
     try {
-      const signedIn = await a.call("POST", "/api/auth/login", {
-        email: ada.email,
-        password: PASSWORD,
-      });
-      await signedIn.body?.cancel();
-      const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
       const change = (x: Instance, to: string) =>
         x.call("POST", "/api/auth/password", {
           current_password: PASSWORD,
           new_password: to,
         }, { cookie }).then(answerOf);
       const late = change(b, "the second submission of it");
-      while (hashing < 1) await new Promise((r) => setTimeout(r, 5));
+      await held();
       assertEquals(await change(a, "the first submission of it"), "204");
       gate.resolve();
       assertEquals(await late, "401 session_absent");
-      // Nine mistakes of Ada's own: still below the threshold, so the
-      // right password is let in (with the late change counted, the
-      // window was full).
-      for (let i = 0; i < 9; i++) {
-        const wrong = await a.call("POST", "/api/auth/login", {
-          email: ada.email,
-          password: `mistyped ${i}`,
-        }, { from: address(i) });
-        assertEquals(await answerOf(wrong), "401 credentials_invalid");
-      }
-      const right = await a.call("POST", "/api/auth/login", {
-        email: ada.email,
-        password: "the first submission of it",
-      }, { from: address(50) });
-      assertEquals(await answerOf(right), "200");
+      await stillSignsIn(a, ada.email, "the first submission of it");
       assertEquals(errors(a, b), []);
     } finally {
       gate.resolve();
@@ -264,32 +280,12 @@ pairTest(
 pairTest(
   "over HTTP: a re-authentication that reads the password after the other instance's change of it landed is session_absent, and no guess",
   async (pair) => {
-    const ada = await addUser(pair.a, { email: "ada@example.com" });
-    const clock = { now: Date.now() };
-    // As above: B's re-authentication is held after its session check.
-    const gate = Promise.withResolvers<void>();
-    let hashing = 0;
-    const gated: PasswordHasher = {
-      ...hasher,
-      hash: async (password) => {
-        hashing++;
-        await gate.promise;
-        return await hasher.hash(password);
-      },
-    };
-    const a = instance(pair.a, clock);
-    const b = instance(pair.b, clock, { hasher: gated });
+    const { ada, a, b, gate, cookie, held } = await heldPasswordCheck(pair);
     try {
-      const signedIn = await a.call("POST", "/api/auth/login", {
-        email: ada.email,
-        password: PASSWORD,
-      });
-      await signedIn.body?.cancel();
-      const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
       const late = b.call("POST", "/api/auth/reauthenticate", {
         password: PASSWORD,
       }, { cookie }).then(answerOf);
-      while (hashing < 1) await new Promise((r) => setTimeout(r, 5));
+      await held();
       const changed = await a.call("POST", "/api/auth/password", {
         current_password: PASSWORD,
         new_password: "the new password of it",
@@ -297,18 +293,7 @@ pairTest(
       assertEquals(await answerOf(changed), "204");
       gate.resolve();
       assertEquals(await late, "401 session_absent");
-      for (let i = 0; i < 9; i++) {
-        const wrong = await a.call("POST", "/api/auth/login", {
-          email: ada.email,
-          password: `mistyped ${i}`,
-        }, { from: address(i) });
-        assertEquals(await answerOf(wrong), "401 credentials_invalid");
-      }
-      const right = await a.call("POST", "/api/auth/login", {
-        email: ada.email,
-        password: "the new password of it",
-      }, { from: address(50) });
-      assertEquals(await answerOf(right), "200");
+      await stillSignsIn(a, ada.email, "the new password of it");
       assertEquals(errors(a, b), []);
     } finally {
       gate.resolve();
