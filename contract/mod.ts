@@ -57,6 +57,7 @@ export {
   type AlternativeSuccess,
   AUDIT_EVENT_TYPES,
   type CookieEffect,
+  EMAIL_SHAPE,
   errorsOf,
   type JsonSchema,
   LINK_STATES,

@@ -27,6 +27,24 @@ const NEW_PASSWORD = [
   "password_too_common",
 ] as const satisfies readonly ErrorCode[];
 
+/**
+ * The shape of an email address the server accepts (`email_invalid`
+ * otherwise): one `@` with text on both sides, and no whitespace, control
+ * or format character anywhere. Tested after trimming and NFC, beside the
+ * length limit. The server's input rule and the screens' own check before
+ * sending both use it, so they cannot drift apart.
+ *
+ * @example
+ * ```ts
+ * import { EMAIL_SHAPE } from "@gatehouse/contract";
+ *
+ * console.assert(EMAIL_SHAPE.test("ada@example.com"));
+ * console.assert(!EMAIL_SHAPE.test("ada@@example.com"));
+ * console.assert(!EMAIL_SHAPE.test("ada\u200b@example.com"));
+ * ```
+ */
+export const EMAIL_SHAPE: RegExp = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+$/u;
+
 // What a name and an email may be refused for.
 const PERSON = [
   "email_invalid",

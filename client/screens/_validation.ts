@@ -3,6 +3,8 @@
 // mirror the server's rules (DESIGN.md §4) and name their limits; the server
 // stays the authority and its refusals still show next to their field.
 
+import { EMAIL_SHAPE } from "@gatehouse/contract";
+
 /**
  * A problem the form finds itself, before asking the server: a missing
  * value, two passwords that differ, a malformed address, or a length outside
@@ -42,9 +44,6 @@ export function limitsWith(passwordMin: number | undefined): FieldLimits {
     : { ...DEFAULT_LIMITS, passwordMin };
 }
 
-// The server's shape: one "@", no whitespace or control character.
-const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
-
 const length = (value: string) => [...value].length;
 
 /** A name: present and not too long. */
@@ -65,7 +64,7 @@ export function emailProblem(
   const email = value.trim();
   if (email === "") return "required";
   if (length(email) > limits.email) return { max: limits.email };
-  return EMAIL.test(email) ? null : "email";
+  return EMAIL_SHAPE.test(email) ? null : "email";
 }
 
 /** A password being chosen: present and within the length limits. */

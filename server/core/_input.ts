@@ -10,6 +10,7 @@
 import {
   AUDIT_EVENT_TYPES,
   type AuditEventType,
+  EMAIL_SHAPE,
   USER_SORTS,
   type UserSort,
 } from "@gatehouse/contract";
@@ -29,7 +30,6 @@ export { fold };
 // overrides), which would let two addresses look the same, and every kind
 // of space.
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-const EMAIL = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+$/u;
 const DIGITS = /^[0-9]{1,3}$/;
 const MAX_ROLE_LENGTH = 100;
 const DEFAULT_PAGE = 50;
@@ -99,7 +99,9 @@ function emailOrNull(raw: string, limits: Limits): EmailInput | null {
     return null;
   }
   const email = raw.trim().normalize("NFC");
-  if (tooLong(email, limits.maxEmailLength) || !EMAIL.test(email)) return null;
+  if (tooLong(email, limits.maxEmailLength) || !EMAIL_SHAPE.test(email)) {
+    return null;
+  }
   return { email, key: fold(email) };
 }
 
