@@ -36,6 +36,7 @@ import { readCookie } from "../http/cookie.ts";
 import { decode, type JsonObject, optionalString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
+import { refuseEnforcedSignIn } from "./_sso_enforced.ts";
 import type { PasskeyRecord } from "../core/store.ts";
 import {
   hasUserHandle,
@@ -90,14 +91,14 @@ const PASSKEY_INVALID = new AuthError("passkey_invalid", {
 const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
   message: "The passkey could not be verified",
 });
-const CHALLENGE_GONE = new AuthError("token_invalid", {
-  message: "The passkey request has expired; ask for new options",
-});
 // The guard's answer, for an account disabled (its sessions ended) after
 // the guard let the request in: the store refuses the registration's
 // commit with `user_not_found`, which the operation's contract does not
 // list and which would name an account to a caller no longer signed in.
 const SESSION_ABSENT = new AuthError("session_absent");
+const CHALLENGE_GONE = new AuthError("token_invalid", {
+  message: "The passkey request has expired; ask for new options",
+});
 
 /**
  * Builds the passkey handlers.
@@ -376,21 +377,10 @@ export function passkeyOperations(
       }
       // An address an enforcing provider speaks for signs in through it
       // alone (DESIGN.md §13).
-      const enforcing = context.sso.enforcedBy(fold(user.email));
-      if (enforcing !== null) {
-        trail.refused([trail.event("login.failed", {
-          actor: user,
-          client,
-          detail: {
-            method: "passkey",
-            reason: "sso_required",
-            provider: enforcing.id,
-          },
-        })]);
-        throw new AuthError("sso_required", {
-          meta: { provider: enforcing.id },
-        });
-      }
+      refuseEnforcedSignIn(context, user, {
+        client,
+        detail: { method: "passkey" },
+      });
       const { cookie, events } = await sessions.signIn(user, {
         ...(factorVersion === undefined ? {} : { factorVersion }),
         method: "passkey",

@@ -44,6 +44,7 @@ import { readCookie, serializeCookie } from "../http/cookie.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
+import { refuseEnforcedSignIn } from "./_sso_enforced.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../core/recovery_codes.ts";
 import type { UserRecord } from "../core/store.ts";
 import { loadTotp } from "../core/_totp_loader.ts";
@@ -171,14 +172,17 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
     },
   );
 
-  // A confirmation that found no enrolment: when another confirmation
-  // enabled TOTP meanwhile (the same right code sent twice), that is what
-  // it is told, and a right code is not counted as a guess; else the code
-  // was for no enrolment.
-  const lostOrWrong = async (userId: string) =>
+  // A confirmation that found no enrolment, or whose commit refused: when
+  // another confirmation enabled TOTP meanwhile (the same right code sent
+  // twice), that is what it is told, and a right code is not counted as a
+  // guess; else the code was for no enrolment (counted, unless it was right
+  // for the enrolment it read and `counted` is false).
+  const lostOrWrong = async (userId: string, counted = true) =>
     (await store.totp(userId)) !== null
       ? new AuthError("second_factor_enabled")
-      : countedGuess(CODE_INVALID);
+      : counted
+      ? countedGuess(CODE_INVALID)
+      : CODE_INVALID;
 
   const confirmTotp = defineOperation(
     context,
@@ -227,11 +231,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       // enabled meanwhile, or the enrolment replaced by a new setup (another
       // tab, another instance). Neither is a guess: the code is refused
       // for the enrolment now kept, and not counted.
-      if (!confirmed) {
-        throw (await store.totp(identity.id)) !== null
-          ? new AuthError("second_factor_enabled")
-          : CODE_INVALID;
-      }
+      if (!confirmed) throw await lostOrWrong(identity.id, false);
       trail.committed(events);
       const answer: RecoveryCodesJson = { recovery_codes: codes };
       return respond(answer, { headers: NO_STORE });
@@ -330,20 +330,10 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       // deploy, on the same store) must not finish here: the pending
       // sign-in is dead, as for a password since changed; nothing is spent
       // or counted, and starting again with the password says sso_required.
-      const enforcing = context.sso.enforcedBy(fold(user.email));
-      if (enforcing !== null) {
-        trail.refused([trail.event("login.failed", {
-          actor: user,
-          client,
-          detail: {
-            email: user.email,
-            method: proof.kind,
-            reason: "sso_required",
-            provider: enforcing.id,
-          },
-        })]);
-        throw PENDING_GONE;
-      }
+      refuseEnforcedSignIn(context, user, {
+        client,
+        detail: { email: user.email, method: proof.kind },
+      }, PENDING_GONE);
       const scope = lock.scopeOf(req, fold(user.email));
       // Whether the proof held: its commit ended the pending sign-in too.
       let spent = false;
