@@ -344,13 +344,13 @@ export interface FactorStore {
    * Registers a passkey for an enabled account that has fewer than
    * `maxPasskeys`: the record, or null at the cap. `user_not_found` when
    * the account is gone or disabled, `passkey_invalid` when the credential
-   * is registered already (to any account). `options.events` are written
-   * with it.
+   * is registered already (to any account); `session_absent` when
+   * `options.actor` no longer stands. `options.events` are written with it.
    */
   addPasskey(
     passkey: NewPasskey,
     maxPasskeys: number,
-    options?: WithEvents,
+    options?: OwnFactorChange,
   ): Promise<PasskeyRecord | null>;
   /** The account's passkeys, oldest first. */
   listPasskeys(userId: string): Promise<PasskeyRecord[]>;

@@ -91,11 +91,6 @@ const PASSKEY_INVALID = new AuthError("passkey_invalid", {
 const SIGN_IN_REFUSED = new AuthError("credentials_invalid", {
   message: "The passkey could not be verified",
 });
-// The guard's answer, for an account disabled (its sessions ended) after
-// the guard let the request in: the store refuses the registration's
-// commit with `user_not_found`, which the operation's contract does not
-// list and which would name an account to a caller no longer signed in.
-const SESSION_ABSENT = new AuthError("session_absent");
 const CHALLENGE_GONE = new AuthError("token_invalid", {
   message: "The passkey request has expired; ask for new options",
 });
@@ -183,7 +178,7 @@ export function passkeyOperations(
   const registerPasskey = defineOperation(
     context,
     "registerPasskey",
-    async function registerPasskey(req, { identity }, _params, info) {
+    async function registerPasskey(req, { identity, standing }, _params, info) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const response = objectField(body, "response");
       const rawName = optionalString(body, "name");
@@ -220,12 +215,11 @@ export function passkeyOperations(
             createdAt: at,
           },
           MAX_PASSKEYS,
-          { events },
-        ).catch((err) => {
-          throw err instanceof AuthError && err.code === "user_not_found"
-            ? SESSION_ABSENT
-            : err;
-        });
+          // Bound to the session it came with, as every change to one's own
+          // factors is: an account disabled, signed out or reset meanwhile
+          // gets the guard's answer, 401 session_absent.
+          { events, actor: standing },
+        );
         return added !== null;
       });
       if (admitted instanceof Response) return admitted;

@@ -20,7 +20,6 @@ import type {
   PasskeyRecord,
   PasskeyUse,
   Store,
-  WithEvents,
 } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import {
@@ -102,7 +101,7 @@ function addPasskey(
   records: RecordStore,
   passkey: NewPasskey,
   maxPasskeys: number,
-  options: WithEvents = {},
+  options: OwnFactorChange = {},
 ): Promise<PasskeyRecord | null> {
   const value: StoredPasskey = {
     id: passkey.id,
@@ -116,13 +115,13 @@ function addPasskey(
     lastUsedAt: null,
   };
   return committing(records, async () => {
-    const [account, credential, same] = await readRecords<
+    const { found: [account, credential, same], checks } = await readAsActor<
       [AccountRecord, StoredPasskey, StoredPasskey]
     >(records, [
       { kind: "account", key: value.userId },
       { kind: "passkey", unique: "credentialId", value: value.credentialId },
       { kind: "passkey", key: value.id },
-    ]);
+    ], options.actor);
     if (account === null || account.value.disabled) {
       throw new AuthError("user_not_found");
     }
@@ -137,6 +136,7 @@ function addPasskey(
         checks: [
           unchanged("account", value.userId, account),
           unchanged("passkey", value.id, null),
+          ...checks,
         ],
         puts: [
           accountPut(
