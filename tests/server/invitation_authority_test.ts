@@ -291,3 +291,79 @@ testEachStore(
     });
   },
 );
+
+testEachStore(
+  "a hundred acceptances racing the inviter's disable: no 5xx, one account at most per link, and none left pending or usable after",
+  async (store) => {
+    await withServedApi(store, async (api, { root, support }) => {
+      const admin = await api.login(root.email);
+      const supportCookie = await api.login(support.email);
+      const tokens: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const sent = await api.call("POST", "/api/users/invite", {
+          email: `guest${i}@example.com`,
+          name: `Guest ${i}`,
+          role: "member",
+        }, { cookie: supportCookie });
+        assertEquals(sent.status, 200);
+        tokens.push(tokenOf((await sent.json()).activation_link));
+      }
+      // Ten acceptances of each link, and the disable, all at once.
+      const accepts = tokens.flatMap((token) =>
+        Array.from(
+          { length: 10 },
+          () =>
+            api.call("POST", "/api/auth/invite/accept", {
+              token,
+              password: NEW_PASSWORD,
+            }).then(async (res) => {
+              await res.body?.cancel();
+              return { token, status: res.status };
+            }),
+        )
+      );
+      const disable = api.call("PATCH", `/api/users/${support.id}`, {
+        disabled: true,
+      }, { cookie: admin });
+      const answers = await Promise.all(accepts);
+      const disabled = await disable;
+      assertEquals(disabled.status, 200);
+      await disabled.body?.cancel();
+      assertEquals(answers.filter((a) => a.status >= 500), []);
+      const won = answers.filter((a) => a.status === 200);
+      assertEquals(
+        new Set(won.map((a) => a.token)).size,
+        won.length,
+        "one account at most per link",
+      );
+      assertEquals(
+        answers.every((a) => a.status === 200 || a.status === 410),
+        true,
+      );
+      // Every account made is one acceptance that won.
+      const guests = (await store.listUsers({ limit: 100, q: "guest" })).users;
+      assertEquals(guests.length, won.length);
+      // The disable's clean-up has run: nothing pending, and enabling the
+      // inviter again revives no link.
+      const enabled = await api.call("PATCH", `/api/users/${support.id}`, {
+        disabled: false,
+      }, { cookie: admin });
+      assertEquals(enabled.status, 200);
+      await enabled.body?.cancel();
+      const pending = await api.call(
+        "GET",
+        "/api/users/invitations",
+        undefined,
+        { cookie: admin },
+      );
+      assertEquals((await pending.json()).invitations, []);
+      for (const token of tokens) {
+        const accepted = await api.call("POST", "/api/auth/invite/accept", {
+          token,
+          password: NEW_PASSWORD,
+        });
+        assertEquals(await refusal(accepted), [410, "token_invalid"]);
+      }
+    });
+  },
+);
