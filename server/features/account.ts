@@ -253,6 +253,12 @@ export function accountOperations(context: GatehouseContext): Operations<
         });
       }
       await ticket.giveBack();
+      // A right password read after the session's generation moved (signed
+      // out everywhere, a reset or a change landed meanwhile, on any
+      // instance): the session it came with is dead, and must not change
+      // the password nor be handed a fresh session. The commit below
+      // expects the session's generation, not the one read here.
+      if (verified.generation !== session.generation) throw SESSION_ABSENT;
       const at = now();
       const { cookie, ...fresh } = sessions.issue(at, identity.id);
       const events = [
@@ -270,7 +276,7 @@ export function accountOperations(context: GatehouseContext): Operations<
         async () =>
           store.changePassword({
             userId: identity.id,
-            expectedGeneration: verified.generation,
+            expectedGeneration: session.generation,
             passwordHash: await hasher.hash(next),
             session: { ...fresh, createdAt: at, ...client },
             events,
