@@ -248,16 +248,23 @@ const BIDI =
  * admits format characters such as U+202E, RIGHT-TO-LEFT OVERRIDE) then
  * cannot reorder the words of the sentence around it. A PDI closes every
  * embedding and override opened inside, and one PDI more is added for each
- * isolate the text leaves open, so the last one closes ours.
+ * isolate the text leaves open, so the last one closes ours. A PDI of the
+ * text's with no isolate of its own to close is left out: it would close
+ * ours, and leave what the text opens after it open on the sentence.
  */
 function isolated(text: string): string {
   if (!BIDI.test(text)) return text;
   let open = 0;
+  let kept = "";
   for (const ch of text) {
     if (ch === "\u2066" || ch === "\u2067" || ch === "\u2068") open++;
-    else if (ch === "\u2069" && open > 0) open--;
+    else if (ch === "\u2069") {
+      if (open === 0) continue;
+      open--;
+    }
+    kept += ch;
   }
-  return `\u2068${text}${"\u2069".repeat(open + 1)}`;
+  return `\u2068${kept}${"\u2069".repeat(open + 1)}`;
 }
 
 /**

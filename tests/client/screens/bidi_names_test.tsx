@@ -19,6 +19,7 @@ const env = testing.installTestEnvironment({
 
 const RLO = "\u202E"; // RIGHT-TO-LEFT OVERRIDE
 const RLI = "\u2067"; // RIGHT-TO-LEFT ISOLATE
+const PDI = "\u2069"; // POP DIRECTIONAL ISOLATE
 
 /**
  * The explicit embeddings, overrides and isolates still open at `index` of
@@ -58,10 +59,14 @@ function assertUnaffected(text: string, words: string): void {
 }
 
 for (
-  const [what, name] of [["an override", `Mallory${RLO}`], [
-    "an isolate",
-    `Mallory${RLI}`,
-  ]]
+  const [what, name] of [
+    ["an override", `Mallory${RLO}`],
+    ["an isolate", `Mallory${RLI}`],
+    // A pop directional isolate with nothing of the name's to close would
+    // close the screens' own isolate around the name, and the override
+    // after it would then be left open on the sentence.
+    ["an override after a stray isolate close", `${PDI}Mallory${RLO}`],
+  ]
 ) {
   Deno.test(`UsersScreen's outcome for an account whose name leaves ${what} open reads in order`, async () => {
     const mallory: User = testing.accountOf(testing.userWithRole("member"), {
