@@ -356,11 +356,14 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
             tokenHash,
             now: at,
           });
+          if (!spent) gone = await ended();
         } catch (err) {
+          // Judged nothing that counts (the store failed): the attempt
+          // goes back, and is no longer tracked (a report of the scope
+          // waits for it).
           await ticket.giveBack();
           throw err;
         }
-        if (!spent) gone = await ended();
         if (spent || gone) await ticket.giveBack();
         else await ticket.failed();
       } else if (proof.kind === "passkey") {
