@@ -87,3 +87,92 @@ for (const backend of BACKENDS) {
     },
   });
 }
+
+// The same identity unlinked from Ada and linked since to Bob (the
+// provider now gives Bob's address for it): the token names the `sid` of
+// the sign-in that made Ada's session, which recorded the identity. Before,
+// the identity's current owner, Bob, was the only account whose sessions
+// the token could end: Ada's session outlived the provider's logout.
+for (const backend of BACKENDS) {
+  Deno.test({
+    name:
+      `a logout token naming sub and sid ends the session its sign-in made, after the identity was linked to another account (${backend.name})`,
+    ignore: backend.ignore,
+    async fn() {
+      const { store, close } = await backend.open();
+      const accounts: Record<string, Record<string, unknown>> = {
+        ada: { email: "ada@acme.example", email_verified: true, name: "Ada" },
+      };
+      const world = await ssoWorld(store, { accounts });
+      try {
+        await addUser(store, { email: "ada@acme.example" });
+        await addUser(store, { email: "bob@acme.example" });
+        const adaBrowser = new TestBrowser();
+        let sid: unknown = null;
+        const { answer } = await world.signIn(adaBrowser, "ada", {
+          rewrite: (payload, token) => {
+            sid = payload.sid;
+            return Promise.resolve(token);
+          },
+        });
+        assertEquals(answer.status, 303);
+        assert(typeof sid === "string" && sid !== "", "the ID token has a sid");
+        const list = await world.call(
+          adaBrowser,
+          "GET",
+          "/api/auth/sso/identities",
+        );
+        const [identity] = (await list.json()).identities;
+        const unlink = await world.call(
+          adaBrowser,
+          "DELETE",
+          `/api/auth/sso/identities/${identity.id}`,
+        );
+        await unlink.body?.cancel();
+        assertEquals(unlink.status, 204);
+
+        // The provider now gives Bob's address: the identity links to Bob.
+        accounts.ada!.email = "bob@acme.example";
+        const bobBrowser = new TestBrowser();
+        const bob = await world.signIn(bobBrowser, "ada");
+        assertEquals(bob.answer.status, 303);
+        assertEquals(
+          (await world.identity(bobBrowser))?.email,
+          "bob@acme.example",
+        );
+        assertEquals(
+          (await world.identity(adaBrowser))?.email,
+          "ada@acme.example",
+        );
+
+        const token = await world.idp!.sign({
+          iss: world.idp!.issuer,
+          aud: "gatehouse",
+          iat: Math.floor(Date.now() / 1000),
+          jti: crypto.randomUUID(),
+          events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+          sub: "ada",
+          sid,
+        }, { typ: "logout+jwt" });
+        const res = await fetch(
+          `${world.origin}/api/auth/sso/acme/backchannel-logout`,
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ logout_token: token }),
+          },
+        );
+        await res.body?.cancel();
+        assertEquals(res.status, 200);
+        assertEquals(
+          await world.identity(adaBrowser),
+          null,
+          "the session Ada's sign-in made ended",
+        );
+      } finally {
+        await world.close();
+        await close();
+      }
+    },
+  });
+}

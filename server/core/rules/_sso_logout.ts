@@ -76,9 +76,10 @@ async function endAccountSessions(
 // provider — not those of another identity of the same account at the same
 // provider. A session made before sessions recorded their identity
 // (`ssoSubjectKey` absent) is told apart by its account only. An identity
-// no longer linked here (unlinked since: unlinking ends no session) still
-// names, with a `sid`, the sessions that recorded it; without a `sid` it
-// has none that can be found.
+// no longer linked here (unlinked since: unlinking ends no session), or
+// linked to another account since, still names, with a `sid`, the sessions
+// that recorded it; without a `sid`, only its current account's can be
+// found.
 async function namedSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
@@ -103,12 +104,16 @@ async function namedSessions(
   const listed = logout.sid !== null
     ? await records.list("session", "ssoSid", logout.sid)
     : await records.list("session", "userId", owner!);
+  // A session that recorded its identity is that identity's, whichever
+  // account the identity is linked to now (unlinked since and linked to
+  // another, its old account's sessions are still its own); one made
+  // before sessions recorded it is told apart by its account only.
   return listed.map(({ value }) => value).filter((session) =>
     session.ssoProvider === logout.providerId &&
     (logout.sid === null || session.ssoSid === logout.sid) &&
-    (owner === null || session.userId === owner) &&
     (subjectKey === null ||
-      (linked && session.ssoSubjectKey === undefined) ||
-      session.ssoSubjectKey === subjectKey)
+      (session.ssoSubjectKey === undefined
+        ? linked && session.userId === owner
+        : session.ssoSubjectKey === subjectKey))
   );
 }
