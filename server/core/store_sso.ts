@@ -18,6 +18,7 @@
  * @module
  */
 
+import type { ByActor } from "./actor.ts";
 import type { AuditEvent } from "./audit_event.ts";
 import type {
   AccountRecord,
@@ -114,7 +115,12 @@ export interface SsoAccountRequest {
 }
 
 /** What unlinking an identity writes with it. */
-export interface IdentityUnlinking {
+/**
+ * An unlink of one's own identity: its events, and the standing of the
+ * session that asks for it (the account still enabled, at that session's
+ * generation, read in the unlink's own commit; else `session_absent`).
+ */
+export interface IdentityUnlinking extends ByActor {
   /**
    * The events of the unlink, made from the identity the commit deletes
    * (its provider, which the caller knows only by id), in that commit.
@@ -194,7 +200,8 @@ export interface SsoStore {
    * Unlinks the identity `id` of account `userId` and answers it;
    * `identity_not_found` when the account has no such identity,
    * `last_sign_in_method` when the account would be left with no password,
-   * no passkey and no other identity. Decided on the reads its commit
+   * no passkey and no other identity; `session_absent` when
+   * `options.actor` no longer stands. Decided on the reads its commit
    * checks: two racing unlinks cannot both pass.
    */
   unlinkIdentity(

@@ -220,13 +220,21 @@ export function ssoOperations(context: GatehouseContext): Operations<
   const unlinkSsoIdentity = defineOperation(
     context,
     "unlinkSsoIdentity",
-    async function unlinkSsoIdentity(req, { identity }, params, info) {
+    async function unlinkSsoIdentity(
+      req,
+      { identity, standing },
+      params,
+      info,
+    ) {
       const raw = params?.pathname.groups.id;
       if (raw === undefined || !isUuid(raw)) throw IDENTITY_ID_MALFORMED;
       const id = raw.toLowerCase();
       const client = context.client(req, info);
       let made: readonly ReturnType<typeof trail.event>[] = [];
       await store.unlinkIdentity(identity.id, id, {
+        // Bound to the session it came with, as every change to one's own
+        // ways in is: an account disabled or signed out meanwhile keeps it.
+        actor: standing,
         events: (unlinked) =>
           made = [trail.event("sso.unlinked", {
             actor: identity,

@@ -16,6 +16,7 @@ import type {
 import type { IdentityUnlinking, Store } from "../store.ts";
 import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
 import { tally } from "./_records.ts";
+import { readAsActor } from "./_actor.ts";
 import { keepsAWayIn } from "./_factor_account.ts";
 import { resolveSsoAccount, subjectKeyOf } from "./_sso_accounts.ts";
 import { endSsoSessions } from "./_sso_logout.ts";
@@ -155,13 +156,15 @@ function unlinkIdentity(
 ): Promise<StoredIdentity> {
   const key = tally.identities(userId);
   return committing(records, async () => {
-    const [found, owner, count] = await readRecords<
+    // With `actor`, bound to the session that asks (`readAsActor`): an
+    // account disabled or signed out meanwhile keeps its identity.
+    const { found: [found, owner, count], checks } = await readAsActor<
       [StoredIdentity, AccountRecord, StoredTally]
     >(records, [
       { kind: "identity", key: id },
       { kind: "account", key: userId },
       { kind: "tally", key },
-    ]);
+    ], options.actor);
     if (found === null || found.value.userId !== userId || owner === null) {
       throw new AuthError("identity_not_found");
     }
@@ -183,6 +186,7 @@ function unlinkIdentity(
           unchanged("identity", id, found),
           unchanged("account", userId, owner),
           unchanged("tally", key, count),
+          ...checks,
         ],
         deletes: [{ kind: "identity", value: found.value }],
         tallies: [{ key, by: 1 }],
