@@ -232,7 +232,10 @@ export interface UserUpdate extends ByActor {
    * commit of its own checked against the link as read: acceptance asks the
    * inviter's role only when a link is spent, so a link nobody tried
    * meanwhile would work again once the role is given back. The ones the
-   * new role may grant stay. Absent: a role change ends no invitation.
+   * new role may grant stay. A `role` set to the one the account has does
+   * it again (so does a `disabled: true` for a disabled account, with every
+   * invitation it sent): a retry of a change whose deletions failed after
+   * its commit. Absent: a role change ends no invitation.
    *
    * @example A demotion ends the invitations beyond the new role's grant
    * ```ts

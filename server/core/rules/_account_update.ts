@@ -76,7 +76,7 @@ export async function updateUser(
     { kind: "account", key: id },
     ...keys.map((key) => ({ kind: "tally" as const, key })),
   ];
-  const { user, revokedAt, newRole } = await committing(records, async () => {
+  const { user, revokedAt } = await committing(records, async () => {
     const read = await readAsActor<
       [AccountRecord, ...StoredTally[]]
     >(records, refs, update.actor);
@@ -103,7 +103,6 @@ export async function updateUser(
       revokedAt: next.generation !== current.generation
         ? next.generation
         : null,
-      newRole: next.role !== current.role ? next.role : null,
     };
     if (!changed && (events === undefined || events.length === 0)) {
       return { commit: null, result };
@@ -123,13 +122,17 @@ export async function updateUser(
     };
   });
   if (revokedAt !== null) await deleteDeadSessions(records, id, revokedAt);
-  if (revokedAt !== null && user.disabled) {
+  // Asked again (a disable, or a role set, that found nothing to change),
+  // the invitations are ended again too: a first request whose cleanup
+  // failed after its commit answered an error, and its retry would
+  // otherwise end none, leaving them to revive with the account or role.
+  if (user.disabled && (revokedAt !== null || update.disabled === true)) {
     await deleteInvitationsBy(records, id);
-  } else if (newRole !== null && update.granters !== undefined) {
+  } else if (update.role !== undefined && update.granters !== undefined) {
     await deleteInvitationsBy(
       records,
       id,
-      beyondGrant(newRole, update.granters),
+      beyondGrant(user.role, update.granters),
     );
   }
   return user;
