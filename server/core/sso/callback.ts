@@ -138,15 +138,17 @@ export async function finishSsoFlow(
   // The identity's key, as a logout token may name it (./logout_token.ts
   // reads a `sub` up to 1024 characters): a longer one could never be
   // logged out by `sub`, and is past what a store keeps in one record
-  // (a Deno KV value holds 64 KiB). OIDC Core §2 allows 255.
+  // (a Deno KV value holds 64 KiB). OIDC Core §2 allows 255. An unpaired
+  // surrogate is not text every store keeps and finds alike (Postgres
+  // refuses it, SQLite keeps bytes no lookup matches).
   if (
     typeof claims.sub !== "string" || claims.sub === "" ||
-    claims.sub.length > MAX_SUBJECT
+    claims.sub.length > MAX_SUBJECT || !claims.sub.isWellFormed()
   ) {
     return refused(
       flow,
       "sso_token_invalid",
-      "The ID token's sub is not a string of at most 1024 characters",
+      "The ID token's sub is not well-formed text of at most 1024 characters",
     );
   }
 

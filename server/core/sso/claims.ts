@@ -203,12 +203,14 @@ export const MAX_SID_BYTES = 1024;
 
 /**
  * Whether `value` is a `sid` sessions can be kept and found by: a
- * non-empty string of at most {@linkcode MAX_SID_BYTES} UTF-8 bytes. A
- * longer one is past what a store indexes (a Deno KV key holds 2048
- * bytes): an ID token's is as good as none, a logout token's is refused.
+ * non-empty, well-formed string of at most {@linkcode MAX_SID_BYTES} UTF-8
+ * bytes. A longer one is past what a store indexes (a Deno KV key holds
+ * 2048 bytes), and an unpaired surrogate is not text every store keeps and
+ * finds alike (Postgres refuses it, SQLite keeps bytes no lookup matches):
+ * an ID token's is as good as none, a logout token's is refused.
  */
 export function isUsableSid(value: unknown): value is string {
-  return typeof value === "string" && value !== "" &&
+  return typeof value === "string" && value !== "" && value.isWellFormed() &&
     value.length <= MAX_SID_BYTES &&
     new TextEncoder().encode(value).length <= MAX_SID_BYTES;
 }

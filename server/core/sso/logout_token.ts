@@ -188,10 +188,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-// null when absent, undefined when present but not a usable string.
+// null when absent, undefined when present but not a usable string (an
+// unpaired surrogate names nothing a store keeps).
 function readText(value: unknown): string | null | undefined {
   if (value === undefined) return null;
-  if (typeof value !== "string" || value === "" || value.length > MAX_TEXT) {
+  if (
+    typeof value !== "string" || value === "" || value.length > MAX_TEXT ||
+    !value.isWellFormed()
+  ) {
     return undefined;
   }
   return value;
