@@ -2,8 +2,10 @@
 // of the store needs: its statements prepared once, and transactions that
 // begin, commit and roll back in one synchronous stretch. Nothing awaits
 // inside a transaction, so a connection never holds a lock across the event
-// loop; another connection to the same file (another instance, or
-// `create-admin`) waits on the busy timeout instead.
+// loop. A write that finds the lock held by another connection (another
+// instance, `create-admin`, the application's own transaction in the same
+// file) waits for it between turns of the event loop, not on the thread:
+// the process answers what needs no write meanwhile.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Versioned } from "../../core/records.ts";
@@ -11,8 +13,14 @@ import type { Versioned } from "../../core/records.ts";
 // SQLite's primary result code for a lock held by another connection; the
 // extended codes (BUSY_RECOVERY, BUSY_SNAPSHOT, …) share its low byte.
 const SQLITE_BUSY = 5;
-// How many times a write waits out the whole busy timeout before giving up.
+// How many busy timeouts a write waits for the lock before giving up.
 const BEGIN_ATTEMPTS = 3;
+// How long a write waits for the lock on the thread (SQLite's busy wait,
+// which holds up the whole process), ms: another connection's usual
+// transaction ends sooner. Past it, it waits between turns of the loop.
+const WAIT_ON_THREAD = 10;
+// The longest pause between two tries for the lock, ms.
+const MAX_PAUSE = 50;
 
 /** A statement's row, as `node:sqlite` answers it. */
 type Row = Record<string, unknown>;
@@ -27,10 +35,10 @@ export class Connection {
 
   constructor(path: string, busyTimeout: number) {
     this.path = path;
-    this.#busyTimeout = busyTimeout;
+    this.#busyTimeout = Math.max(0, busyTimeout | 0);
     this.#db = new DatabaseSync(path);
     try {
-      this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, busyTimeout | 0)}`);
+      this.#db.exec(`PRAGMA busy_timeout = ${this.#busyTimeout}`);
       // Readers never wait for the writer and a commit appends to the log.
       // A `:memory:` database keeps its own journal and answers "memory".
       this.#db.exec("PRAGMA journal_mode = WAL");
@@ -60,9 +68,23 @@ export class Connection {
    * first, so what `fn` reads cannot change before it writes). Commits what
    * it did, or rolls everything back when it throws.
    */
-  write<T>(fn: () => T): T {
-    this.#begin();
-    return this.#finish(fn);
+  async write<T>(fn: () => T): Promise<T> {
+    // The write lock, waited for up to BEGIN_ATTEMPTS busy timeouts (a long
+    // import in another process gets that long) before the store says
+    // plainly what happened: a moment on the thread, then in pauses that
+    // let the process go on (and let this thread's own holder, if any,
+    // finish). `fn` runs in the turn that took the lock.
+    const deadline = Date.now() + BEGIN_ATTEMPTS * this.#busyTimeout;
+    for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
+      if (this.#tryBegin()) return this.#finish(fn);
+      if (Date.now() >= deadline) {
+        throw new Error(
+          `The SQLite database at ${this.path} stayed locked by another ` +
+            `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /** Runs `fn` on one snapshot of the database. */
@@ -75,7 +97,12 @@ export class Connection {
    * Deletes, in one write, the first `limit` rows of `table` that `where`
    * (`?` for `cut`, then an `ORDER BY`) picks; returns how many.
    */
-  sweep(table: string, where: string, cut: number, limit: number): number {
+  sweep(
+    table: string,
+    where: string,
+    cut: number,
+    limit: number,
+  ): Promise<number> {
     const sql = `DELETE FROM ${table} WHERE rowid IN (
       SELECT rowid FROM ${table} WHERE ${where} LIMIT ?)`;
     return this.write(() =>
@@ -100,25 +127,20 @@ export class Connection {
     }
   }
 
-  // SQLite waits up to the busy timeout for the lock; a writer that holds it
-  // longer (a long import in another process) gets a few more chances
-  // before the store says plainly what happened.
-  #begin(): void {
-    for (let attempt = 1;; attempt++) {
-      try {
-        // Prepared, not exec()uted: only a statement's error carries errcode.
-        this.statement("BEGIN IMMEDIATE").run();
-        return;
-      } catch (err) {
-        if (!isBusy(err)) throw err;
-        if (attempt === BEGIN_ATTEMPTS) {
-          throw new Error(
-            `The SQLite database at ${this.path} stayed locked by another ` +
-              `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
-            { cause: err },
-          );
-        }
-      }
+  // Whether `BEGIN IMMEDIATE` took the lock within WAIT_ON_THREAD; reads
+  // keep the whole busy timeout.
+  #tryBegin(): boolean {
+    const wait = Math.min(WAIT_ON_THREAD, this.#busyTimeout);
+    this.statement(`PRAGMA busy_timeout = ${wait}`).run();
+    try {
+      // Prepared, not exec()uted: only a statement's error carries errcode.
+      this.statement("BEGIN IMMEDIATE").run();
+      return true;
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      return false;
+    } finally {
+      this.statement(`PRAGMA busy_timeout = ${this.#busyTimeout}`).run();
     }
   }
 }

@@ -67,8 +67,8 @@ function indexes(): string[] {
  * sure every index `KINDS` describes exists. Refuses a database a newer
  * Gatehouse has migrated.
  */
-export function migrate(c: Connection): void {
-  c.write(() => {
+export function migrate(c: Connection): Promise<void> {
+  return c.write(() => {
     c.exec(
       "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
     );

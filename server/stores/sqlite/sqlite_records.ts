@@ -69,7 +69,7 @@ export class SqliteRecords implements RecordStore {
 
   /** Creates or upgrades the schema; refuses one from a newer version. */
   migrate(): Promise<void> {
-    return Promise.try(() => migrate(this.#c));
+    return migrate(this.#c);
   }
 
   /** The records behind `refs`, in order, read from one snapshot. */
@@ -104,16 +104,14 @@ export class SqliteRecords implements RecordStore {
    * value another record holds; otherwise writes nothing. Returns whether
    * it applied.
    */
-  commit(commit: Commit): Promise<boolean> {
-    return Promise.try(() => {
-      try {
-        return this.#c.write(() => this.#apply(commit));
-      } catch (err) {
-        // The whole transaction is rolled back: nothing was written.
-        if (isUniqueViolation(err)) return false;
-        throw err;
-      }
-    });
+  async commit(commit: Commit): Promise<boolean> {
+    try {
+      return await this.#c.write(() => this.#apply(commit));
+    } catch (err) {
+      // The whole transaction is rolled back: nothing was written.
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   /** A page of accounts in the query's order, with the number matching. */
@@ -176,13 +174,11 @@ export class SqliteRecords implements RecordStore {
   }
 
   /** Gives one attempt back to the window ending at `resetAt`, if still there. */
-  releaseAttempt(key: string, resetAt: number): Promise<void> {
-    return Promise.try(() => {
-      this.#c.write(() =>
-        this.#c.statement(`UPDATE ${COUNTERS} SET count = count - 1
-          WHERE key = ? AND reset_at = ? AND count > 0`).run(key, resetAt)
-      );
-    });
+  async releaseAttempt(key: string, resetAt: number): Promise<void> {
+    await this.#c.write(() =>
+      this.#c.statement(`UPDATE ${COUNTERS} SET count = count - 1
+        WHERE key = ? AND reset_at = ? AND count > 0`).run(key, resetAt)
+    );
   }
 
   /** The counter `key` if its window is still open at `now`. */

@@ -1,0 +1,122 @@
+// A write on SQLite waiting for the lock another connection holds (another
+// instance on the same file, `create-admin`, the application's own
+// transaction on its tables in the same file) waits without holding up the
+// process: requests that need no write are answered meanwhile, and a lock
+// held by this very thread (released by a timer) can be let go. Before,
+// the wait was SQLite's own busy wait on the thread, up to 15 s: a session
+// check sent while a sign-in waited was answered only once the lock was
+// released, and a sign-in waiting for a lock this thread's own timer would
+// release answered 500 after 15 s, the timer never having had its turn.
+
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { DatabaseSync } from "node:sqlite";
+import { SqliteStore } from "../../server/stores/sqlite/mod.ts";
+import { settled } from "../../server/http/_background.ts";
+import { gatehouseApp } from "../fixtures/app.ts";
+import {
+  addUser,
+  hasher,
+  memoryLogger,
+  PASSWORD,
+  serve,
+} from "../fixtures/kv.ts";
+import type { LockHold } from "../fixtures/sqlite_lock_holder.ts";
+
+/** Gatehouse on a SQLite file, served, with an account and its session. */
+async function served(
+  fn: (world: {
+    path: string;
+    login(): Promise<Response>;
+    check(cookie: string): Promise<Response>;
+    cookie: string;
+    logger: ReturnType<typeof memoryLogger>;
+  }) => Promise<void>,
+) {
+  const path = await Deno.makeTempFile({ suffix: ".db" });
+  const store = new SqliteStore({ path });
+  const logger = memoryLogger();
+  const { gatehouse, app } = gatehouseApp({ store, logger, hasher });
+  const server = serve((req, info) => app(req, undefined, info));
+  try {
+    await store.migrate();
+    await addUser(store, { email: "ada@example.com" });
+    const login = () =>
+      fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "ada@example.com", password: PASSWORD }),
+      });
+    const first = await login();
+    assertEquals(first.status, 200);
+    await first.body?.cancel();
+    const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+    const check = (cookie: string) =>
+      fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
+    await settled(store);
+    await fn({ path, login, check, cookie, logger });
+  } finally {
+    await gatehouse.settled();
+    await server.close();
+    store.close();
+    for (const suffix of ["", "-wal", "-shm"]) {
+      await Deno.remove(path + suffix).catch(() => {});
+    }
+  }
+}
+
+Deno.test("SQLite: a session check is answered while a sign-in waits for another thread's lock", async () => {
+  await served(async ({ path, login, check, cookie, logger }) => {
+    const worker = new Worker(
+      new URL("../fixtures/sqlite_lock_holder.ts", import.meta.url),
+      { type: "module" },
+    );
+    try {
+      const said: string[] = [];
+      let heard: () => void = () => {};
+      worker.onmessage = (e) => {
+        said.push(e.data);
+        heard();
+      };
+      const next = () => new Promise<void>((resolve) => heard = resolve);
+      const held = next();
+      worker.postMessage({ path, ms: 2_500 } satisfies LockHold);
+      await held;
+      const released = next();
+      const signIn = login();
+      // The sign-in reaches its first write (the limiter's count) and waits.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      const answer = await check(cookie);
+      const took = performance.now() - started;
+      assertEquals(answer.status, 200);
+      await answer.body?.cancel();
+      assertEquals(said, ["held"], "the lock was still held");
+      assert(took < 1_000, `the check took ${Math.round(took)} ms`);
+      const signedIn = await signIn;
+      assertEquals(signedIn.status, 200);
+      await signedIn.body?.cancel();
+      await released;
+      assertEquals(logger.lines.filter((l) => l.level === "error"), []);
+    } finally {
+      worker.terminate();
+    }
+  });
+});
+
+Deno.test("SQLite: a sign-in waits for a lock this thread's own timer releases", async () => {
+  await served(async ({ path, login, logger }) => {
+    const app = new DatabaseSync(path);
+    try {
+      app.exec("BEGIN IMMEDIATE");
+      setTimeout(() => app.exec("COMMIT"), 500);
+      const started = performance.now();
+      const signedIn = await login();
+      assertEquals(signedIn.status, 200);
+      await signedIn.body?.cancel();
+      assert(performance.now() - started < 5_000);
+      assertEquals(logger.lines.filter((l) => l.level === "error"), []);
+    } finally {
+      app.close();
+    }
+  });
+});
