@@ -102,6 +102,32 @@ Deno.test("openStoreFromEnv() opens SQLite in memory and refuses a file a newer 
   });
 });
 
+Deno.test("openStoreFromEnv() names the SQLite file another process holds locked, at start", async () => {
+  await tempDir(async (path) => {
+    await (await openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path })).close();
+    // Another program holding the file as its own (exclusive locking,
+    // having written), as a forgotten `sqlite3` shell may.
+    const holder = new DatabaseSync(path);
+    try {
+      holder.exec(`PRAGMA locking_mode = EXCLUSIVE;
+        CREATE TABLE app_notes (note TEXT)`);
+      await assert.rejects(
+        openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path }),
+        (err: Error) => {
+          assert.ok(err.message.includes(path), err.message);
+          assert.match(err.message, /locked/);
+          return true;
+        },
+      );
+    } finally {
+      holder.close();
+    }
+    const opened = await openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path });
+    assert.equal(await opened.store.hasUsers(), false);
+    await opened.close();
+  });
+});
+
 // A deno.json task's command line (its permissions), with this Deno and
 // the development lock file, which tests never rewrite deno.lock past.
 async function taskArgs(name: string): Promise<string[]> {

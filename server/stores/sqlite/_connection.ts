@@ -36,16 +36,24 @@ export class Connection {
   constructor(path: string, busyTimeout: number) {
     this.path = path;
     this.#busyTimeout = Math.max(0, busyTimeout | 0);
-    this.#db = new DatabaseSync(path);
+    let db: DatabaseSync | undefined;
     try {
-      this.#db.exec(`PRAGMA busy_timeout = ${this.#busyTimeout}`);
+      db = new DatabaseSync(path);
+      db.exec(`PRAGMA busy_timeout = ${this.#busyTimeout}`);
       // Readers never wait for the writer and a commit appends to the log.
       // A `:memory:` database keeps its own journal and answers "memory".
-      this.#db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA journal_mode = WAL");
     } catch (err) {
-      this.#db.close();
-      throw err;
+      db?.close();
+      // SQLite's own message ("database is locked") names no file.
+      throw new Error(
+        `Cannot open the SQLite database at ${path}: ${
+          err instanceof Error ? err.message : String(err)
+        }`,
+        { cause: err },
+      );
     }
+    this.#db = db;
   }
 
   /** The statement for `sql`, prepared on first use. */
