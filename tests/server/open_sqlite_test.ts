@@ -128,6 +128,49 @@ Deno.test("openStoreFromEnv() names the SQLite file another process holds locked
   });
 });
 
+// Whether `chattr` can make a file immutable here (root with the
+// capability): then even root may only read it, as a server's user may
+// only read a file it does not own.
+function immutable(path: string, on: boolean): boolean {
+  try {
+    return new Deno.Command("chattr", { args: [on ? "+i" : "-i", path] })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("a SQLite file this process may only read is refused at start, not by a 500 on each write", async () => {
+  await tempDir(async (path) => {
+    await (await openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path })).close();
+    // SQLite opens a file it cannot write read-only, without a word; a URI
+    // asks for that here whoever runs the test.
+    const readOnly = new SqliteStore({ path: `file:${path}?mode=ro` });
+    try {
+      await assert.rejects(readOnly.migrate(), /is read-only for this process/);
+    } finally {
+      readOnly.close();
+    }
+    if (immutable(path, true)) {
+      try {
+        await assert.rejects(
+          openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path }),
+          (err: Error) => {
+            assert.ok(err.message.includes(path), err.message);
+            assert.match(err.message, /is read-only for this process/);
+            return true;
+          },
+        );
+      } finally {
+        immutable(path, false);
+      }
+    }
+    const opened = await openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path });
+    assert.equal(await opened.store.hasUsers(), false);
+    await opened.close();
+  });
+});
+
 // A deno.json task's command line (its permissions), with this Deno and
 // the development lock file, which tests never rewrite deno.lock past.
 async function taskArgs(name: string): Promise<string[]> {

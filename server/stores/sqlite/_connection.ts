@@ -13,6 +13,8 @@ import type { Versioned } from "../../core/records.ts";
 // SQLite's primary result code for a lock held by another connection; the
 // extended codes (BUSY_RECOVERY, BUSY_SNAPSHOT, …) share its low byte.
 const SQLITE_BUSY = 5;
+// SQLite's primary result code for a write to a database opened read-only.
+const SQLITE_READONLY = 8;
 // How many busy timeouts a write waits for the lock before giving up.
 const BEGIN_ATTEMPTS = 3;
 // How long a write waits for the lock on the thread (SQLite's busy wait,
@@ -165,6 +167,10 @@ export const versioned = <T>(row: Row): Versioned<T> => ({
   value: parse<T>(row),
   version: String(row.version),
 });
+
+/** Whether `err` is SQLite refusing to write a database opened read-only. */
+export const isReadOnly = (err: unknown): boolean =>
+  (errcode(err) & 0xff) === SQLITE_READONLY;
 
 /** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
 export function isUniqueViolation(err: unknown): boolean {

@@ -5,7 +5,7 @@
 // tables in the same file.
 
 import { KINDS } from "../../core/records.ts";
-import type { Connection } from "./_connection.ts";
+import { type Connection, isReadOnly } from "./_connection.ts";
 
 /** The table of records. */
 export const RECORDS = "gatehouse_records";
@@ -67,7 +67,21 @@ function indexes(): string[] {
  * sure every index `KINDS` describes exists. Refuses a database a newer
  * Gatehouse has migrated.
  */
-export function migrate(c: Connection): Promise<void> {
+export async function migrate(c: Connection): Promise<void> {
+  try {
+    await migrateWriting(c);
+  } catch (err) {
+    if (!isReadOnly(err)) throw err;
+    throw new Error(
+      `The SQLite database at ${c.path} is read-only for this process ` +
+        "(the file, its directory or its mount): Gatehouse writes to it " +
+        "on every sign-in",
+      { cause: err },
+    );
+  }
+}
+
+function migrateWriting(c: Connection): Promise<void> {
   return c.write(() => {
     c.exec(
       "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
@@ -87,5 +101,10 @@ export function migrate(c: Connection): Promise<void> {
         INSERT INTO gatehouse_schema (version) VALUES (${SCHEMA_VERSION})`);
     }
     for (const sql of indexes()) c.exec(sql);
+    // A connection SQLite opened read-only (it does so silently when the
+    // file cannot be written) begins, creates nothing and commits the above
+    // without a complaint; this changes nothing but needs the write, so
+    // such a database is refused here rather than by a 500 on each write.
+    c.statement("UPDATE gatehouse_schema SET version = version").run();
   });
 }
