@@ -114,7 +114,6 @@ export interface SsoAccountRequest {
   events?(resolved: SsoResolved): readonly AuditEvent[];
 }
 
-/** What unlinking an identity writes with it. */
 /**
  * An unlink of one's own identity: its events, and the standing of the
  * session that asks for it (the account still enabled, at that session's
