@@ -162,9 +162,14 @@ export function LoginScreen(props: LoginScreenProps): VNode {
     void webauthn.autofill().then(async (autofill) => {
       if (!autofill || !live) return;
       try {
+        // Each step looks again: once the screen is gone, no prompt opens,
+        // no answer of one still open signs in and no sign-in is handed on.
         const options = await passkeyLoginOptions();
+        if (!live) return;
         const response = await webauthn.authenticate(options, true);
-        if (live) onLogin(await loginWithPasskey(response));
+        if (!live) return;
+        const user = await loginWithPasskey(response);
+        if (live) onLogin(user);
       } catch {
         // The autofill is offered in the background: a closed prompt, a
         // newer ceremony, a server without passkeys or the limiter's 429

@@ -17,6 +17,7 @@ import {
   loginInvalid,
   loginOk,
   loginRateLimited,
+  loginWithPasskeyOk,
   loginWithPasskeyRefused,
   networkFailure,
   passkeyLoginOptionsOk,
@@ -209,6 +210,91 @@ Deno.test("LoginScreen's passkey autofill says nothing when the limiter refuses 
     signIn(view);
     await waitFor(() => assert.equal(signedIn.length, 1));
     assert.equal(alertText(view.container), "");
+  });
+});
+
+// Resolves once the fake server has received a request to `path`.
+function received(path: string): Promise<void> {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const listener = ({ request }: { request: Request }) => {
+    if (new URL(request.url).pathname === path) {
+      env.server.events.removeListener("request:start", listener);
+      resolve();
+    }
+  };
+  env.server.events.on("request:start", listener);
+  return promise;
+}
+
+// Holds the fake server's answers to `path` until `open()`; the request
+// then goes on to the next handler.
+function held(path: string) {
+  const gate = Promise.withResolvers<void>();
+  const handler = http.all(`*${path}`, async () => {
+    await gate.promise;
+  });
+  return { handler, open: () => gate.resolve() };
+}
+
+Deno.test("LoginScreen's passkey autofill does nothing once the screen is gone", async (t) => {
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+  };
+  // Unmounted while the options are asked for: no prompt is opened.
+  await t.step("while its options are asked for", async () => {
+    await withPasskeys(true, async (ceremonies) => {
+      const options = held(OPTIONS_PATH);
+      env.use(options.handler, passkeyLoginOptionsOk(), loginWithPasskeyOk());
+      const sent = received(OPTIONS_PATH);
+      const asked = answered(OPTIONS_PATH);
+      const { view, signedIn } = renderLogin();
+      await sent;
+      view.unmount();
+      options.open();
+      await asked;
+      await settle();
+      assert.equal(ceremonies.authenticate, 0, "no prompt after the unmount");
+      assert.equal(signedIn.length, 0);
+    });
+  });
+  // Unmounted while the browser's prompt is open: its answer is not sent.
+  await t.step("while the browser's prompt is open", async () => {
+    await withPasskeys(true, async () => {
+      const prompt = Promise.withResolvers<Record<string, unknown>>();
+      const opened = Promise.withResolvers<void>();
+      webauthn.authenticate = () => {
+        opened.resolve();
+        return prompt.promise;
+      };
+      env.use(passkeyLoginOptionsOk(), loginWithPasskeyOk());
+      const recorder = recordRequests(env);
+      const { view, signedIn } = renderLogin();
+      await opened.promise;
+      view.unmount();
+      prompt.resolve({ id: "credential" });
+      await settle();
+      const sent = (await recorder.requests()).filter((r) =>
+        r.url.pathname === OPERATIONS.loginWithPasskey.path
+      );
+      assert.deepEqual(sent, [], "no sign-in with the answer");
+      assert.equal(signedIn.length, 0);
+    });
+  });
+  // Unmounted while the sign-in is on its way: onLogin is not called.
+  await t.step("while its sign-in is answered", async () => {
+    await withPasskeys(true, async () => {
+      const signIn = held(OPERATIONS.loginWithPasskey.path);
+      env.use(signIn.handler, passkeyLoginOptionsOk(), loginWithPasskeyOk());
+      const sent = received(OPERATIONS.loginWithPasskey.path);
+      const done = answered(OPERATIONS.loginWithPasskey.path);
+      const { view, signedIn } = renderLogin();
+      await sent;
+      view.unmount();
+      signIn.open();
+      await done;
+      await settle();
+      assert.equal(signedIn.length, 0, "onLogin after the unmount");
+    });
   });
 });
 
