@@ -8,6 +8,7 @@
 import { useQuery, useQueryClient } from "@tanstack/preact-query";
 import type { ComponentChildren, VNode } from "./_peer_types.ts";
 import { useCallback, useEffect } from "preact/hooks";
+import { __, DOMAIN, useLocaleUpdates } from "./_i18n.ts";
 import { followOtherTabs, sessionQuery } from "./_session_cache.ts";
 import { tellOtherTabs } from "./_tabs.ts";
 import { adoptSession } from "./query.ts";
@@ -37,11 +38,15 @@ export interface AuthGateProps {
   readonly loginScreen: (
     onLogin: (user: SessionUser) => void,
   ) => ComponentChildren;
-  /** Shown while the session is being read; a quiet status line by default. */
+  /**
+   * Shown while the session is being read; a quiet status line by default
+   * (in the screens' language, see `setScreensLocale`).
+   */
   readonly loadingScreen?: () => ComponentChildren;
   /**
    * Shown when the session could not be read (network down, server error);
-   * `retry` asks again. A short alert with a retry button by default.
+   * `retry` asks again. A short alert with a retry button by default (in
+   * the screens' language).
    */
   readonly errorScreen?: (
     error: unknown,
@@ -49,15 +54,21 @@ export interface AuthGateProps {
   ) => ComponentChildren;
 }
 
+// The default states speak the screens' language (setScreensLocale), as
+// the login screen beside them does.
 function DefaultLoading(): VNode {
-  return <p role="status" aria-busy="true">Loading…</p>;
+  useLocaleUpdates();
+  return <p role="status" aria-busy="true">{__("Loading…", DOMAIN)}</p>;
 }
 
 function DefaultError(props: { retry: () => void }): VNode {
+  useLocaleUpdates();
   return (
     <div role="alert">
-      <p>Cannot reach the server</p>
-      <button type="button" onClick={props.retry}>Try again</button>
+      <p>{__("Cannot reach the server", DOMAIN)}</p>
+      <button type="button" onClick={props.retry}>
+        {__("Try again", DOMAIN)}
+      </button>
     </div>
   );
 }

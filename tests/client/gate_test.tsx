@@ -12,6 +12,7 @@ import {
   useSession,
 } from "@gatehouse/client";
 import { createUser, listUsers } from "@gatehouse/client/admin";
+import { setScreensLocale } from "@gatehouse/client/screens";
 import {
   defaultUser,
   fetchSessionAnonymous,
@@ -105,6 +106,37 @@ Deno.test("AuthGate shows the error state when the session cannot be read, and r
   env.use(fetchSessionOk());
   fireEvent.click(view.getByRole("button", { name: "Try again" }));
   await view.findByText(`Welcome ${defaultUser.name}`);
+});
+
+Deno.test("AuthGate's default loading and error states follow the screens' language", async () => {
+  await setScreensLocale("es");
+  try {
+    env.use(fetchSessionUnavailable());
+    const view = renderGate(quickClient());
+    assert.equal(view.getByRole("status").textContent, "Cargando…");
+    const alert = await view.findByRole("alert");
+    assert.match(
+      alert.textContent ?? "",
+      /No se puede conectar con el servidor/,
+    );
+    env.use(fetchSessionOk());
+    fireEvent.click(view.getByRole("button", { name: "Volver a intentarlo" }));
+    await view.findByText(`Welcome ${defaultUser.name}`);
+  } finally {
+    await setScreensLocale("en");
+  }
+});
+
+Deno.test("AuthGate's default error state changes language while it shows", async () => {
+  env.use(fetchSessionUnavailable());
+  const view = renderGate(quickClient());
+  await view.findByRole("button", { name: "Try again" });
+  try {
+    await setScreensLocale("es");
+    await view.findByRole("button", { name: "Volver a intentarlo" });
+  } finally {
+    await setScreensLocale("en");
+  }
 });
 
 Deno.test("AuthGate's loading and error states are replaceable by props", async () => {

@@ -13,6 +13,10 @@ export const es: Catalog = {
     plural_forms: "nplurals=2; plural=n != 1;",
   },
 
+  // The gate's default states (client/gate.tsx; "Try again" is below)
+  "Loading…": ["Cargando…"],
+  "Cannot reach the server": ["No se puede conectar con el servidor"],
+
   // Signing in and out
   "Sign in to %s": ["Inicia sesión en %s"],
   "Email": ["Correo electrónico"],

@@ -64,7 +64,12 @@ function unquote(literal: string): string {
     : JSON.parse(literal);
 }
 
-/** The source files of the screens (catalogues excluded). */
+/** The gate, whose default states translate like the screens. */
+const GATE = fileURLToPath(
+  new URL("../../../client/gate.tsx", import.meta.url),
+);
+
+/** The source files of the screens (catalogues excluded), and the gate's. */
 export async function screenSources(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   async function walk(dir: string, prefix: string) {
@@ -82,6 +87,7 @@ export async function screenSources(): Promise<Map<string, string>> {
     }
   }
   await walk(SCREENS, "");
+  files.set("../gate.tsx", await Deno.readTextFile(GATE));
   return files;
 }
 
