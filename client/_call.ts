@@ -195,7 +195,14 @@ export async function call<T = unknown>(
   const response = await send(http, { ...request, operation });
   const schema = answerSchema(operation, response.status);
   if (schema === undefined) {
-    await response.body?.cancel();
+    // An answer the body of which is not read: a body breaking off is no
+    // failure of its own. But only the contract's status says the server
+    // did it: a page answering 200 for any path (a proxy's, a host's
+    // fallback) would otherwise pass for a sign-out that never happened.
+    await response.body?.cancel().catch(() => {});
+    if (response.status !== OPERATIONS[operation].success) {
+      throw malformed(`status ${response.status}`, response.status);
+    }
     return { status: response.status, body: undefined as T };
   }
   const json = await readJson(response);

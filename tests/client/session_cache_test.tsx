@@ -24,6 +24,8 @@ import {
 } from "@gatehouse/client/testing";
 import { type QueryClient, QueryClientProvider } from "@tanstack/preact-query";
 import { fireEvent, render, waitFor } from "@testing-library/preact";
+import { OPERATIONS } from "@gatehouse/contract";
+import { http } from "msw";
 import { recordRequests } from "./_support.ts";
 
 const env = installTestEnvironment({
@@ -97,6 +99,48 @@ Deno.test("useLogout() keeps the session and the cache when the server cannot be
   assert.equal((await view.findByRole("alert")).textContent, "NetworkError");
   view.getByText(`Signed in as ${defaultUser.name}`);
   assert.equal(cachedKeys(client).length, 4);
+});
+
+Deno.test("useLogout() keeps the session when a page that is not the server's answers the sign-out", async (t) => {
+  // A proxy's or a host's fallback page answers 200 for any path: the
+  // server never heard the sign-out, so its session cookie still works.
+  const rows: Array<[string, () => Response]> = [
+    [
+      "a 200 HTML page",
+      () =>
+        new Response("<html><body>Welcome</body></html>", {
+          status: 200,
+          headers: { "content-type": "text/html" },
+        }),
+    ],
+    ["a 200 whose body breaks off", () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode("<html>"));
+            controller.error(new TypeError("network connection lost"));
+          },
+        }),
+        { status: 200 },
+      )],
+  ];
+  for (const [name, page] of rows) {
+    await t.step(name, async () => {
+      env.use(http.post(`*${OPERATIONS.logout.path}`, page));
+      const client = createAuthQueryClient();
+      seedSession(client, defaultUser);
+      fillCache(client);
+      const view = renderWith(client);
+      fireEvent.click(view.getByRole("button", { name: "Sign out" }));
+      assert.equal(
+        (await view.findByRole("alert")).textContent,
+        "UnexpectedResponseError",
+      );
+      view.getByText(`Signed in as ${defaultUser.name}`);
+      assert.equal(cachedKeys(client).length, 4);
+      view.unmount();
+    });
+  }
 });
 
 Deno.test("adoptSession() installs the account and clears the cache as a logout does", () => {
