@@ -10,7 +10,6 @@ import type { ComponentChildren, VNode } from "./_peer_types.ts";
 import { useCallback, useEffect } from "preact/hooks";
 import { __, DOMAIN, useLocaleUpdates } from "./_i18n.ts";
 import { followOtherTabs, sessionQuery } from "./_session_cache.ts";
-import { tellOtherTabs } from "./_tabs.ts";
 import { adoptSession } from "./query.ts";
 import type { SessionUser } from "./types.ts";
 
@@ -119,9 +118,9 @@ function DefaultError(props: { retry: () => void }): VNode {
 export function AuthGate(props: AuthGateProps): VNode {
   const client = useQueryClient();
   const session = useQuery(sessionQuery);
+  // adoptSession tells the other tabs.
   const onLogin = useCallback((user: SessionUser) => {
     adoptSession(client, user);
-    tellOtherTabs({ type: "signed-in", userId: user.id });
   }, [client]);
   // Sign-ins, sign-outs and lost sessions of the other tabs, at once.
   useEffect(() => followOtherTabs(client), [client]);

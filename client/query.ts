@@ -20,6 +20,7 @@ import {
   sessionQueryKey,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
+import { tellOtherTabs } from "./_tabs.ts";
 import { AuthClientError } from "./errors.ts";
 import type { SessionUser } from "./types.ts";
 
@@ -96,7 +97,8 @@ export function createAuthQueryClient(
 /**
  * Installs an account signed in some other way (an accepted invitation, the
  * gate's after-login handler) and clears every other cached query, as a
- * logout does, so nothing of a previous account survives.
+ * logout does, so nothing of a previous account survives; and tells the
+ * other tabs of the origin, whose gates read the session again.
  *
  * @param client The query client.
  * @param user The signed-in account.
@@ -116,4 +118,5 @@ export function adoptSession(client: QueryClient, user: SessionUser): void {
   clearAllButSession(client);
   void client.cancelQueries({ queryKey: sessionQueryKey, exact: true });
   client.setQueryData<SessionUser | null>(sessionQueryKey, user);
+  tellOtherTabs({ type: "signed-in", userId: user.id });
 }

@@ -16,6 +16,7 @@ import {
   serverTooOld,
 } from "@gatehouse/client/testing";
 import { fireEvent, type RenderResult, waitFor } from "@testing-library/preact";
+import { TAB_CHANNEL } from "../../../client/_tabs.ts";
 import { recordRequests } from "../_support.ts";
 import {
   admin,
@@ -85,6 +86,29 @@ Deno.test("SetPasswordScreen sets the password, signs in and calls onAccepted", 
     token: TOKEN,
     password: "a long new password",
   });
+});
+
+Deno.test("SetPasswordScreen's sign-in reaches the other tabs, as the login screen's does", async () => {
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data);
+  try {
+    env.use(acceptInviteOk(admin));
+    const { view, accepted } = renderSetPassword();
+    choose(view);
+    await waitFor(() => assert.equal(accepted.length, 1));
+    await waitFor(() =>
+      assert.deepEqual(
+        heard.map((m) => {
+          const { type, userId } = m as { type: string; userId: string };
+          return { type, userId };
+        }),
+        [{ type: "signed-in", userId: admin.id }],
+      )
+    );
+  } finally {
+    otherTab.close();
+  }
 });
 
 Deno.test("SetPasswordScreen under a gate: once accepted the app shows", async () => {
