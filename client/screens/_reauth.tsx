@@ -49,7 +49,8 @@ export interface Reauthentication {
   /**
    * Runs `call`; on `reauthentication_required`, asks the person to prove
    * who they are, then runs it once more. Cancelling rejects with the
-   * original ReauthenticationRequiredError.
+   * original ReauthenticationRequiredError. Calls refused while the dialog
+   * asks wait for the same proof (or the same cancel).
    */
   guard<T>(call: () => Promise<T>): Promise<T>;
   /** The dialog while it asks; render it anywhere in the component. */
@@ -94,6 +95,10 @@ interface Asking {
 export function useReauthentication(): Reauthentication {
   const asking = useSignal<Asking | null>(null);
   const returnTo = useRef<HTMLElement>(null);
+  // The calls waiting for the proof: every call refused while the dialog
+  // asks waits for the same answer (one proof renews the window for all),
+  // else the earlier ones would wait for ever.
+  const waiting = useRef<{ resolve: () => void; reject: () => void }[]>([]);
 
   const guard = useMemo(
     () => async <T,>(call: () => Promise<T>): Promise<T> => {
@@ -101,16 +106,20 @@ export function useReauthentication(): Reauthentication {
         return await call();
       } catch (error) {
         if (!(error instanceof ReauthenticationRequiredError)) throw error;
-        returnTo.current = document.activeElement as HTMLElement | null;
         await new Promise<void>((resolve, reject) => {
+          waiting.current.push({ resolve, reject: () => reject(error) });
+          if (asking.value !== null) return;
+          returnTo.current = document.activeElement as HTMLElement | null;
           asking.value = {
             done: () => {
               asking.value = null;
-              resolve();
+              for (const waiter of waiting.current.splice(0)) {
+                waiter.resolve();
+              }
             },
             cancel: () => {
               asking.value = null;
-              reject(error);
+              for (const waiter of waiting.current.splice(0)) waiter.reject();
             },
           };
         });

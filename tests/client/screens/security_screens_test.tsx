@@ -3,11 +3,16 @@
 // verification, the login screen's second step, and the audit log.
 
 import assert from "node:assert/strict";
-import type { SessionUser } from "@gatehouse/client";
+import {
+  ReauthenticationRequiredError,
+  type SessionUser,
+} from "@gatehouse/client";
+import { useState } from "preact/hooks";
 import {
   AccountPanel,
   AuditLogScreen,
   LoginScreen,
+  useReauthentication,
   UsersScreen,
 } from "@gatehouse/client/screens";
 import * as testing from "@gatehouse/client/testing";
@@ -95,6 +100,70 @@ Deno.test("past the window, the reauthentication dialog asks for the password an
     "POST /api/auth/reauthenticate",
     `DELETE /api/users/${ada.id}/sessions`,
   ]);
+});
+
+// Two sensitive calls of one component, both past the window at once.
+function TwoActions(
+  props: { first: () => Promise<string>; second: () => Promise<string> },
+) {
+  const reauth = useReauthentication();
+  const [done, setDone] = useState<string[]>([]);
+  const run = (call: () => Promise<string>) =>
+    void reauth.guard(call).then(
+      (what) => setDone((list) => [...list, what]),
+      (error: Error) => setDone((list) => [...list, error.name]),
+    );
+  return (
+    <>
+      <button type="button" onClick={() => run(props.first)}>First</button>
+      <button type="button" onClick={() => run(props.second)}>Second</button>
+      <p data-testid="done">{[...done].sort().join(", ")}</p>
+      {reauth.dialog}
+    </>
+  );
+}
+
+Deno.test("one proof in the reauthentication dialog runs again every call that asked for it", async (t) => {
+  for (const answer of ["Confirm", "Cancel"] as const) {
+    await t.step(answer, async () => {
+      const calls = { first: 0, second: 0 };
+      const refused = () =>
+        Promise.reject(
+          new ReauthenticationRequiredError(undefined, {
+            code: "reauthentication_required",
+            status: 403,
+          }),
+        );
+      const action = (name: "first" | "second") => () =>
+        ++calls[name] === 1 ? refused() : Promise.resolve(name);
+      env.use(testing.reauthenticateOk());
+      const view = renderWith(
+        <TwoActions first={action("first")} second={action("second")} />,
+        admin,
+      );
+      fireEvent.click(view.getByRole("button", { name: "First" }));
+      fireEvent.click(view.getByRole("button", { name: "Second" }));
+      await waitFor(() => assert.equal(calls.second, 1));
+      await waitFor(() => assert.ok(dialog("reauthenticate")));
+      const ask = dialog("reauthenticate")!;
+      if (answer === "Confirm") {
+        fireEvent.input(within(ask).getByLabelText("Password"), {
+          target: { value: "my password" },
+        });
+      }
+      fireEvent.click(within(ask).getByRole("button", { name: answer }));
+      await waitFor(() =>
+        assert.equal(
+          view.getByTestId("done").textContent,
+          answer === "Confirm"
+            ? "first, second"
+            : "ReauthenticationRequiredError, ReauthenticationRequiredError",
+        )
+      );
+      assert.equal(dialog("reauthenticate"), null);
+      view.unmount();
+    });
+  }
 });
 
 Deno.test("the reauthentication dialog shows a wrong password, and cancelling leaves the refusal in the action's dialog", async () => {
