@@ -89,9 +89,9 @@ export const sessionQuery = {
 } as const;
 
 async function readSession(
-  context: { client: QueryClient },
+  context: { client: QueryClient; signal: AbortSignal },
 ): Promise<SessionUser | null> {
-  const { client } = context;
+  const { client, signal } = context;
   const before = client.getQueryData<SessionUser | null>(sessionQueryKey);
   let failed = false;
   let failure: unknown;
@@ -102,6 +102,10 @@ async function readSession(
     },
   });
   if (failed) throw failure;
+  // A read given up for a newer one (another tab's sign-in asked for it, or
+  // a sign-in or out here): its answer may be older than theirs, so it
+  // tells nobody anything.
+  if (signal.aborted) return user;
   // Signed in a moment ago, signed out now without signing out here: the
   // session expired, idled out or was ended elsewhere. Say so.
   if (before && user === null) {
@@ -123,6 +127,13 @@ export function followOtherTabs(client: QueryClient): () => void {
       void client.invalidateQueries({ queryKey: sessionQueryKey });
     } else if (client.getQueryData(sessionQueryKey)) {
       endSession(client);
+    } else if (client.isFetching({ queryKey: sessionQueryKey, exact: true })) {
+      // A first read on its way may have been answered before the other
+      // tab's sign-out: give it up and read again.
+      const filters = { queryKey: sessionQueryKey, exact: true } as const;
+      void client.cancelQueries(filters).then(() =>
+        client.refetchQueries(filters)
+      );
     }
   });
 }

@@ -48,6 +48,8 @@ function fromAnotherTab(message: TabMessage): void {
 }
 import { sessionEndedKey, sessionQuery } from "../../client/_session_cache.ts";
 import { rejection } from "./_support.ts";
+import { OPERATIONS } from "@gatehouse/contract";
+import { http, HttpResponse } from "msw";
 
 const env = testing.installTestEnvironment();
 const ID = "0190f0a0-0000-7000-8000-00000000abcd";
@@ -188,6 +190,83 @@ Deno.test("a sign-in in another tab makes this tab read the session again", asyn
   await view.findByText("Please sign in");
   fromAnotherTab({ type: "signed-in", userId: testing.defaultUser.id });
   await view.findByText("The app");
+});
+
+// The session check, answered by `answers` in turn; the first answer waits
+// for `held`.
+function sessionReads(answers: Array<"signed-in" | "signed-out">) {
+  const held = Promise.withResolvers<void>();
+  let reads = 0;
+  const user = testing.defaultUser;
+  const handler = http.get(`*${OPERATIONS.fetchSession.path}`, async () => {
+    const answer = answers[Math.min(reads++, answers.length - 1)];
+    if (reads === 1) await held.promise;
+    return answer === "signed-in"
+      ? HttpResponse.json({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+      })
+      : HttpResponse.json({ error: "Not signed in", code: "session_absent" }, {
+        status: 401,
+      });
+  });
+  return { handler, release: () => held.resolve(), reads: () => reads };
+}
+
+function gated(client: ReturnType<typeof createAuthQueryClient>) {
+  return render(
+    <QueryClientProvider client={client}>
+      <AuthGate loginScreen={() => <p>Please sign in</p>}>
+        <p>The app</p>
+      </AuthGate>
+    </QueryClientProvider>,
+  );
+}
+
+Deno.test("a sign-out in another tab while this tab reads its session leaves this tab signed out", async () => {
+  // The read left before the other tab's sign-out reached the server.
+  const reads = sessionReads(["signed-in", "signed-out"]);
+  env.use(reads.handler);
+  const view = gated(createAuthQueryClient());
+  await waitFor(() => assert.equal(reads.reads(), 1));
+  fromAnotherTab({ type: "signed-out" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  reads.release();
+  await view.findByText("Please sign in");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(view.queryByText("The app"), null);
+});
+
+Deno.test("a session read overtaken by a sign-in in another tab tells no tab the session ended", async () => {
+  // This tab's read reached the server before the other tab's sign-in.
+  const reads = sessionReads(["signed-out", "signed-in"]);
+  env.use(reads.handler);
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data?.type);
+  try {
+    const here = createAuthQueryClient();
+    testing.seedSession(here, testing.defaultUser);
+    const view = gated(here);
+    view.getByText("The app");
+    void here.refetchQueries({ queryKey: sessionQueryKey });
+    await waitFor(() => assert.equal(reads.reads(), 1));
+    fromAnotherTab({ type: "signed-in", userId: testing.defaultUser.id });
+    await waitFor(() => assert.equal(reads.reads(), 2));
+    reads.release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      heard.filter((type) => type !== "signed-in"), // the other tab's own
+      [],
+      "no tab is told the session ended",
+    );
+    assert.equal(here.getQueryData(sessionEndedKey), undefined);
+    view.getByText("The app");
+  } finally {
+    otherTab.close();
+  }
 });
 
 Deno.test("a tab whose session read finds it gone marks it ended (idle or expired)", async () => {
