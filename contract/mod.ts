@@ -58,6 +58,7 @@ export {
   AUDIT_EVENT_TYPES,
   type CookieEffect,
   EMAIL_SHAPE,
+  emailDomain,
   errorsOf,
   type JsonSchema,
   LINK_STATES,

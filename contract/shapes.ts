@@ -45,6 +45,46 @@ const NEW_PASSWORD = [
  */
 export const EMAIL_SHAPE: RegExp = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+$/u;
 
+/**
+ * The domain of an address (after its last `@`) as DNS spells it, or null:
+ * lower case, and an international name in its ASCII form (UTS #46, as a
+ * URL's host), since a provider's `domains` are written in punycode. So
+ * `ada@bücher.example` is in `xn--bcher-kva.example`, and a full-width
+ * `ａｃｍｅ.example` is `acme.example`: an address typed either way meets
+ * the same provider (an enforcing one above all). The server's single
+ * sign-on and the login screen's choice of providers both use it.
+ *
+ * @param email An address.
+ * @returns The domain, or null when there is none.
+ *
+ * @example
+ * ```ts
+ * import { emailDomain } from "@gatehouse/contract";
+ *
+ * console.assert(emailDomain("Ada@Example.COM") === "example.com");
+ * console.assert(emailDomain("ada@bücher.example") === "xn--bcher-kva.example");
+ * ```
+ */
+export function emailDomain(email: string | null): string | null {
+  if (email === null) return null;
+  const at = email.lastIndexOf("@");
+  if (at <= 0 || at === email.length - 1) return null;
+  const domain = email.slice(at + 1).normalize("NFC").toLowerCase();
+  // Only a name the URL parser reads whole as a host: one holding `/`, `?`,
+  // `#`, `:` or the like would be cut to a prefix (and could then match a
+  // domain it is not), so it stays as it is, and matches nothing.
+  if (!HOST_NAME.test(domain)) return domain;
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return domain;
+  }
+}
+
+// Characters a URL's host may not hold or that end it: anything else is
+// read whole.
+const HOST_NAME = /^[^\s\p{Cc}/?#@:\\[\]%<>^|"'`{}]+$/u;
+
 // What a name and an email may be refused for.
 const PERSON = [
   "email_invalid",

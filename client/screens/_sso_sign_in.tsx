@@ -4,12 +4,13 @@
 // a hint says why; after a password sign-in refused with `sso_required`,
 // only the provider the server named.
 
+import { emailDomain } from "@gatehouse/contract/shapes";
 import type { VNode } from "../_peer_types.ts";
 import type { SsoProvider } from "../sso_types.ts";
 import { ActionButton } from "./_form_parts.tsx";
 import { __, DOMAIN, sprintf } from "./i18n.ts";
 
-/** The domain of a typed address, lower-cased; "" while there is none. */
+/** The domain of a typed address as typed, lower-cased (for the hint); "" while there is none. */
 export function domainOf(email: string): string {
   const trimmed = email.trim();
   const at = trimmed.lastIndexOf("@");
@@ -21,8 +22,9 @@ export function enforcingProvider(
   providers: readonly SsoProvider[],
   email: string,
 ): SsoProvider | undefined {
-  const domain = domainOf(email);
-  if (domain === "") return undefined;
+  // As the server compares: in the domain's ASCII form (the contract's).
+  const domain = emailDomain(email.trim());
+  if (domain === null) return undefined;
   return providers.find((provider) =>
     provider.enforce === true && provider.domains.includes(domain)
   );

@@ -4,8 +4,13 @@
 // id. The ID token is the source; userinfo only fills what it lacks, and an
 // address and its verification always come from the same source.
 
+import { emailDomain } from "@gatehouse/contract";
 import { hashToken } from "../_crypto.ts";
 import type { SsoProvider } from "./provider_config.ts";
+
+// The domain of an address as DNS spells it: the contract's, which the
+// login screen uses too.
+export { emailDomain };
 
 /** Claims as a JSON object (an ID token's payload, a userinfo answer). */
 export type SsoClaims = Readonly<Record<string, unknown>>;
@@ -144,45 +149,6 @@ export function needsUserinfo(
 export function subjectKeyOf(issuer: string, subject: string): string {
   return hashToken(JSON.stringify([issuer, subject]));
 }
-
-/**
- * The domain of an address (after its last `@`) as DNS spells it, or null:
- * lower case, and an international name in its ASCII form (UTS #46, as a
- * URL's host), since a provider's `domains` are written in punycode. So
- * `ada@bücher.example` is in `xn--bcher-kva.example`, and a full-width
- * `ａｃｍｅ.example` is `acme.example`: an address typed either way meets
- * the same provider (an enforcing one above all).
- *
- * @param email An address.
- * @returns The domain, or null when there is none.
- *
- * @example
- * ```ts
- * import { emailDomain } from "./claims.ts";
- *
- * console.assert(emailDomain("Ada@Example.COM") === "example.com");
- * console.assert(emailDomain("ada@bücher.example") === "xn--bcher-kva.example");
- * ```
- */
-export function emailDomain(email: string | null): string | null {
-  if (email === null) return null;
-  const at = email.lastIndexOf("@");
-  if (at <= 0 || at === email.length - 1) return null;
-  const domain = email.slice(at + 1).normalize("NFC").toLowerCase();
-  // Only a name the URL parser reads whole as a host: one holding `/`, `?`,
-  // `#`, `:` or the like would be cut to a prefix (and could then match a
-  // domain it is not), so it stays as it is, and matches nothing.
-  if (!HOST_NAME.test(domain)) return domain;
-  try {
-    return new URL(`http://${domain}`).hostname;
-  } catch {
-    return domain;
-  }
-}
-
-// Characters a URL's host may not hold or that end it: anything else is
-// read whole.
-const HOST_NAME = /^[^\s\p{Cc}/?#@:\\[\]%<>^|"'`{}]+$/u;
 
 function readEmail(value: unknown): string | null {
   if (typeof value !== "string") return null;

@@ -180,6 +180,27 @@ Deno.test("LoginScreen offers only the enforcing provider for an address of its 
   ]);
 });
 
+Deno.test("LoginScreen knows an enforced domain however it is typed, as the server does (its ASCII form)", async (t) => {
+  // The server compares an address's domain in its ASCII form (UTS #46);
+  // its providers' domains are written so.
+  const international = {
+    ...enforcingAcme,
+    domains: ["xn--bcher-kva.example", "acme.example"],
+  };
+  env.use(testing.listSsoProvidersOk([international, okta]));
+  for (const typed of ["ada@bücher.example", "ada@ａｃｍｅ.example"]) {
+    await t.step(typed, async () => {
+      const view = renderLogin();
+      await view.findByRole("button", { name: "Sign in with Okta" });
+      type(view, "Email", typed);
+      await waitFor(() =>
+        assert.deepEqual(ssoButtons(view), ["Sign in with Acme SSO"])
+      );
+      view.unmount();
+    });
+  }
+});
+
 Deno.test("LoginScreen: a password refused with sso_required names the provider and offers only its button", async () => {
   env.use(
     testing.listSsoProvidersOk([acme, okta]),
