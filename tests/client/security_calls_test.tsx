@@ -232,7 +232,8 @@ Deno.test("a sign-out in another tab while this tab reads its session leaves thi
   const view = gated(createAuthQueryClient());
   await waitFor(() => assert.equal(reads.reads(), 1));
   fromAnotherTab({ type: "signed-out" });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // The tab reads again (the first read is given up), then the first ends.
+  await waitFor(() => assert.equal(reads.reads(), 2));
   reads.release();
   await view.findByText("Please sign in");
   await new Promise((resolve) => setTimeout(resolve, 20));

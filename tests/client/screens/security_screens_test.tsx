@@ -141,27 +141,30 @@ Deno.test("one proof in the reauthentication dialog runs again every call that a
         <TwoActions first={action("first")} second={action("second")} />,
         admin,
       );
-      fireEvent.click(view.getByRole("button", { name: "First" }));
-      fireEvent.click(view.getByRole("button", { name: "Second" }));
-      await waitFor(() => assert.equal(calls.second, 1));
-      await waitFor(() => assert.ok(dialog("reauthenticate")));
-      const ask = dialog("reauthenticate")!;
-      if (answer === "Confirm") {
-        fireEvent.input(within(ask).getByLabelText("Password"), {
-          target: { value: "my password" },
-        });
+      try {
+        fireEvent.click(view.getByRole("button", { name: "First" }));
+        fireEvent.click(view.getByRole("button", { name: "Second" }));
+        await waitFor(() => assert.equal(calls.second, 1));
+        await waitFor(() => assert.ok(dialog("reauthenticate")));
+        const ask = dialog("reauthenticate")!;
+        if (answer === "Confirm") {
+          fireEvent.input(within(ask).getByLabelText("Password"), {
+            target: { value: "my password" },
+          });
+        }
+        fireEvent.click(within(ask).getByRole("button", { name: answer }));
+        await waitFor(() =>
+          assert.equal(
+            view.getByTestId("done").textContent,
+            answer === "Confirm"
+              ? "first, second"
+              : "ReauthenticationRequiredError, ReauthenticationRequiredError",
+          )
+        );
+        assert.equal(dialog("reauthenticate"), null);
+      } finally {
+        view.unmount();
       }
-      fireEvent.click(within(ask).getByRole("button", { name: answer }));
-      await waitFor(() =>
-        assert.equal(
-          view.getByTestId("done").textContent,
-          answer === "Confirm"
-            ? "first, second"
-            : "ReauthenticationRequiredError, ReauthenticationRequiredError",
-        )
-      );
-      assert.equal(dialog("reauthenticate"), null);
-      view.unmount();
     });
   }
 });

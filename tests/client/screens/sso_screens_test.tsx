@@ -191,12 +191,15 @@ Deno.test("LoginScreen knows an enforced domain however it is typed, as the serv
   for (const typed of ["ada@bücher.example", "ada@ａｃｍｅ.example"]) {
     await t.step(typed, async () => {
       const view = renderLogin();
-      await view.findByRole("button", { name: "Sign in with Okta" });
-      type(view, "Email", typed);
-      await waitFor(() =>
-        assert.deepEqual(ssoButtons(view), ["Sign in with Acme SSO"])
-      );
-      view.unmount();
+      try {
+        await view.findByRole("button", { name: "Sign in with Okta" });
+        type(view, "Email", typed);
+        await waitFor(() =>
+          assert.deepEqual(ssoButtons(view), ["Sign in with Acme SSO"])
+        );
+      } finally {
+        view.unmount();
+      }
     });
   }
 });
