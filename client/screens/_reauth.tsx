@@ -83,9 +83,12 @@ interface Asking {
  *
  * export function DeleteProject(props: { remove: () => Promise<void> }) {
  *   const reauth = useReauthentication();
+ *   // Cancelling the dialog rejects with ReauthenticationRequiredError:
+ *   // catch it (here, nothing happens), or it is an unhandled rejection.
+ *   const remove = () => reauth.guard(props.remove).catch(() => {});
  *   return (
  *     <>
- *       <button type="button" onClick={() => void reauth.guard(props.remove)}>Delete</button>
+ *       <button type="button" onClick={remove}>Delete</button>
  *       {reauth.dialog}
  *     </>
  *   );
