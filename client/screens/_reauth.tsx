@@ -15,7 +15,7 @@
 
 import { useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
-import { useId, useMemo, useRef } from "preact/hooks";
+import { useEffect, useId, useMemo, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { reauthenticate } from "../account_calls.ts";
 import { useSession } from "../hooks.ts";
@@ -102,6 +102,11 @@ export function useReauthentication(): Reauthentication {
   // asks waits for the same answer (one proof renews the window for all),
   // else the earlier ones would wait for ever.
   const waiting = useRef<{ resolve: () => void; reject: () => void }[]>([]);
+  // Gone while the dialog asks: nobody is left to answer it, so the calls
+  // waiting are cancelled (else their promises would never settle).
+  useEffect(() => () => {
+    for (const waiter of waiting.current.splice(0)) waiter.reject();
+  }, []);
 
   const guard = useMemo(
     () => async <T,>(call: () => Promise<T>): Promise<T> => {

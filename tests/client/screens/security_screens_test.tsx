@@ -169,6 +169,42 @@ Deno.test("one proof in the reauthentication dialog runs again every call that a
   }
 });
 
+Deno.test("a call waiting in the reauthentication dialog is cancelled when its component goes away", async () => {
+  const refused = () =>
+    Promise.reject(
+      new ReauthenticationRequiredError(undefined, {
+        code: "reauthentication_required",
+        status: 403,
+      }),
+    );
+  let settled: Promise<unknown> | undefined;
+  function Asking() {
+    const reauth = useReauthentication();
+    return (
+      <>
+        <button
+          type="button"
+          onClick={() => settled = reauth.guard(refused)}
+        >
+          Go
+        </button>
+        {reauth.dialog}
+      </>
+    );
+  }
+  const view = renderWith(<Asking />, admin);
+  fireEvent.click(view.getByRole("button", { name: "Go" }));
+  await waitFor(() => assert.ok(dialog("reauthenticate")));
+  view.unmount();
+  // Rejected as a cancel is: nobody is left to answer the dialog, and a
+  // promise that never settles would hold the caller's work for ever.
+  const outcome = await Promise.race([
+    settled!.then(() => "resolved", (error: Error) => error.name),
+    new Promise((resolve) => setTimeout(() => resolve("pending"), 1_000)),
+  ]);
+  assert.equal(outcome, "ReauthenticationRequiredError");
+});
+
 Deno.test("the reauthentication dialog shows a wrong password, and cancelling leaves the refusal in the action's dialog", async () => {
   env.use(
     testing.listUsersOk([ada]),
