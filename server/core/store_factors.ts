@@ -218,9 +218,13 @@ export interface FactorStore {
   /**
    * Keeps a TOTP enrolment until it is confirmed or expires, replacing any
    * earlier one of the account. `second_factor_enabled` when TOTP is on,
-   * `user_not_found` without the account.
+   * `user_not_found` without the account; `session_absent` when
+   * `options.actor` no longer stands.
    */
-  startTotpEnrolment(enrolment: TotpEnrolment): Promise<void>;
+  startTotpEnrolment(
+    enrolment: TotpEnrolment,
+    options?: ByActor,
+  ): Promise<void>;
   /** The account's live enrolment at `now`, or null. */
   totpEnrolment(userId: string, now: number): Promise<TotpEnrolment | null>;
   /**

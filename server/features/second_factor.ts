@@ -149,7 +149,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
   const setupTotp = defineOperation(
     context,
     "setupTotp",
-    async function setupTotp(_req, { identity }) {
+    async function setupTotp(_req, { identity, standing }) {
       const { newTotpSecret, totpSetup } = await loadTotp();
       const secret = newTotpSecret();
       const at = now();
@@ -158,7 +158,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         secret: await context.totpSealing.seal(secret, identity.id),
         createdAt: at,
         expiresAt: at + ENROLMENT_TTL,
-      });
+      }, { actor: standing });
       const setup = totpSetup(secret, {
         issuer: appName,
         label: identity.email,

@@ -21,18 +21,20 @@ import type {
   TotpEnrolment,
   TotpRecord,
 } from "../store.ts";
-import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { committing, readRecord, unchanged } from "./_commit.ts";
 import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
 import { readPending } from "./_factor_pending.ts";
 import { readAsActor } from "./_actor.ts";
 
 /**
  * Keeps an enrolment, replacing any earlier one, while TOTP is off:
- * `user_not_found`, `second_factor_enabled`.
+ * `user_not_found`, `second_factor_enabled`; with `options.actor`, only
+ * while that account still stands (`readAsActor`), else `session_absent`.
  */
 export function startTotpEnrolment(
   records: RecordStore,
   enrolment: TotpEnrolment,
+  options: ByActor = {},
 ): Promise<void> {
   const { userId } = enrolment;
   const value: StoredEnrolment = {
@@ -42,12 +44,12 @@ export function startTotpEnrolment(
     expiresAt: enrolment.expiresAt,
   };
   return committing(records, async () => {
-    const [account, earlier] = await readRecords<
+    const { found: [account, earlier], checks } = await readAsActor<
       [AccountRecord, StoredEnrolment]
     >(records, [
       { kind: "account", key: userId },
       { kind: "enrolment", key: userId },
-    ]);
+    ], options.actor);
     if (account === null) throw new AuthError("user_not_found");
     if (account.value.totpEnabled) {
       throw new AuthError("second_factor_enabled");
@@ -57,6 +59,7 @@ export function startTotpEnrolment(
         checks: [
           unchanged("account", userId, account),
           unchanged("enrolment", userId, earlier),
+          ...checks,
         ],
         puts: [{ kind: "enrolment", value, before: earlier?.value ?? null }],
       },

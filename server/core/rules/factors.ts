@@ -79,8 +79,8 @@ export function factorRules(records: RecordStore): FactorRules {
       const found = await readRecord(records, "account", userId);
       return found === null ? null : factorsOf(found.value);
     },
-    startTotpEnrolment: (enrolment) =>
-      totp.startTotpEnrolment(records, enrolment),
+    startTotpEnrolment: (enrolment, options) =>
+      totp.startTotpEnrolment(records, enrolment, options),
     totpEnrolment: (userId, now) => totp.totpEnrolment(records, userId, now),
     confirmTotp: (userId, confirmation) =>
       totp.confirmTotp(records, userId, confirmation),
