@@ -360,11 +360,15 @@ export interface FactorStore {
   listPasskeys(userId: string): Promise<PasskeyRecord[]>;
   /** The passkey of this credential id, whoever owns it, or null. */
   passkeyByCredentialId(credentialId: string): Promise<PasskeyRecord | null>;
-  /** Renames the account's passkey `id`; null when it has no such passkey. */
+  /**
+   * Renames the account's passkey `id`; null when it has no such passkey;
+   * `session_absent` when `options.actor` no longer stands.
+   */
   renamePasskey(
     userId: string,
     id: string,
     name: string,
+    options?: ByActor,
   ): Promise<PasskeyRecord | null>;
   /**
    * Removes the account's passkey `id` and moves the factor version, with

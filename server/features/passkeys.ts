@@ -254,11 +254,13 @@ export function passkeyOperations(
   const renamePasskey = defineOperation(
     context,
     "renamePasskey",
-    async function renamePasskey(req, { identity }, params) {
+    async function renamePasskey(req, { identity, standing }, params) {
       const id = readId(params?.pathname.groups.id, "passkey_id_malformed");
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const name = readName(requiredName(body), limits);
-      const renamed = await store.renamePasskey(identity.id, id, name);
+      const renamed = await store.renamePasskey(identity.id, id, name, {
+        actor: standing,
+      });
       if (renamed === null) throw PASSKEY_NOT_FOUND;
       return respond(toPasskeyJson(renamed), { headers: NO_STORE });
     },

@@ -113,6 +113,18 @@ const CASES: Case[] = [
       assertEquals(passkeys.map((p) => p.id), [w.passkeyId]);
     },
   },
+  {
+    op: "renamePasskey",
+    method: "renamePasskey",
+    totp: "on",
+    request: (w) => ["PATCH", `/api/auth/passkeys/${w.passkeyId}`, {
+      name: "Renamed",
+    }],
+    async unchanged(w) {
+      const passkeys = await w.store.listPasskeys(w.userId);
+      assertEquals(passkeys.map((p) => p.name), ["Laptop"]);
+    },
+  },
 ];
 
 // What the administrator on instance B does to the account.

@@ -6,6 +6,7 @@
 // against the account's version: the cap holds under concurrency.
 
 import { AuthError } from "../../http/errors.ts";
+import type { ByActor } from "../actor.ts";
 import type {
   AccountRecord,
   Check,
@@ -82,11 +83,12 @@ export function passkeyRules(records: RecordStore): PasskeyRules {
       ]);
       return found?.value ?? null;
     },
-    renamePasskey: (userId, id, name) =>
+    renamePasskey: (userId, id, name, options) =>
       updatePasskey(
         records,
         id,
         (passkey) => passkey.userId === userId ? { ...passkey, name } : null,
+        options,
       ),
     removePasskey: (userId, id, options) =>
       removePasskey(records, userId, id, options),
@@ -153,19 +155,25 @@ function addPasskey(
 }
 
 // One read-modify-write of a passkey: `change` answers the next record, or
-// null to write nothing (the answer is then null).
+// null to write nothing (the answer is then null). With `actor`, only while
+// that account still stands (`readAsActor`), checked by the same commit.
 function updatePasskey(
   records: RecordStore,
   id: string,
   change: (passkey: StoredPasskey) => StoredPasskey | null,
+  { actor }: ByActor = {},
 ): Promise<PasskeyRecord | null> {
   return committing(records, async () => {
-    const found = await readRecord(records, "passkey", id);
+    const { found: [found], checks } = await readAsActor<[StoredPasskey]>(
+      records,
+      [{ kind: "passkey", key: id }],
+      actor,
+    );
     const next = found === null ? null : change(found.value);
     if (found === null || next === null) return { commit: null, result: null };
     return {
       commit: {
-        checks: [unchanged("passkey", id, found)],
+        checks: [unchanged("passkey", id, found), ...checks],
         puts: [{ kind: "passkey", value: next, before: found.value }],
       },
       result: next,
