@@ -23,7 +23,7 @@ export function updateAccountOperation(context: GatehouseContext): Operation {
   return defineOperation(
     context,
     "updateAccount",
-    async function updateAccount(req, { identity }, _params, info) {
+    async function updateAccount(req, { identity, standing }, _params, info) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const rawName = optionalString(body, "name");
       const rawLocale = optionalString(body, "locale");
@@ -49,6 +49,10 @@ export function updateAccountOperation(context: GatehouseContext): Operation {
           ? {}
           : { locale: { tag: rawLocale, chosen: true } }),
         events: made.make,
+        // Bound to the session it came with (`readAsActor`): an account
+        // disabled or signed out everywhere meanwhile gets 401
+        // session_absent, and keeps its name and language.
+        actor: standing,
       });
       trail.committed(made.events);
       const answer: Identity = {

@@ -1,0 +1,200 @@
+// A change to one's own account or sessions in flight does not outlive the
+// session that asked for it, as a change to one's own second factors does
+// not (self_service_standing_test.ts). Two instances on one store, each
+// behind a real HTTP server: the account's request on instance A passes its
+// guard and is held at the store; meanwhile an administrator on instance B
+// disables the account or signs it out everywhere. When the held request
+// goes on, it gets the guard's answer, 401 `session_absent`, and writes
+// nothing: its name, its password, its linked identity and the account's
+// sessions (one signed in again since the sign-out) as they were, and no
+// event of the change. Every store.
+
+import { assert, assertEquals } from "../fixtures/assert.ts";
+import { pairTest } from "../fixtures/instances.ts";
+import { held } from "../fixtures/instrument.ts";
+import { addUser, PASSWORD } from "../fixtures/kv.ts";
+import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
+import { fold } from "../../server/core/_fold.ts";
+import { uuidv7 } from "../../server/core/_crypto.ts";
+import type { Store } from "../../mod.ts";
+
+type Api = ReturnType<typeof servedSecurityApi>;
+
+interface World {
+  store: Store;
+  userId: string;
+  email: string;
+  // The stored password hash before the request.
+  passwordHash: string;
+  // The identity at a provider linked to the account.
+  identityId: string;
+  // The id of the account's other session (signed in on B).
+  otherSessionId: string;
+  // A session the account signed in with after the intervention, if it
+  // could (not when disabled): the held request must not end it.
+  signedInAgain: string | null;
+}
+
+interface Case {
+  op: string;
+  method: keyof Store;
+  // The event the change records, by the account itself.
+  event: string;
+  request(world: World): [string, string, unknown?];
+  // Holds when nothing changed: the change was not committed.
+  unchanged(world: World, b: Api): Promise<void>;
+}
+
+const CASES: Case[] = [
+  {
+    op: "updateAccount",
+    method: "updateUser",
+    event: "account.updated",
+    request: () => ["PATCH", "/api/auth/account", { name: "Renamed" }],
+    async unchanged(w) {
+      assertEquals((await w.store.userById(w.userId))?.name, "own");
+    },
+  },
+];
+
+// What the administrator on instance B does to the account.
+const INTERVENTIONS = [
+  {
+    name: "disabled",
+    request: (id: string): [string, string, unknown] => [
+      "PATCH",
+      `/api/users/${id}`,
+      { disabled: true },
+    ],
+  },
+  {
+    name: "signed out everywhere",
+    request: (id: string): [string, string, unknown] => [
+      "DELETE",
+      `/api/users/${id}/sessions`,
+      undefined,
+    ],
+  },
+] as const;
+
+// The account with its session on `a`, another on `b` and an identity at a
+// provider linked to it.
+async function setUp(
+  store: Store,
+  a: Api,
+  b: Api,
+  n: number,
+): Promise<{ world: World; cookie: string }> {
+  const email = `own${n}@example.com`;
+  const user = await addUser(store, { email, name: "own", role: "member" });
+  const cookie = await a.login(email);
+  const other = await b.login(email);
+  const list = await b.call("GET", "/api/auth/sessions", undefined, {
+    cookie: other,
+  });
+  const { sessions } = await list.json();
+  const otherSessionId = sessions.find((s: { current: boolean }) => s.current)
+    .id;
+  const now = Date.now();
+  const linked = await store.resolveSsoAccount({
+    providerId: "acme",
+    issuer: "https://login.acme.example",
+    subject: `sub-${n}`,
+    email,
+    emailKey: fold(email),
+    name: null,
+    firstLinkRefusal: null,
+    identityId: uuidv7(now),
+    userId: uuidv7(now),
+    now,
+    granters: () => Promise.resolve(undefined),
+  });
+  assert(linked.ok && linked.how === "linked");
+  const credentials = await store.credentialsByEmail(fold(email));
+  return {
+    world: {
+      store,
+      userId: user.id,
+      email,
+      passwordHash: credentials!.passwordHash,
+      identityId: linked.identity.id,
+      otherSessionId,
+      signedInAgain: null,
+    },
+    cookie,
+  };
+}
+
+// The account's own events of type `type`.
+async function eventsOf(store: Store, userId: string, type: string) {
+  const { events } = await store.listAuditEvents({ limit: 100, userId });
+  return events.filter((e) => e.type === type && e.actorId === userId).length;
+}
+
+pairTest(
+  "refuse a held change to one's own account or sessions once another instance disabled or signed out the account",
+  async (pair) => {
+    const root = await addUser(pair.b, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    let n = 0;
+    for (const kase of CASES) {
+      for (const intervention of INTERVENTIONS) {
+        n++;
+        const gate = held(pair.a, kase.method);
+        const a = servedSecurityApi(gate.store);
+        const b = servedSecurityApi(pair.b);
+        try {
+          const rootCookie = await b.login(root.email);
+          const { world, cookie } = await setUp(pair.b, a, b, n);
+          await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+          const before = await eventsOf(pair.b, world.userId, kase.event);
+
+          gate.arm();
+          const [method, path, body] = kase.request(world);
+          const inFlight = a.call(method, path, body, { cookie });
+          await gate.reached();
+          const [m, p, bd] = intervention.request(world.userId);
+          const done = await b.call(m, p, bd, { cookie: rootCookie });
+          const status = done.status;
+          await done.body?.cancel();
+          assert(
+            status === 200 || status === 204,
+            `${intervention.name}: ${status}`,
+          );
+          // Signed out everywhere, the account signs in again meanwhile.
+          const again = await b.call("POST", "/api/auth/login", {
+            email: world.email,
+            password: PASSWORD,
+          });
+          await again.body?.cancel();
+          if (again.status === 200) {
+            world.signedInAgain = again.headers.get("set-cookie")!
+              .split(";")[0]!;
+          }
+          gate.release();
+          const label = `${kase.op} of an account ${intervention.name}`;
+          assertEquals(
+            await answerOf(await inFlight),
+            "401 session_absent",
+            label,
+          );
+          await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+          await kase.unchanged(world, b);
+          if (world.signedInAgain !== null) {
+            assert(await b.live(world.signedInAgain), `${label}: ended`);
+          }
+          assertEquals(
+            await eventsOf(pair.b, world.userId, kase.event),
+            before,
+            label,
+          );
+        } finally {
+          gate.release();
+          await Promise.all([a.close(), b.close()]);
+        }
+      }
+    }
+  },
+);
