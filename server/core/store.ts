@@ -446,7 +446,7 @@ export interface AuthenticationRenewal extends WithEvents {
  * password was verified under, and the fresh session that replaces every
  * other, in one commit.
  */
-export interface PasswordChange extends WithEvents {
+export interface PasswordChange extends WithEvents, ByActor {
   /** The account. */
   userId: string;
   /** The generation the current password was verified under. */
@@ -676,7 +676,8 @@ export interface Store extends FactorStore, SsoStore {
    * Replaces the password hash and moves the generation (every session and
    * reset link of the account dies) and records the fresh session, in one
    * commit, only if the account is enabled and still at
-   * `expectedGeneration`; returns whether it did.
+   * `expectedGeneration`; returns whether it did. `session_absent` when
+   * `change.actor` no longer stands.
    */
   changePassword(change: PasswordChange): Promise<boolean>;
   /** Deletes up to `limit` sessions expired by `now`; returns how many. */

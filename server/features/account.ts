@@ -208,7 +208,12 @@ export function accountOperations(context: GatehouseContext): Operations<
   const changePassword = defineOperation(
     context,
     "changePassword",
-    async function changePassword(req, { identity, session }, _params, info) {
+    async function changePassword(
+      req,
+      { identity, session, standing },
+      _params,
+      info,
+    ) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const current = requiredString(body, "current_password");
       const next = await readNewPassword(
@@ -280,6 +285,10 @@ export function accountOperations(context: GatehouseContext): Operations<
             passwordHash: await hasher.hash(next),
             session: { ...fresh, createdAt: at, ...client },
             events,
+            // The session that asked, at its own generation: a password
+            // verified after its account was signed out everywhere (read
+            // at the new generation) changes nothing.
+            actor: standing,
           }),
       );
       if (changed instanceof Response) return changed;

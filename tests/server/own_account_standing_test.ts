@@ -55,6 +55,21 @@ const CASES: Case[] = [
       assertEquals((await w.store.userById(w.userId))?.name, "own");
     },
   },
+  {
+    // Held before its password is verified, so that the verification reads
+    // the account after the intervention.
+    op: "changePassword",
+    method: "credentialsByEmail",
+    event: "password.changed",
+    request: () => ["POST", "/api/auth/password", {
+      current_password: PASSWORD,
+      new_password: "a brand new passphrase, 42",
+    }],
+    async unchanged(w) {
+      const credentials = await w.store.credentialsByEmail(fold(w.email));
+      assertEquals(credentials?.passwordHash, w.passwordHash);
+    },
+  },
 ];
 
 // What the administrator on instance B does to the account.

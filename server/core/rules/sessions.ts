@@ -28,6 +28,7 @@ import {
   Rosters,
 } from "./_session_creation.ts";
 import { deleteDeadSessions, endSessionsOnce } from "./_session_sweep.ts";
+import { readAsActor } from "./_actor.ts";
 
 /**
  * The session operations of `Store`, decided over `records`.
@@ -352,8 +353,10 @@ function renewAuthentication(
 /**
  * Replaces the password, moves the generation and records the fresh
  * session in one commit, if the account is enabled and still at the
- * expected generation. The records of the sessions that died are removed
- * after; they were dead from the commit on.
+ * expected generation, and its `actor` still stands (`readAsActor`: the
+ * session that asked, at its own generation, else `session_absent`). The
+ * records of the sessions that died are removed after; they were dead
+ * from the commit on.
  */
 async function changePassword(
   records: RecordStore,
@@ -361,7 +364,11 @@ async function changePassword(
 ): Promise<boolean> {
   const { userId, session } = change;
   const generation = await committing(records, async () => {
-    const found = await readRecord(records, "account", userId);
+    const { found: [found] } = await readAsActor<[AccountRecord]>(
+      records,
+      [{ kind: "account", key: userId }],
+      change.actor,
+    );
     const account = found?.value;
     if (
       account === undefined || account.disabled ||
