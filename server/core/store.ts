@@ -648,12 +648,13 @@ export interface Store extends FactorStore, SsoStore {
    * Deletes every session of the account but the one behind
    * `keepTokenHash`; returns how many. The events are written with the
    * deletion (in its first commit when a store needs several), and not at
-   * all when there was none to delete.
+   * all when there was none to delete. `session_absent` when
+   * `options.actor` no longer stands.
    */
   deleteOtherSessions(
     userId: string,
     keepTokenHash: string,
-    options?: WithEvents,
+    options?: WithEvents & ByActor,
   ): Promise<number>;
   /**
    * Ends every session of an account in one step, without disabling it: the

@@ -396,7 +396,7 @@ export function accountOperations(context: GatehouseContext): Operations<
     "revokeOtherSessions",
     async function revokeOtherSessions(
       req,
-      { identity, session },
+      { identity, session, standing },
       _params,
       info,
     ) {
@@ -409,7 +409,9 @@ export function accountOperations(context: GatehouseContext): Operations<
       const ended = await store.deleteOtherSessions(
         identity.id,
         session.tokenHash,
-        { events },
+        // Bound to the session that asked: once the account is signed out
+        // everywhere (or disabled), it ends none of the sessions made since.
+        { events, actor: standing },
       );
       if (ended > 0) trail.committed(events);
       return new Response(null, { status: 204, headers: NO_STORE });

@@ -70,6 +70,15 @@ const CASES: Case[] = [
       assertEquals(credentials?.passwordHash, w.passwordHash);
     },
   },
+  {
+    // "Sign out everywhere else": it must not end the session the account
+    // signed in with after the sign-out.
+    op: "revokeOtherSessions",
+    method: "deleteOtherSessions",
+    event: "session.revoked",
+    request: () => ["DELETE", "/api/auth/sessions"],
+    async unchanged() {},
+  },
 ];
 
 // What the administrator on instance B does to the account.

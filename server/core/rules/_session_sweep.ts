@@ -11,8 +11,10 @@ import type {
   StoredSession,
   StoredTally,
 } from "../records.ts";
-import { committing, readRecords, unchanged } from "./_commit.ts";
+import { committing, unchanged } from "./_commit.ts";
 import { tally } from "./_records.ts";
+import type { ActorStanding } from "../actor.ts";
+import { readAsActor } from "./_actor.ts";
 
 /**
  * Sessions one commit deletes at most: with the tally move and the events
@@ -84,19 +86,24 @@ export interface Ended {
  * double "sign out everywhere else", one logout token delivered twice),
  * one ends them and records it; the other reads again, finds them gone,
  * and writes nothing. (Unchecked, each wrote its own event for the one
- * change.) The rest, beyond a batch, are ended after, with no event.
+ * change.) The rest, beyond a batch, are ended after, with no event. With
+ * `actor`, only while that account still stands (`readAsActor`), checked
+ * by the same commit.
  */
 export async function endSessionsOnce(
   records: RecordStore,
   userId: string,
   named: () => Promise<StoredSession[]>,
   events: (sessions: StoredSession[]) => readonly AuditEvent[] = () => [],
+  actor?: ActorStanding,
 ): Promise<Ended> {
   const key = tally.sessions(userId);
   const ended = await committing<Ended>(records, async () => {
-    const [count] = await readRecords<[StoredTally]>(records, [
-      { kind: "tally", key },
-    ]);
+    const { found: [count], checks } = await readAsActor<[StoredTally]>(
+      records,
+      [{ kind: "tally", key }],
+      actor,
+    );
     // Listed after the tally: a session added or ended since moved it.
     const sessions = await named();
     if (sessions.length === 0) {
@@ -105,7 +112,7 @@ export async function endSessionsOnce(
     const made = events(sessions);
     return {
       commit: {
-        checks: [unchanged("tally", key, count)],
+        checks: [unchanged("tally", key, count), ...checks],
         deletes: sessions.slice(0, SESSION_BATCH).map((value) => ({
           kind: "session" as const,
           value,

@@ -12,6 +12,7 @@ import type {
 } from "../records.ts";
 import type {
   AuthenticationRenewal,
+  ByActor,
   PasswordChange,
   SessionEnding,
   SessionLookup,
@@ -290,7 +291,7 @@ async function deleteOtherSessions(
   records: RecordStore,
   userId: string,
   keepTokenHash: string,
-  options: WithEvents = {},
+  options: WithEvents & ByActor = {},
 ): Promise<number> {
   const ended = await endSessionsOnce(
     records,
@@ -300,6 +301,7 @@ async function deleteOtherSessions(
         .map((found) => found.value)
         .filter((s) => s.tokenHash !== keepTokenHash),
     () => options.events ?? [],
+    options.actor,
   );
   return ended.sessions.length;
 }
