@@ -79,6 +79,16 @@ const CASES: Case[] = [
     request: () => ["DELETE", "/api/auth/sessions"],
     async unchanged() {},
   },
+  {
+    op: "unlinkSsoIdentity",
+    method: "unlinkIdentity",
+    event: "sso.unlinked",
+    request: (w) => ["DELETE", `/api/auth/sso/identities/${w.identityId}`],
+    async unchanged(w) {
+      const identities = await w.store.listIdentities(w.userId);
+      assertEquals(identities.map((i) => i.id), [w.identityId]);
+    },
+  },
 ];
 
 // What the administrator on instance B does to the account.
