@@ -425,7 +425,7 @@ export interface SessionsRevocation extends WithEvents, ByActor {
  * `listSessions` lists them and the idle timeout leaves them (DESIGN.md
  * §8). A session already dead is no longer the caller's to end.
  */
-export interface SessionEnding extends WithEvents {
+export interface SessionEnding extends WithEvents, ByActor {
   /** Now, ms: a session expired by then is not ended. */
   now: number;
   /**
@@ -637,7 +637,7 @@ export interface Store extends FactorStore, SsoStore {
    * Deletes the session `sessionId` of account `userId` if it is live
    * (unexpired, not revoked, not idle past `ending.idleCutoff`; another
    * account's is left alone); returns whether one was deleted. Events as
-   * above.
+   * above. `session_absent` when `ending.actor` no longer stands.
    */
   deleteSessionById(
     userId: string,

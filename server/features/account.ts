@@ -370,7 +370,12 @@ export function accountOperations(context: GatehouseContext): Operations<
   const revokeSession = defineOperation(
     context,
     "revokeSession",
-    async function revokeSession(req, { identity, session }, params, info) {
+    async function revokeSession(
+      req,
+      { identity, session, standing },
+      params,
+      info,
+    ) {
       const id = readId(params?.pathname.groups.id, "session_id_malformed");
       const events = revoked(identity, context.client(req, info), {
         session_id: id,
@@ -380,7 +385,14 @@ export function accountOperations(context: GatehouseContext): Operations<
       // already (idled out, expired, revoked) is gone from the list and
       // answers as an unknown id does.
       const at = now();
-      const ending = { now: at, idleCutoff: idleCutoff(at), events };
+      // Bound to the session that asked: once its account is signed out
+      // everywhere or disabled, the guard's answer, not session_not_found.
+      const ending = {
+        now: at,
+        idleCutoff: idleCutoff(at),
+        events,
+        actor: standing,
+      };
       if (!(await store.deleteSessionById(identity.id, id, ending))) {
         throw SESSION_NOT_FOUND;
       }

@@ -89,6 +89,15 @@ const CASES: Case[] = [
       assertEquals(identities.map((i) => i.id), [w.identityId]);
     },
   },
+  {
+    // Ending the other session by its id: the guard's answer, not the
+    // 404 of a session already gone.
+    op: "revokeSession",
+    method: "deleteSessionById",
+    event: "session.revoked",
+    request: (w) => ["DELETE", `/api/auth/sessions/${w.otherSessionId}`],
+    async unchanged() {},
+  },
 ];
 
 // What the administrator on instance B does to the account.

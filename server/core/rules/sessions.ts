@@ -261,7 +261,14 @@ function deleteSessionById(
   ending: SessionEnding,
 ): Promise<boolean> {
   return committing(records, async () => {
-    const [owner, sessions] = await accountSessions(records, userId);
+    const [{ found: [owner] }, sessions] = await Promise.all([
+      readAsActor<[AccountRecord]>(
+        records,
+        [{ kind: "account", key: userId }],
+        ending.actor,
+      ),
+      records.list("session", "userId", userId),
+    ]);
     const found = sessions.find((s) => s.value.id === sessionId);
     if (
       found === undefined || !isLive(found.value, owner?.value, ending.now) ||
