@@ -12,6 +12,7 @@ import { type JsonObject, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { hashRecoveryCode } from "./recovery_codes.ts";
 import type { AuditEvent, Store } from "./store.ts";
+import type { ByActor } from "./actor.ts";
 import type {
   ChallengeUse,
   PasskeyRecord,
@@ -64,7 +65,7 @@ export async function spendTotpCode(
   userId: string,
   code: string,
   now: number,
-  pending?: PendingBinding,
+  binding: CodeBinding = {},
 ): Promise<boolean> {
   if (code.length > MAX_CODE_LENGTH) return false;
   const totp = await store.totp(userId);
@@ -74,11 +75,7 @@ export async function spendTotpCode(
   const step = totpStepOf(secret, code, now);
   if (
     step === null ||
-    !(await store.useTotpStep(
-      userId,
-      step,
-      pending === undefined ? {} : { pending },
-    ))
+    !(await store.useTotpStep(userId, step, binding))
   ) return false;
   if (
     !totpSealing.isCurrent(totp.secret) &&
@@ -102,15 +99,13 @@ export async function spendRecoveryCode(
   userId: string,
   code: string,
   events: readonly AuditEvent[],
-  pending?: PendingBinding,
+  binding: CodeBinding = {},
 ): Promise<boolean> {
   if (code.length > MAX_CODE_LENGTH) return false;
   const hash = hashRecoveryCode(code);
   if (hash === null) return false;
-  return (await store.useRecoveryCode(userId, hash, {
-    events,
-    ...(pending === undefined ? {} : { pending }),
-  })) !== null;
+  return (await store.useRecoveryCode(userId, hash, { events, ...binding })) !==
+    null;
 }
 
 /**
@@ -118,6 +113,16 @@ export async function spendRecoveryCode(
  * `CodeSpend`): a code is then accepted only while that sign-in is live.
  */
 export type PendingBinding = NonNullable<PendingSpend["pending"]>;
+
+/**
+ * What a code is spent for: the pending sign-in it finishes, or the
+ * session it re-authenticates (`actor`: spent only while that account
+ * still stands, else `session_absent` and the code stays unspent).
+ */
+export interface CodeBinding extends ByActor {
+  /** The pending sign-in the code finishes, spent with it. */
+  pending?: PendingBinding;
+}
 
 /** What spending a code needs (a SessionIssuer has each). */
 export interface CodeSpending extends TotpChecking {
@@ -138,13 +143,13 @@ export function spendCode(
   client: ClientMeta,
   proof: { kind: "totp" | "recovery_code"; value: string },
   now: number,
-  pending?: PendingBinding,
+  binding: CodeBinding = {},
 ): Promise<boolean> {
   return proof.kind === "totp"
-    ? spendTotpCode(context, account.id, proof.value, now, pending)
+    ? spendTotpCode(context, account.id, proof.value, now, binding)
     : spendRecoveryCode(context.store, account.id, proof.value, [
       context.trail.event("recovery_code.used", { actor: account, client }),
-    ], pending);
+    ], binding);
 }
 
 /**

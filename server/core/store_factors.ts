@@ -151,8 +151,11 @@ export interface PasskeyUse extends PendingSpend {
   challenge?: { tokenHash: string; use: ChallengeUse };
 }
 
-/** A recovery code spent: its events, and the pending sign-in it finishes. */
-export interface CodeSpend extends WithEvents, PendingSpend {}
+/**
+ * A recovery code spent: its events, and the pending sign-in it finishes
+ * or the session it re-authenticates (`actor`).
+ */
+export interface CodeSpend extends WithEvents, PendingSpend, ByActor {}
 
 /** What an administrator's removal of every second factor needs. */
 export interface SecondFactorRemoval extends WithEvents, ByActor {
@@ -257,12 +260,13 @@ export interface FactorStore {
    * Accepts a time step for the account only if TOTP is on and `step` is
    * later than the last accepted one, and records it: of concurrent calls
    * with one step, one wins. With `options.pending`, only while that
-   * pending sign-in is live, ending it in the same commit.
+   * pending sign-in is live, ending it in the same commit;
+   * `session_absent` when `options.actor` no longer stands.
    */
   useTotpStep(
     userId: string,
     step: number,
-    options?: PendingSpend,
+    options?: PendingSpend & ByActor,
   ): Promise<boolean>;
   /**
    * Replaces the enabled TOTP's stored secret with `nextSecret` only if it
@@ -283,7 +287,8 @@ export interface FactorStore {
    * null when it is not one of the account's unused codes. Of concurrent
    * calls with one code, one wins; `options.events` are written with the
    * winner's spend. With `options.pending`, only while that pending
-   * sign-in is live, ending it in the same commit.
+   * sign-in is live, ending it in the same commit; `session_absent` when
+   * `options.actor` no longer stands.
    */
   useRecoveryCode(
     userId: string,

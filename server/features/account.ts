@@ -21,6 +21,7 @@ import {
   spendPasskey,
 } from "../core/_factor_proofs.ts";
 import { readId, readNewPassword } from "../core/_input.ts";
+import type { ActorStanding } from "../core/actor.ts";
 import type { Identity, SessionContext } from "../core/identity.ts";
 import type { Auth } from "../core/auth.ts";
 import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
@@ -147,6 +148,7 @@ export function accountOperations(context: GatehouseContext): Operations<
     session: SessionContext,
     proof: Proof,
     client: ClientMeta,
+    standing: ActorStanding,
   ): Promise<Response | null> {
     const at = now();
     const scope = lock.scopeOf(req, fold(identity.email));
@@ -196,7 +198,10 @@ export function accountOperations(context: GatehouseContext): Operations<
     const proven = await lock.check(
       scope,
       client,
-      () => spendCode(context, identity, client, proof, at),
+      // Spent only while the session it re-authenticates stands: a code
+      // sent as its account is signed out everywhere stays the owner's.
+      () =>
+        spendCode(context, identity, client, proof, at, { actor: standing }),
     );
     if (proven instanceof Response) return proven;
     if (!proven) {
@@ -306,11 +311,23 @@ export function accountOperations(context: GatehouseContext): Operations<
   const reauthenticate = defineOperation(
     context,
     "reauthenticate",
-    async function reauthenticate(req, { identity, session }, _params, info) {
+    async function reauthenticate(
+      req,
+      { identity, session, standing },
+      _params,
+      info,
+    ) {
       const body = await decode(req, { maxBytes: limits.maxBodyBytes });
       const proof = readProof(body, true);
       const client = context.client(req, info);
-      const locked = await checkProof(req, identity, session, proof, client);
+      const locked = await checkProof(
+        req,
+        identity,
+        session,
+        proof,
+        client,
+        standing,
+      );
       if (locked !== null) return locked;
       // A right password costs the caller nothing but an argon2 wait, so a
       // loop of re-authentications must not write an event each: the first

@@ -353,8 +353,7 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         if (ticket instanceof Response) return ticket;
         try {
           spent = await spendCode(context, user, client, proof, at, {
-            tokenHash,
-            now: at,
+            pending: { tokenHash, now: at },
           });
           if (!spent) gone = await ended();
         } catch (err) {

@@ -92,6 +92,20 @@ const CASES: Case[] = [
     },
   },
   {
+    // A re-authentication's proof is spent only while its session stands:
+    // the code stays the owner's.
+    op: "reauthenticate",
+    method: "useRecoveryCode",
+    event: "recovery_code.used",
+    totp: "on",
+    request: (w) => ["POST", "/api/auth/reauthenticate", {
+      recovery_code: w.codes[0],
+    }],
+    async unchanged(w) {
+      assert(await oldCodeSpends(w), "the recovery code was spent");
+    },
+  },
+  {
     op: "setupTotp",
     method: "startTotpEnrolment",
     totp: "enrolling",

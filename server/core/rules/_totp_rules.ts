@@ -266,7 +266,7 @@ export function useTotpStep(
   records: RecordStore,
   userId: string,
   step: number,
-  options: PendingSpend = {},
+  options: PendingSpend & ByActor = {},
 ): Promise<boolean> {
   return updateTotp(
     records,
