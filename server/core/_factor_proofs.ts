@@ -154,7 +154,8 @@ export function spendCode(
 
 /**
  * Keeps a new challenge for `use` (and the account, or "" when none is
- * known yet) and answers the cookie that names it.
+ * known yet) and answers the cookie that names it. With `options.actor`,
+ * only while the session asking for it stands.
  */
 export async function keepChallenge(
   store: Store,
@@ -162,6 +163,7 @@ export async function keepChallenge(
   use: ChallengeUse,
   userId: string,
   now: number,
+  options: ByActor = {},
 ): Promise<string> {
   const token = randomToken();
   await store.createChallenge({
@@ -171,7 +173,7 @@ export async function keepChallenge(
     userId,
     createdAt: now,
     expiresAt: now + CHALLENGE_TTL,
-  });
+  }, options);
   return serializeCookie(CHALLENGE_COOKIE, token, {
     maxAge: CHALLENGE_TTL / 1000,
   });

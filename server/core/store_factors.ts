@@ -326,8 +326,11 @@ export interface FactorStore {
     now: number,
   ): Promise<PendingSignIn | null>;
 
-  /** Keeps a WebAuthn challenge until it is spent or expires. */
-  createChallenge(challenge: ChallengeRecord): Promise<void>;
+  /**
+   * Keeps a WebAuthn challenge until it is spent or expires;
+   * `session_absent` when `options.actor` no longer stands.
+   */
+  createChallenge(challenge: ChallengeRecord, options?: ByActor): Promise<void>;
   /**
    * The live challenge behind `tokenHash` issued for `use`, left as it is:
    * null when it is unknown, spent, expired at `now`, or issued for another

@@ -157,7 +157,7 @@ export function passkeyOperations(
   const registrationOptions = defineOperation(
     context,
     "passkeyRegistrationOptions",
-    async function passkeyRegistrationOptions(_req, { identity }) {
+    async function passkeyRegistrationOptions(_req, { identity, standing }) {
       const existing = await store.listPasskeys(identity.id);
       const creation = await creationOptions(
         rp(),
@@ -170,6 +170,8 @@ export function passkeyOperations(
         "register",
         identity.id,
         now(),
+        // Kept only while the session asking stands, as its registration is.
+        { actor: standing },
       );
       return withChallenge(creation, cookie);
     },

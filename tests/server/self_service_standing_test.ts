@@ -7,7 +7,9 @@
 // account again and refuses, as the guard would now: 401 `session_absent`,
 // its factors as they were and no event of the change. Before, turning TOTP
 // off, new recovery codes, confirming an enrolment and removing a passkey
-// all committed after the lockdown. Every store.
+// all committed after the lockdown; so did, until they were bound too,
+// starting an enrolment, renaming a passkey, a registration's challenge and
+// the recovery code a re-authentication spends. Every store.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { pairTest } from "../fixtures/instances.ts";
@@ -126,6 +128,15 @@ const CASES: Case[] = [
       const passkeys = await w.store.listPasskeys(w.userId);
       assertEquals(passkeys.map((p) => p.id), [w.passkeyId]);
     },
+  },
+  {
+    // A registration's challenge is kept only for a session that stands
+    // (its registration would be refused anyway).
+    op: "passkeyRegistrationOptions",
+    method: "createChallenge",
+    totp: "on",
+    request: () => ["POST", "/api/auth/passkeys/register/options"],
+    async unchanged() {},
   },
   {
     op: "renamePasskey",

@@ -19,6 +19,8 @@ import type {
   PendingSignIn,
 } from "../store.ts";
 import { committing, readRecord, unchanged } from "./_commit.ts";
+import type { ByActor } from "../actor.ts";
+import { readAsActor } from "./_actor.ts";
 
 /** Records a pending sign-in with no failures yet. */
 export async function createPendingSignIn(
@@ -148,10 +150,15 @@ export function spendPendingSignIn(
   });
 }
 
-/** Keeps a WebAuthn challenge until it is spent or expires. */
+/**
+ * Keeps a WebAuthn challenge until it is spent or expires. With `actor`,
+ * only while that account still stands (`readAsActor`, checked by the
+ * same commit); without, one put and no read.
+ */
 export async function createChallenge(
   records: RecordStore,
   challenge: ChallengeRecord,
+  { actor }: ByActor = {},
 ): Promise<void> {
   const value: StoredChallenge = {
     tokenHash: challenge.tokenHash,
@@ -161,6 +168,15 @@ export async function createChallenge(
     createdAt: challenge.createdAt,
     expiresAt: challenge.expiresAt,
   };
+  if (actor !== undefined) {
+    return await committing(records, async () => {
+      const { checks } = await readAsActor<[]>(records, [], actor);
+      return {
+        commit: { checks, puts: [{ kind: "challenge", value }] },
+        result: undefined,
+      };
+    });
+  }
   if (!await records.commit({ puts: [{ kind: "challenge", value }] })) {
     throw new Error("Cannot store the challenge");
   }

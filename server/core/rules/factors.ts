@@ -103,7 +103,8 @@ export function factorRules(records: RecordStore): FactorRules {
       pending.failPendingSignIn(records, tokenHash, now, maxFailures),
     spendPendingSignIn: (tokenHash, now) =>
       pending.spendPendingSignIn(records, tokenHash, now),
-    createChallenge: (challenge) => pending.createChallenge(records, challenge),
+    createChallenge: (challenge, options) =>
+      pending.createChallenge(records, challenge, options),
     findChallenge: async (tokenHash, use, now) =>
       (await pending.readChallenge(records, tokenHash, use, now)).live,
     spendChallenge: (tokenHash, use, now) =>
