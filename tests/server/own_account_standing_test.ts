@@ -241,3 +241,50 @@ pairTest(
     }
   },
 );
+
+pairTest(
+  "let a held change to one's own account commit when the account stayed as it was",
+  async (pair) => {
+    // The check binds the caller's account: another account disabled
+    // meanwhile refuses nothing.
+    const root = await addUser(pair.b, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    const other = await addUser(pair.b, {
+      email: "other@example.com",
+      role: "member",
+    });
+    const gate = held(pair.a, "updateUser");
+    const a = servedSecurityApi(gate.store);
+    const b = servedSecurityApi(pair.b);
+    try {
+      const rootCookie = await b.login(root.email);
+      const { world, cookie } = await setUp(pair.b, a, b, 0);
+      await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+      gate.arm();
+      const inFlight = a.call("PATCH", "/api/auth/account", {
+        name: "Renamed",
+      }, { cookie });
+      await gate.reached();
+      const done = await b.call("PATCH", `/api/users/${other.id}`, {
+        disabled: true,
+      }, { cookie: rootCookie });
+      assertEquals(done.status, 200);
+      await done.body?.cancel();
+      gate.release();
+      const res = await inFlight;
+      assertEquals(res.status, 200);
+      assertEquals((await res.json()).name, "Renamed");
+      await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+      assertEquals((await pair.b.userById(world.userId))?.name, "Renamed");
+      assertEquals(
+        await eventsOf(pair.b, world.userId, "account.updated"),
+        1,
+      );
+    } finally {
+      gate.release();
+      await Promise.all([a.close(), b.close()]);
+    }
+  },
+);
