@@ -363,8 +363,11 @@ export const KINDS = {
   session: {
     key: "tokenHash",
     unique: [],
-    // A session of no single sign-on has no `ssoSid`: no entry.
-    lists: ["userId", "ssoSid"],
+    // A session of no single sign-on has no `ssoSid` or `ssoSubjectKey`:
+    // no entry. By `ssoSubjectKey`, a back-channel logout naming a person
+    // finds the sessions that person's sign-ins made, whichever account
+    // they belong to.
+    lists: ["userId", "ssoSid", "ssoSubjectKey"],
     expiry: "expiresAt",
   },
   link: {

@@ -9,6 +9,7 @@
 
 import assert from "node:assert/strict";
 import type postgres from "postgres";
+import { subjectKeyOf } from "../../server/core/sso/claims.ts";
 import { AuthError } from "../../server/http/errors.ts";
 import { RECORDS_SCHEMA_VERSION } from "../../server/stores/kv/_record_schema.ts";
 import { KvStore } from "../../server/stores/kv/mod.ts";
@@ -136,7 +137,7 @@ Deno.test({
         rows.map((row) => ({ ...row })),
         MIGRATIONS.map(({ version, name }) => ({ version, name })),
       );
-      assert.equal(LATEST_VERSION, 11);
+      assert.equal(LATEST_VERSION, 12);
       assert.equal(
         await catalog(sql, schema),
         await Deno.readTextFile(RECORDED),
@@ -180,6 +181,88 @@ Deno.test({
         tallies,
       );
       assert.equal((await store.userById(ada.id))?.email, "ada@example.com");
+    } finally {
+      await close();
+    }
+  },
+});
+
+// Version 12 indexes sessions by the identity whose single sign-on made
+// them. A schema at 11 holding such sessions (the identity unlinked since)
+// is brought to 12, to the recorded catalog, and a logout naming only that
+// person ends exactly the session the identity made.
+Deno.test({
+  name:
+    "PostgresStore.migrate() takes a schema at version 11 with single sign-on sessions to 12: a logout naming only sub ends its identity's",
+  ignore: ignorePostgres,
+  async fn() {
+    const { store, sql, schema, close } = await schemaStore();
+    const quoted = `"${schema}"`;
+    try {
+      // Back to version 11: 12 added the index and nothing else.
+      await sql.unsafe(`DROP INDEX ${quoted}.sessions_sso_subject_key`);
+      await sql.unsafe(
+        `DELETE FROM ${quoted}.schema_migrations WHERE version = 12`,
+      );
+      const issuer = "https://login.acme.example";
+      const ada = await addUser(store, { email: "ada@example.com" });
+      const now = Date.now();
+      const made = async (sso?: { sub: string }) => {
+        const tokenHash = crypto.randomUUID();
+        assert.equal(
+          await store.createSession({
+            tokenHash,
+            userId: ada.id,
+            createdAt: now,
+            expiresAt: now + DAY,
+            ...(sso === undefined ? {} : {
+              sso: {
+                provider: "acme",
+                sid: null,
+                subjectKey: subjectKeyOf(issuer, sso.sub),
+              },
+            }),
+          }),
+          true,
+        );
+        return tokenHash;
+      };
+      const [ours, another, password] = [
+        await made({ sub: "ada" }),
+        await made({ sub: "ada-2" }),
+        await made(),
+      ];
+
+      await Promise.all([
+        store.migrate(),
+        new PostgresStore(sql, { schema }).migrate(),
+      ]);
+      assert.deepEqual(
+        (await sql.unsafe(
+          `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
+        )).map((row) => row.version),
+        [9, 10, 11, 12],
+      );
+      assert.equal(
+        await catalog(sql, schema),
+        await Deno.readTextFile(RECORDED),
+      );
+
+      const ended = await store.endSsoSessions({
+        providerId: "acme",
+        issuer,
+        subject: "ada",
+        sid: null,
+        jti: crypto.randomUUID(),
+        replayUntil: now + DAY,
+      });
+      assert.equal(ended?.sessions, 1);
+      const live = await Promise.all(
+        [ours, another, password].map(async (t) =>
+          await store.findSession(t, Date.now()) !== null
+        ),
+      );
+      assert.deepEqual(live, [false, true, true]);
     } finally {
       await close();
     }
@@ -324,7 +407,7 @@ Deno.test({
       const versions = await sql.unsafe(
         `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
       );
-      assert.deepEqual(versions.map((row) => row.version), [8, 9, 10, 11]);
+      assert.deepEqual(versions.map((row) => row.version), [8, 9, 10, 11, 12]);
       // What a fresh schema is, to the line: the rules' functions and
       // triggers gone, the tallies and the commit function there.
       const upgraded = await catalog(sql, schema);
@@ -457,7 +540,7 @@ Deno.test({
         (await sql.unsafe(
           `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
         )).map((row) => row.version),
-        [8, 9, 10, 11],
+        [8, 9, 10, 11, 12],
       );
       assert.equal(await catalog(sql, schema), upgraded);
     } finally {

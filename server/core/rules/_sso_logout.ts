@@ -74,19 +74,19 @@ async function endAccountSessions(
 // The sessions the token names: by `sid` (of the identity of `sub` too,
 // when given), or every session the identity of `sub` made through the
 // provider — not those of another identity of the same account at the same
-// provider. A session made before sessions recorded their identity
-// (`ssoSubjectKey` absent) is told apart by its account only. An identity
+// provider. A session records the identity that made it, and is that
+// identity's whichever account the identity is linked to now: an identity
 // no longer linked here (unlinked since: unlinking ends no session), or
-// linked to another account since, still names, with a `sid`, the sessions
-// that recorded it; without a `sid`, only its current account's can be
-// found.
+// linked to another account since, still names the sessions it made, with
+// a `sid` or without. A session made before sessions recorded their
+// identity (`ssoSubjectKey` absent) is told apart by its account only: the
+// identity's current one.
 async function namedSessions(
   records: RecordStore,
   logout: SsoLogoutRequest,
 ): Promise<StoredSession[]> {
   let owner: string | null = null;
   let subjectKey: string | null = null;
-  let linked = true;
   if (logout.subject !== null) {
     subjectKey = subjectKeyOf(logout.issuer, logout.subject);
     const [identity] = await readRecords<[StoredIdentity]>(records, [{
@@ -94,26 +94,32 @@ async function namedSessions(
       unique: "subjectKey",
       value: subjectKey,
     }]);
-    if (identity === null) {
-      if (logout.sid === null) return [];
-      linked = false;
-    } else {
-      owner = identity.value.userId;
-    }
+    owner = identity?.value.userId ?? null;
   }
-  const listed = logout.sid !== null
-    ? await records.list("session", "ssoSid", logout.sid)
-    : await records.list("session", "userId", owner!);
-  // A session that recorded its identity is that identity's, whichever
-  // account the identity is linked to now (unlinked since and linked to
-  // another, its old account's sessions are still its own); one made
-  // before sessions recorded it is told apart by its account only.
-  return listed.map(({ value }) => value).filter((session) =>
+  let listed: StoredSession[];
+  if (logout.sid !== null) {
+    listed = (await records.list("session", "ssoSid", logout.sid))
+      .map(({ value }) => value);
+  } else {
+    // By the identity, and by its current account for the sessions that
+    // did not record it (or, on a KV store, recorded it before sessions
+    // were listed by it: those of its current account are found there).
+    const [made, owned] = await Promise.all([
+      records.list("session", "ssoSubjectKey", subjectKey!),
+      owner === null ? [] : records.list("session", "userId", owner),
+    ]);
+    const byToken = new Map<string, StoredSession>();
+    for (const { value } of [...made, ...owned]) {
+      byToken.set(value.tokenHash, value);
+    }
+    listed = [...byToken.values()];
+  }
+  return listed.filter((session) =>
     session.ssoProvider === logout.providerId &&
     (logout.sid === null || session.ssoSid === logout.sid) &&
     (subjectKey === null ||
       (session.ssoSubjectKey === undefined
-        ? linked && session.userId === owner
+        ? owner !== null && session.userId === owner
         : session.ssoSubjectKey === subjectKey))
   );
 }

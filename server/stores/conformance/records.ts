@@ -251,6 +251,40 @@ const CASES: Case[] = [
       same(now?.value, b, "old value re-used");
     },
   ],
+  [
+    "sessions are listed by the single sign-on identity that made them, whichever account; one without it under none",
+    async (records) => {
+      const [a, b] = [account(), account()];
+      const key = "subject-key-1";
+      const sso = { ssoProvider: "acme", ssoSubjectKey: key };
+      const mine = session(a.id, sso);
+      const theirs = session(b.id, sso);
+      const another = session(a.id, { ...sso, ssoSubjectKey: "subject-key-2" });
+      const plain = session(a.id);
+      await records.commit({
+        puts: [
+          { kind: "account", value: a },
+          { kind: "account", value: b },
+          ...[mine, theirs, another, plain].map((value) => ({
+            kind: "session" as const,
+            value,
+          })),
+        ],
+      });
+      const listed = async () =>
+        (await records.list("session", "ssoSubjectKey", key))
+          .map((v) => v.value).sort((x, y) =>
+            x.tokenHash < y.tokenHash ? -1 : 1
+          );
+      same(
+        await listed(),
+        [mine, theirs].sort((x, y) => x.tokenHash < y.tokenHash ? -1 : 1),
+        "by identity",
+      );
+      await records.commit({ deletes: [{ kind: "session", value: mine }] });
+      same(await listed(), [theirs], "a deleted one unlisted");
+    },
+  ],
   ["a changed unique or list field leaves no stale entry", async (records) => {
     const a = account();
     const s = session(a.id);

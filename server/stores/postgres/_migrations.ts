@@ -22,6 +22,8 @@
 // 11 gives a session the identity whose single sign-on made it
 // (`sso_subject_key`), so a back-channel logout naming a person ends only
 // that person's sessions, and replaces the sign-in's function to write it.
+// Version 12 indexes sessions by that identity, so such a logout finds
+// them after the identity was unlinked or linked to another account.
 // tests/server/migration_test.ts compares the catalog this builds with
 // tests/fixtures/postgres_schema.txt.
 
@@ -282,6 +284,18 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: [
       `ALTER TABLE {schema}.sessions ADD COLUMN sso_subject_key text`,
       SESSION_COMMIT_FUNCTION_11,
+    ],
+  },
+  {
+    version: 12,
+    name: "sessions by the identity a single sign-on session was made by",
+    // KINDS lists sessions by `ssoSubjectKey`: a logout naming a person
+    // finds that person's sessions after an unlink or a relink. Rows of
+    // version 11 that hold it are indexed as they are.
+    statements: [
+      `CREATE INDEX sessions_sso_subject_key
+        ON {schema}.sessions (sso_subject_key)
+        WHERE sso_subject_key IS NOT NULL`,
     ],
   },
 ];
