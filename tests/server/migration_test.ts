@@ -42,7 +42,7 @@ async function keysUnder(
   return keys;
 }
 
-Deno.test("KvStore.migrate() writes schema 5, and only it, once however many instances start together", async () => {
+Deno.test("KvStore.migrate() writes schema 6, and only it, once however many instances start together", async () => {
   const path = await Deno.makeTempFile();
   const handles = await Promise.all([Deno.openKv(path), Deno.openKv(path)]);
   try {
@@ -52,9 +52,9 @@ Deno.test("KvStore.migrate() writes schema 5, and only it, once however many ins
       new KvStore(kv!).migrate(),
       new KvStore(handles[1]!).migrate(),
     ]);
-    assert.equal(RECORDS_SCHEMA_VERSION, 5);
+    assert.equal(RECORDS_SCHEMA_VERSION, 6);
     const schema = await kv!.get([...P, "schema"]);
-    assert.equal(schema.value, 5);
+    assert.equal(schema.value, 6);
     assert.deepEqual(await keysUnder(kv!, P), [
       `${JSON.stringify([...P, "schema"])}@${schema.versionstamp}`,
     ]);
@@ -79,16 +79,16 @@ Deno.test("KvStore.migrate() refuses a database of a newer or an unreleased olde
   for (
     const [version, message] of [
       [
-        6,
-        /schema version 6 is newer than this Gatehouse's \(5\); upgrade Gatehouse/,
+        7,
+        /schema version 7 is newer than this Gatehouse's \(6\); upgrade Gatehouse/,
       ],
       [
         4,
-        /unreleased earlier version of Gatehouse \(schema version 4\), whose key layout is not upgraded to version 5/,
+        /unreleased earlier version of Gatehouse \(schema version 4\), whose key layout is not upgraded to version 6/,
       ],
       [
         1,
-        /unreleased earlier version of Gatehouse \(schema version 1\), whose key layout is not upgraded to version 5/,
+        /unreleased earlier version of Gatehouse \(schema version 1\), whose key layout is not upgraded to version 6/,
       ],
     ] as const
   ) {
@@ -106,6 +106,92 @@ Deno.test("KvStore.migrate() refuses a database of a newer or an unreleased olde
   }
 });
 
+// Schema 6 lists sessions by the single sign-on identity that made them. A
+// store of schema 5 holds such sessions without that entry (the identity
+// unlinked since): migrate() gives them it, so a logout naming only that
+// person ends exactly them, and their sweep notes name it.
+Deno.test("KvStore.migrate() takes a schema-5 store to 6: its single sign-on sessions listed by identity", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const store = new KvStore(kv);
+    await store.migrate();
+    const issuer = "https://login.acme.example";
+    const ada = await addUser(store, { email: "ada@example.com" });
+    const now = Date.now();
+    const made = async (sub?: string) => {
+      const tokenHash = crypto.randomUUID();
+      assert.equal(
+        await store.createSession({
+          tokenHash,
+          userId: ada.id,
+          createdAt: now,
+          expiresAt: now + DAY,
+          ...(sub === undefined ? {} : {
+            sso: {
+              provider: "acme",
+              sid: null,
+              subjectKey: subjectKeyOf(issuer, sub),
+            },
+          }),
+        }),
+        true,
+      );
+      return tokenHash;
+    };
+    const [ours, another, password] = [
+      await made("ada"),
+      await made("ada-2"),
+      await made(),
+    ];
+    // As schema 5 left them: no entry by identity, notes without it.
+    const byIdentity = [...P, "session_of_ssoSubjectKey"];
+    for await (const entry of kv.list({ prefix: byIdentity })) {
+      await kv.delete(entry.key);
+    }
+    for await (
+      const entry of kv.list<Record<string, unknown>>({
+        prefix: [...P, "session_expiry"],
+      })
+    ) {
+      const { ssoSubjectKey: _, ...note } = entry.value;
+      await kv.set(entry.key, note);
+    }
+    await kv.set([...P, "schema"], 5);
+
+    await Promise.all([store.migrate(), new KvStore(kv).migrate()]);
+    assert.equal((await kv.get([...P, "schema"])).value, 6);
+    assert.equal(
+      (await Array.fromAsync(kv.list({ prefix: byIdentity }))).length,
+      2,
+    );
+    const ended = await store.endSsoSessions({
+      providerId: "acme",
+      issuer,
+      subject: "ada",
+      sid: null,
+      jti: crypto.randomUUID(),
+      replayUntil: now + DAY,
+    });
+    assert.equal(ended?.sessions, 1);
+    const live = await Promise.all(
+      [ours, another, password].map(async (t) =>
+        await store.findSession(t, Date.now()) !== null
+      ),
+    );
+    assert.deepEqual(live, [false, true, true]);
+    // The sweep note of the one left names its entry.
+    const notes = await Array.fromAsync(
+      kv.list<Record<string, unknown>>({ prefix: [...P, "session_expiry"] }),
+    );
+    assert.deepEqual(
+      notes.map((n) => n.value.ssoSubjectKey).filter((v) => v !== undefined),
+      [subjectKeyOf(issuer, "ada-2")],
+    );
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("KvStore.migrate() names the prefix of the store it refuses; another prefix of the database is free", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
@@ -116,7 +202,7 @@ Deno.test("KvStore.migrate() names the prefix of the store it refuses; another p
     );
     const fresh = new KvStore(kv, { prefix: ["app", "auth2"] });
     await fresh.migrate();
-    assert.equal((await kv.get(["app", "auth2", "schema"])).value, 5);
+    assert.equal((await kv.get(["app", "auth2", "schema"])).value, 6);
     assert.equal((await kv.get(["app", "auth", "schema"])).value, 4);
   } finally {
     kv.close();

@@ -102,8 +102,8 @@ async function namedSessions(
       .map(({ value }) => value);
   } else {
     // By the identity, and by its current account for the sessions that
-    // did not record it (or, on a KV store, recorded it before sessions
-    // were listed by it: those of its current account are found there).
+    // did not record it (or that an older instance still running wrote
+    // to a KV store without the entry: its current account's are found).
     const [made, owned] = await Promise.all([
       records.list("session", "ssoSubjectKey", subjectKey!),
       owner === null ? [] : records.list("session", "userId", owner),

@@ -1,4 +1,4 @@
-// The key layout of KvRecords (schema version 5), in one place, built from
+// The key layout of KvRecords (schema version 6), in one place, built from
 // KINDS (../../core/records.ts). Every key starts with the store's prefix
 // so Gatehouse can share a Deno.Kv with the application.
 //
@@ -17,7 +17,7 @@
 //   event_user_type/{user id}/{type}/{event id} -> null
 //   counter/{key}                         -> Counter (the limiter)
 //   counter_expiry/{resetAt}/{key}        -> null (sweep entry)
-//   schema                                -> 5
+//   schema                                -> 6
 //   handle_probe/{uuid}                   -> true, for a moment: migrate()
 //                                            checks that `readKv` is a
 //                                            handle on the same database

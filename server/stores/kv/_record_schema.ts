@@ -4,17 +4,22 @@
 // as a stable format; it is not upgraded in place. A later version adds
 // its step here, idempotent and committed record by record with checks, so
 // instances that start together may run it at once, and records the
-// version last.
+// version last. Version 6 lists sessions by the single sign-on identity
+// that made them (`ssoSubjectKey` in KINDS): a store of version 5 gets the
+// entries of the sessions that recorded it (`indexSessionIdentities`).
 
+import type { StoredSession } from "../../core/records.ts";
 import { commit } from "./_atomic.ts";
 import type { RecordKeys } from "./_record_keys.ts";
+import { Writes } from "./_record_writes.ts";
 
 /** The schema version KvRecords writes and reads. */
-export const RECORDS_SCHEMA_VERSION = 5;
+export const RECORDS_SCHEMA_VERSION = 6;
 
 /**
  * Brings the store to {@linkcode RECORDS_SCHEMA_VERSION}: an empty one gets
- * its version; one of another version is refused with what to do.
+ * its version, one of version 5 its sessions' identity entries first; one
+ * of another version is refused with what to do.
  */
 export async function migrateRecords(
   kv: Deno.Kv,
@@ -24,13 +29,41 @@ export async function migrateRecords(
   for (;;) {
     const current = await kv.get<number>(k.schema());
     if (current.value === RECORDS_SCHEMA_VERSION) return;
-    if (current.value !== null) refuse(current.value, prefix);
+    if (current.value === 5) await indexSessionIdentities(kv, k);
+    else if (current.value !== null) refuse(current.value, prefix);
     // Checked against the absent version: of instances starting together,
     // one writes; the others read the version it wrote on the next pass.
     const written = await commit(
       kv.atomic().check(current).set(k.schema(), RECORDS_SCHEMA_VERSION),
     );
     if (written.ok) return;
+  }
+}
+
+/**
+ * Version 5 to 6: each session that recorded its single sign-on identity
+ * gets its entry under it. The session is written again as it is (a put
+ * from a `before` without the identity), so its expiry entry's sweep note
+ * names the new entry and keeps the record's versionstamp; checked on the
+ * version read, and read again when another write came first. Idempotent:
+ * instances starting together may both run it.
+ */
+async function indexSessionIdentities(
+  kv: Deno.Kv,
+  k: RecordKeys,
+): Promise<void> {
+  for await (
+    const listed of kv.list<StoredSession>({ prefix: k.records("session") })
+  ) {
+    let entry: Deno.KvEntryMaybe<StoredSession> = listed;
+    while (entry.value !== null && entry.value.ssoSubjectKey !== undefined) {
+      const { ssoSubjectKey: _, ...before } = entry.value;
+      const writes = new Writes(k, Date.now())
+        .check(entry.key, entry.versionstamp)
+        .putRecord("session", entry.value, before, new Set());
+      if ((await commit(writes.operation(kv))).ok) break;
+      entry = await kv.get<StoredSession>(entry.key);
+    }
   }
 }
 
