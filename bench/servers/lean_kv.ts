@@ -1,6 +1,6 @@
 // The lean baseline on Deno KV: what a careful engineer writes with no
 // library. SHA-256 of the cookie token, then the two direct reads that
-// return session and account (the key layout of KvRecords, schema 5,
+// return session and account (the key layout of KvRecords, schemas 5–6,
 // seeded by the real KvStore: server/stores/kv/_record_keys.ts), then the
 // JSON identity. It does not check expiry, disabled
 // accounts or revocation, and reads no capabilities.

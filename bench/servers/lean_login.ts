@@ -1,6 +1,6 @@
 // The lean login on Deno KV: what a careful engineer writes with no
 // library, the floor of a login that keeps its session durably. It reads
-// the account by its email (the key layout of KvRecords, schema 5, seeded
+// the account by its email (the key layout of KvRecords, schemas 5–6, seeded
 // by the real KvStore: the account's copy under its folded email, one
 // read), verifies the password with argon2id, commits one session record
 // and answers the identity with the cookie. It has no session cap, no audit event, no binding to the
