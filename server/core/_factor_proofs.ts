@@ -3,7 +3,8 @@
 // sign-in: a TOTP code (its time step accepted once per account), a
 // recovery code (single use) and a passkey assertion (its challenge single
 // use, bound to a use and kept server-side under a cookie; its counter
-// checked; as a second step, spent with the pending sign-in as a code is).
+// checked; spent with the pending sign-in it finishes, or bound to the
+// session it re-authenticates, as a code is).
 // Each answers whether the proof holds; the callers say why not.
 
 import { hashToken, isTokenShaped, randomToken } from "./_crypto.ts";
@@ -202,50 +203,25 @@ function challengeOf(req: Request): string | null {
 }
 
 /**
- * Verifies a passkey assertion against the request's challenge (issued for
- * `use`) and records its use (the counter must grow, or stay 0). With
- * `userId`, only that account's passkeys and challenges count. The passkey,
- * or null (a dead challenge and a refused assertion alike).
+ * Proves a passkey assertion for what `binding` names, against the
+ * challenge the request's cookie names (issued for `use`, for the account
+ * `userId`): true once. As the second step of a sign-in (`pending`) or a
+ * re-authentication (`actor`). The challenge is read, not spent, before
+ * the assertion is verified; the challenge and the passkey's use are then
+ * spent in one commit with the pending sign-in, or checked against the
+ * session's account (see `PasskeyUse`): of second steps sent at once with
+ * one assertion, the later ones find the sign-in gone, not the challenge
+ * spent, and are no guess; a re-authentication whose session ended in
+ * flight spends nothing (`session_absent`). A refused assertion spends its
+ * challenge all the same: a challenge is single use.
  */
 export async function spendPasskey(
   store: Store,
   rp: RelyingParty,
   req: Request,
   use: ChallengeUse,
-  userId: string | null,
-  response: unknown,
-  now: number,
-  // Read before the use is recorded: the caller binds its session to it.
-  before?: (passkey: PasskeyRecord) => Promise<boolean>,
-): Promise<PasskeyRecord | null> {
-  const challenge = await spendChallenge(store, req, use, now);
-  if (challenge === null) return null;
-  return await provePasskey(store, rp, challenge, {
-    userId,
-    response,
-    now,
-    ...(before === undefined ? {} : { before }),
-  });
-}
-
-/**
- * Proves a passkey assertion as the second step of `pending`'s sign-in,
- * against the challenge the request's cookie names (issued for
- * `second_factor`, for the account `userId`): true once. The challenge is
- * read, not spent, before the assertion is verified; the challenge, the
- * passkey's use and the pending sign-in are then spent in one commit, as a
- * code is with its pending sign-in (see `PasskeyUse`): of second steps sent
- * at once with one assertion, the later ones find the sign-in gone, not
- * the challenge spent, and are no guess. A refused assertion spends its
- * challenge all the same: a challenge is single use.
- */
-export async function spendPendingPasskey(
-  store: Store,
-  rp: RelyingParty,
-  req: Request,
-  { userId, response, now, pending }: PendingPasskeyProof,
+  { userId, response, now, binding }: BoundPasskeyProof,
 ): Promise<boolean> {
-  const use = "second_factor";
   const tokenHash = challengeOf(req);
   if (tokenHash === null) return false;
   const challenge = await store.findChallenge(tokenHash, use, now);
@@ -254,22 +230,22 @@ export async function spendPendingPasskey(
     userId,
     response,
     now,
-    spending: { challenge: { tokenHash, use }, pending },
+    spending: { challenge: { tokenHash, use }, ...binding },
   });
   if (passkey === null) await store.spendChallenge(tokenHash, use, now);
   return passkey !== null;
 }
 
-/** What {@linkcode spendPendingPasskey} checks, and the sign-in it finishes. */
-export interface PendingPasskeyProof {
-  /** The account of the pending sign-in: only its passkeys count. */
+/** What {@linkcode spendPasskey} checks, and what it is spent for. */
+export interface BoundPasskeyProof {
+  /** The account proving itself: only its passkeys count. */
   userId: string;
   /** The browser's assertion. */
   response: unknown;
   /** Now, ms. */
   now: number;
-  /** The pending sign-in the assertion finishes. */
-  pending: PendingBinding;
+  /** The pending sign-in it finishes, or the session it re-authenticates. */
+  binding: CodeBinding;
 }
 
 /** What {@linkcode provePasskey} checks an assertion with. */
@@ -282,13 +258,13 @@ export interface PasskeyProof {
   now: number;
   /** Read before the use is recorded: the caller binds its session to it. */
   before?: (passkey: PasskeyRecord) => Promise<boolean>;
-  /** Spent with the use, in its commit (see `PasskeyUse`). */
-  spending?: Pick<PasskeyUse, "challenge" | "pending">;
+  /** Spent with the use, or bound to it, in its commit (see `PasskeyUse`). */
+  spending?: Pick<PasskeyUse, "challenge" | "pending" | "actor">;
 }
 
 /**
  * The second half of {@linkcode spendPasskey}, for a caller that spent the
- * challenge itself (to tell a dead one apart): verifies the assertion
+ * challenge itself (a passwordless sign-in, to tell a dead one apart): verifies the assertion
  * against `challenge` and records the passkey's use. The passkey, or null.
  */
 export async function provePasskey(

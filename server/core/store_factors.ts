@@ -134,9 +134,11 @@ export interface PendingSpend {
  * What spending a passkey's assertion writes. With `pending` (the second
  * step of a sign-in), the use is recorded only while that pending sign-in
  * of the passkey's account is live, and ends it in the same commit, as a
- * code's spend does.
+ * code's spend does; with `actor` (a re-authentication), only while the
+ * session it re-authenticates stands, else `session_absent` and nothing
+ * spent.
  */
-export interface PasskeyUse extends PendingSpend {
+export interface PasskeyUse extends PendingSpend, ByActor {
   /** The counter of the assertion. */
   counter: number;
   /** Now, ms. */
@@ -398,7 +400,9 @@ export interface FactorStore {
    * count). False otherwise (a replayed or cloned authenticator). With
    * `use.challenge` and `use.pending`, only while that challenge and that
    * pending sign-in of the passkey's account are live, spending both in
-   * the same commit (false, and nothing spent, otherwise).
+   * the same commit (false, and nothing spent, otherwise); with
+   * `use.actor`, `session_absent` and nothing spent once it no longer
+   * stands.
    */
   usePasskey(id: string, use: PasskeyUse): Promise<boolean>;
 

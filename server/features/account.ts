@@ -170,16 +170,15 @@ export function accountOperations(context: GatehouseContext): Operations<
       return null;
     }
     if (proof.kind === "passkey") {
-      const passkey = await spendPasskey(
-        store,
-        rp(),
-        req,
-        "reauthenticate",
-        identity.id,
-        proof.value,
-        at,
-      );
-      if (passkey === null) {
+      // Its challenge and use are spent only while the session it
+      // re-authenticates stands, as a code is.
+      const proven = await spendPasskey(store, rp(), req, "reauthenticate", {
+        userId: identity.id,
+        response: proof.value,
+        now: at,
+        binding: { actor: standing },
+      });
+      if (!proven) {
         throw countedGuess(
           new AuthError("passkey_invalid", { meta: { field: "passkey" } }),
         );

@@ -30,7 +30,7 @@ import {
   lazyRelyingParty,
   readProof,
   spendCode,
-  spendPendingPasskey,
+  spendPasskey,
 } from "../core/_factor_proofs.ts";
 import type { Auth } from "../core/auth.ts";
 import { contextOfOptions, type GatehouseContext } from "../core/context.ts";
@@ -370,11 +370,11 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
         // and the pending sign-in are spent in one commit, as a code is: of
         // two second steps with one assertion, the later finds the sign-in
         // gone, not the challenge spent, and is no guess (410, below).
-        spent = await spendPendingPasskey(store, rp(), req, {
+        spent = await spendPasskey(store, rp(), req, "second_factor", {
           userId: user.id,
           response: proof.value,
           now: at,
-          pending: { tokenHash, now: at },
+          binding: { pending: { tokenHash, now: at } },
         });
       }
       if (!spent) {

@@ -8,8 +8,9 @@
 // its factors as they were and no event of the change. Before, turning TOTP
 // off, new recovery codes, confirming an enrolment and removing a passkey
 // all committed after the lockdown; so did, until they were bound too,
-// starting an enrolment, renaming a passkey, a registration's challenge and
-// the recovery code a re-authentication spends. Every store.
+// starting an enrolment, renaming a passkey, a registration's challenge,
+// the recovery code a re-authentication spends and the challenge and use of
+// a re-authentication's passkey. Every store.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { pairTest } from "../fixtures/instances.ts";
@@ -19,6 +20,13 @@ import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
 import { enrolTotp } from "../fixtures/second_factor.ts";
 import { totpCode } from "../../server/core/totp.ts";
 import { hashRecoveryCode } from "../../server/core/recovery_codes.ts";
+import { hashToken } from "../../server/core/_crypto.ts";
+import { createAuthenticator } from "../fixtures/webauthn.ts";
+import {
+  assertion,
+  join,
+  registerPasskey,
+} from "../fixtures/passkey_ceremonies.ts";
 import type { Store } from "../../mod.ts";
 
 type Api = ReturnType<typeof servedSecurityApi>;
@@ -322,6 +330,79 @@ pairTest(
     } finally {
       gate.release();
       await Promise.all([a.close(), b.close()]);
+    }
+  },
+);
+
+pairTest(
+  "spend nothing of a held passkey re-authentication once another instance disabled or signed out the account",
+  async (pair) => {
+    // The assertion is right; the session it would renew ended in flight:
+    // its challenge stays unspent, the passkey's counter and last use stay
+    // as they were, and no re-authentication is recorded.
+    const root = await addUser(pair.b, {
+      email: "root@example.com",
+      role: "admin",
+    });
+    let n = 0;
+    for (const intervention of INTERVENTIONS) {
+      n++;
+      const gate = held(pair.a, "usePasskey");
+      const a = servedSecurityApi(gate.store);
+      const b = servedSecurityApi(pair.b);
+      try {
+        const rootCookie = await b.login(root.email);
+        const user = await addUser(pair.b, {
+          email: `passkey${n}@example.com`,
+          role: "member",
+        });
+        const cookie = await a.login(user.email);
+        const key = await createAuthenticator();
+        const passkeyId = await registerPasskey(a, cookie, key);
+        const proof = await assertion(a, key, cookie);
+        const [before] = await pair.b.listPasskeys(user.id);
+        await a.gatehouse.settled();
+
+        gate.arm();
+        const inFlight = a.call("POST", "/api/auth/reauthenticate", {
+          passkey: proof.response,
+        }, { cookie: join(cookie, proof.challenge) });
+        await gate.reached();
+        const [m, p, bd] = intervention.request(user.id);
+        const done = await b.call(m, p, bd, { cookie: rootCookie });
+        assert(done.status === 200 || done.status === 204, intervention.name);
+        await done.body?.cancel();
+        gate.release();
+        const label =
+          `a passkey re-authentication of an account ${intervention.name}`;
+        assertEquals(
+          await answerOf(await inFlight),
+          "401 session_absent",
+          label,
+        );
+        await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
+        const [after] = await pair.b.listPasskeys(user.id);
+        assertEquals(after?.id, passkeyId, label);
+        assertEquals(after?.counter, before?.counter, label);
+        assertEquals(after?.lastUsedAt, before?.lastUsedAt, label);
+        const token = decodeURIComponent(proof.challenge.split("=")[1]!);
+        assert(
+          await pair.b.findChallenge(
+            hashToken(token),
+            "reauthenticate",
+            a.clock(),
+          ) !== null,
+          `${label}: its challenge was spent`,
+        );
+        assertEquals(
+          await eventsOf(pair.b, user.id, "reauthenticated"),
+          0,
+          label,
+        );
+      } finally {
+        gate.release();
+        await Promise.all([a.close(), b.close()]);
+      }
     }
   },
 );

@@ -22,7 +22,7 @@ import type {
   PasskeyUse,
   Store,
 } from "../store.ts";
-import { committing, readRecord, readRecords, unchanged } from "./_commit.ts";
+import { committing, readRecords, unchanged } from "./_commit.ts";
 import {
   accountPut,
   afterRemoval,
@@ -189,7 +189,9 @@ function updatePasskey(
 // finishes together, and the others find the sign-in gone rather than the
 // challenge spent (before, the challenge was spent first and the sign-in
 // later: those counted a wrong proof, and five such ended the pending
-// sign-in under the winner).
+// sign-in under the winner). With `actor` (a re-authentication), the
+// session's account is read and checked by the same commit: a session
+// ended in flight spends neither the challenge nor the use.
 function usePasskey(
   records: RecordStore,
   id: string,
@@ -197,8 +199,12 @@ function usePasskey(
 ): Promise<boolean> {
   const { challenge, pending } = use;
   return committing(records, async () => {
-    const [found, asked, signIn] = await Promise.all([
-      readRecord(records, "passkey", id),
+    const [own, asked, signIn] = await Promise.all([
+      readAsActor<[StoredPasskey]>(
+        records,
+        [{ kind: "passkey", key: id }],
+        use.actor,
+      ),
       challenge === undefined
         ? null
         : readChallenge(records, challenge.tokenHash, challenge.use, use.now),
@@ -206,6 +212,7 @@ function usePasskey(
         ? null
         : readPending(records, pending.tokenHash, pending.now),
     ]);
+    const [found] = own.found;
     const next = found === null ? null : counted(found.value, use);
     if (
       found === null || next === null || asked?.live === null ||
@@ -215,7 +222,10 @@ function usePasskey(
     ) {
       return { commit: null, result: false };
     }
-    const checks: Check[] = [unchanged("passkey", id, found)];
+    const checks: Check[] = [
+      unchanged("passkey", id, found),
+      ...own.checks,
+    ];
     const deletes: Delete[] = [];
     if (asked?.live && challenge !== undefined) {
       checks.push(unchanged("challenge", challenge.tokenHash, asked.found));
