@@ -189,19 +189,26 @@ export function accountOperations(context: GatehouseContext): Operations<
       return null;
     }
     const field = proof.kind === "totp" ? "code" : "recovery_code";
-    if ((await store.totp(identity.id)) === null) {
-      throw new AuthError("totp_not_enabled", { meta: { field } });
-    }
+    const totpOff = () =>
+      new AuthError("totp_not_enabled", { meta: { field } });
+    if ((await store.totp(identity.id)) === null) throw totpOff();
     // The same per-address count as the second step of a sign-in: a
     // session is no licence to grind codes (_account_lock.ts).
-    const proven = await lock.check(
-      scope,
-      client,
+    const proven = await lock.check(scope, client, async () => {
       // Spent only while the session it re-authenticates stands: a code
       // sent as its account is signed out everywhere stays the owner's.
-      () =>
-        spendCode(context, identity, client, proof, at, { actor: standing }),
-    );
+      const spent = await spendCode(context, identity, client, proof, at, {
+        actor: standing,
+      });
+      if (spent) return true;
+      // TOTP turned off meanwhile (another tab, another instance): the code
+      // was checked against nothing, and is no guess. Thrown, the attempt
+      // goes back, and the answer is an account's without TOTP, as the
+      // same proof sent a moment later gets (see sessionEnded for a
+      // password).
+      if ((await store.totp(identity.id)) === null) throw totpOff();
+      return false;
+    });
     if (proven instanceof Response) return proven;
     if (!proven) {
       throw countedGuess(new AuthError("code_invalid", { meta: { field } }));
