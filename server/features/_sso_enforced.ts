@@ -45,3 +45,21 @@ export function refuseEnforcedSignIn(
   throw refusal ??
     new AuthError("sso_required", { meta: { provider: provider.id } });
 }
+
+/**
+ * {@linkcode refuseEnforcedSignIn} for a sign-in that outlives its answer (a
+ * pending second step): `end` ends it first (true: this call ended it), so
+ * a retry finds it gone. Only the call that ended it records its
+ * `login.failed`; one that finds it ended already throws `refusal` alone.
+ */
+export async function endEnforcedSignIn(
+  context: Pick<GatehouseContext, "sso" | "trail">,
+  user: UserRecord,
+  attempt: Pick<EventParts, "client"> & { detail: Record<string, unknown> },
+  end: () => Promise<boolean>,
+  refusal: AuthError,
+): Promise<void> {
+  if (context.sso.enforcedBy(fold(user.email)) === null) return;
+  if (!(await end())) throw refusal;
+  refuseEnforcedSignIn(context, user, attempt, refusal);
+}

@@ -44,7 +44,7 @@ import { readCookie, serializeCookie } from "../http/cookie.ts";
 import { decode, requiredString } from "../http/decode.ts";
 import { AuthError } from "../http/errors.ts";
 import { type Handler, NO_STORE, respond } from "../http/respond.ts";
-import { refuseEnforcedSignIn } from "./_sso_enforced.ts";
+import { endEnforcedSignIn } from "./_sso_enforced.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../core/recovery_codes.ts";
 import type { UserRecord } from "../core/store.ts";
 import { loadTotp } from "../core/_totp_loader.ts";
@@ -328,12 +328,16 @@ export function secondFactorOperations(context: GatehouseContext): Operations<
       // alone (DESIGN.md §13). Its password step refuses, but one taken
       // before the provider enforced the domain (an instance of before a
       // deploy, on the same store) must not finish here: the pending
-      // sign-in is dead, as for a password since changed; nothing is spent
-      // or counted, and starting again with the password says sso_required.
-      refuseEnforcedSignIn(context, user, {
-        client,
-        detail: { email: user.email, method: proof.kind },
-      }, PENDING_GONE);
+      // sign-in is ended, as for a password since changed, so a retry finds
+      // it gone and records nothing more; no proof is spent or counted, and
+      // starting again with the password says sso_required.
+      await endEnforcedSignIn(
+        context,
+        user,
+        { client, detail: { email: user.email, method: proof.kind } },
+        async () => (await store.spendPendingSignIn(tokenHash, at)) !== null,
+        PENDING_GONE,
+      );
       const scope = lock.scopeOf(req, fold(user.email));
       // Whether the proof held: its commit ended the pending sign-in too.
       let spent = false;
