@@ -13,7 +13,13 @@ import { assert, assertEquals } from "../fixtures/assert.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { held } from "../fixtures/instrument.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
-import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
+import { servedSecurityApi } from "../fixtures/security.ts";
+import {
+  type Call,
+  heldThrough,
+  INTERVENTIONS,
+  ownEvents,
+} from "../fixtures/standing.ts";
 import { fold } from "../../server/core/_fold.ts";
 import { uuidv7 } from "../../server/core/_crypto.ts";
 import type { Store } from "../../mod.ts";
@@ -40,7 +46,7 @@ interface Case {
   method: keyof Store;
   // The event the change records, by the account itself.
   event: string;
-  request(world: World): [string, string, unknown?];
+  request(world: World): Call;
   // Holds when nothing changed: the change was not committed.
   unchanged(world: World, b: Api): Promise<void>;
 }
@@ -100,26 +106,6 @@ const CASES: Case[] = [
   },
 ];
 
-// What the administrator on instance B does to the account.
-const INTERVENTIONS = [
-  {
-    name: "disabled",
-    request: (id: string): [string, string, unknown] => [
-      "PATCH",
-      `/api/users/${id}`,
-      { disabled: true },
-    ],
-  },
-  {
-    name: "signed out everywhere",
-    request: (id: string): [string, string, unknown] => [
-      "DELETE",
-      `/api/users/${id}/sessions`,
-      undefined,
-    ],
-  },
-] as const;
-
 // The account with its session on `a`, another on `b` and an identity at a
 // provider linked to it.
 async function setUp(
@@ -168,12 +154,6 @@ async function setUp(
   };
 }
 
-// The account's own events of type `type`.
-async function eventsOf(store: Store, userId: string, type: string) {
-  const { events } = await store.listAuditEvents({ limit: 100, userId });
-  return events.filter((e) => e.type === type && e.actorId === userId).length;
-}
-
 pairTest(
   "refuse a held change to one's own account or sessions once another instance disabled or signed out the account",
   async (pair) => {
@@ -192,44 +172,38 @@ pairTest(
           const rootCookie = await b.login(root.email);
           const { world, cookie } = await setUp(pair.b, a, b, n);
           await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
-          const before = await eventsOf(pair.b, world.userId, kase.event);
+          const before = await ownEvents(pair.b, world.userId, kase.event);
 
-          gate.arm();
-          const [method, path, body] = kase.request(world);
-          const inFlight = a.call(method, path, body, { cookie });
-          await gate.reached();
-          const [m, p, bd] = intervention.request(world.userId);
-          const done = await b.call(m, p, bd, { cookie: rootCookie });
-          const status = done.status;
-          await done.body?.cancel();
-          assert(
-            status === 200 || status === 204,
-            `${intervention.name}: ${status}`,
-          );
-          // Signed out everywhere, the account signs in again meanwhile.
-          const again = await b.call("POST", "/api/auth/login", {
-            email: world.email,
-            password: PASSWORD,
-          });
-          await again.body?.cancel();
-          if (again.status === 200) {
-            world.signedInAgain = again.headers.get("set-cookie")!
-              .split(";")[0]!;
-          }
-          gate.release();
           const label = `${kase.op} of an account ${intervention.name}`;
-          assertEquals(
-            await answerOf(await inFlight),
-            "401 session_absent",
-            label,
-          );
+          const answer = await heldThrough({
+            a,
+            b,
+            gate,
+            change: kase.request(world),
+            cookie,
+            meanwhile: intervention.request(world.userId),
+            adminCookie: rootCookie,
+            // Signed out everywhere, the account signs in again meanwhile.
+            async then() {
+              const again = await b.call("POST", "/api/auth/login", {
+                email: world.email,
+                password: PASSWORD,
+              });
+              await again.body?.cancel();
+              if (again.status === 200) {
+                world.signedInAgain = again.headers.get("set-cookie")!
+                  .split(";")[0]!;
+              }
+            },
+          });
+          assertEquals(answer, "401 session_absent", label);
           await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
           await kase.unchanged(world, b);
           if (world.signedInAgain !== null) {
             assert(await b.live(world.signedInAgain), `${label}: ended`);
           }
           assertEquals(
-            await eventsOf(pair.b, world.userId, kase.event),
+            await ownEvents(pair.b, world.userId, kase.event),
             before,
             label,
           );
@@ -279,7 +253,7 @@ pairTest(
       await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
       assertEquals((await pair.b.userById(world.userId))?.name, "Renamed");
       assertEquals(
-        await eventsOf(pair.b, world.userId, "account.updated"),
+        await ownEvents(pair.b, world.userId, "account.updated"),
         1,
       );
     } finally {

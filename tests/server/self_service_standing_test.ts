@@ -17,6 +17,7 @@ import { pairTest } from "../fixtures/instances.ts";
 import { held } from "../fixtures/instrument.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
+import { heldThrough, INTERVENTIONS, ownEvents } from "../fixtures/standing.ts";
 import { enrolTotp } from "../fixtures/second_factor.ts";
 import { totpCode } from "../../server/core/totp.ts";
 import { hashRecoveryCode } from "../../server/core/recovery_codes.ts";
@@ -160,26 +161,6 @@ const CASES: Case[] = [
   },
 ];
 
-// What the administrator on instance B does to the account.
-const INTERVENTIONS = [
-  {
-    name: "disabled",
-    request: (id: string): [string, string, unknown] => [
-      "PATCH",
-      `/api/users/${id}`,
-      { disabled: true },
-    ],
-  },
-  {
-    name: "signed out everywhere",
-    request: (id: string): [string, string, unknown] => [
-      "DELETE",
-      `/api/users/${id}/sessions`,
-      undefined,
-    ],
-  },
-] as const;
-
 // The account with its session on `a`, TOTP on or an enrolment pending, and
 // a passkey.
 async function setUp(
@@ -223,12 +204,6 @@ async function setUp(
   };
 }
 
-// The account's own events of type `type`.
-async function eventsOf(store: Store, userId: string, type: string) {
-  const { events } = await store.listAuditEvents({ limit: 100, userId });
-  return events.filter((e) => e.type === type && e.actorId === userId).length;
-}
-
 pairTest(
   "refuse a held change to one's own second factors once another instance disabled or signed out the account",
   async (pair) => {
@@ -249,32 +224,24 @@ pairTest(
           await a.gatehouse.settled();
           const before = kase.event === undefined
             ? 0
-            : await eventsOf(pair.b, world.userId, kase.event);
+            : await ownEvents(pair.b, world.userId, kase.event);
 
-          gate.arm();
-          const [method, path, body] = kase.request(world, a);
-          const inFlight = a.call(method, path, body, { cookie });
-          await gate.reached();
-          const [m, p, bd] = intervention.request(world.userId);
-          const done = await b.call(m, p, bd, { cookie: rootCookie });
-          const status = done.status;
-          await done.body?.cancel();
-          assert(
-            status === 200 || status === 204,
-            `${intervention.name}: ${status}`,
-          );
-          gate.release();
           const label = `${kase.op} of an account ${intervention.name}`;
-          assertEquals(
-            await answerOf(await inFlight),
-            "401 session_absent",
-            label,
-          );
+          const answer = await heldThrough({
+            a,
+            b,
+            gate,
+            change: kase.request(world, a),
+            cookie,
+            meanwhile: intervention.request(world.userId),
+            adminCookie: rootCookie,
+          });
+          assertEquals(answer, "401 session_absent", label);
           await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
           await kase.unchanged(world);
           if (kase.event !== undefined) {
             assertEquals(
-              await eventsOf(pair.b, world.userId, kase.event),
+              await ownEvents(pair.b, world.userId, kase.event),
               before,
               label,
             );
@@ -324,7 +291,7 @@ pairTest(
       await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
       assertEquals(await oldCodeSpends(world), false);
       assertEquals(
-        await eventsOf(pair.b, world.userId, "recovery_codes.regenerated"),
+        await ownEvents(pair.b, world.userId, "recovery_codes.regenerated"),
         1,
       );
     } finally {
@@ -395,7 +362,7 @@ pairTest(
           `${label}: its challenge was spent`,
         );
         assertEquals(
-          await eventsOf(pair.b, user.id, "reauthenticated"),
+          await ownEvents(pair.b, user.id, "reauthenticated"),
           0,
           label,
         );
