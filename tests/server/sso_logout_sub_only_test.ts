@@ -12,7 +12,6 @@ import { assert, assertEquals } from "../fixtures/assert.ts";
 import { addUser, PASSWORD } from "../fixtures/kv.ts";
 import { BACKENDS } from "../fixtures/stores.ts";
 import { type SsoWorld, ssoWorld, TestBrowser } from "../fixtures/sso.ts";
-import { BACKCHANNEL_LOGOUT_EVENT } from "../../server/core/sso/logout_token.ts";
 
 // A password sign-in of `email` in a browser of its own.
 async function passwordSession(
@@ -50,24 +49,7 @@ async function unlinkOnly(
 
 // A logout token naming only `sub`, posted once: its answer's status.
 async function logoutBySub(world: SsoWorld, sub: string): Promise<number> {
-  const token = await world.idp!.sign({
-    iss: world.idp!.issuer,
-    aud: "gatehouse",
-    iat: Math.floor(Date.now() / 1000),
-    jti: crypto.randomUUID(),
-    events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
-    sub,
-  }, { typ: "logout+jwt" });
-  const res = await fetch(
-    `${world.origin}/api/auth/sso/acme/backchannel-logout`,
-    {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ logout_token: token }),
-    },
-  );
-  await res.body?.cancel();
-  return res.status;
+  return (await world.logout({ sub })).status;
 }
 
 for (const backend of BACKENDS) {

@@ -10,7 +10,6 @@ import { assert, assertEquals } from "../fixtures/assert.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { BACKENDS } from "../fixtures/stores.ts";
 import { ssoWorld, TestBrowser } from "../fixtures/sso.ts";
-import { BACKCHANNEL_LOGOUT_EVENT } from "../../server/core/sso/logout_token.ts";
 
 for (const backend of BACKENDS) {
   Deno.test({
@@ -56,24 +55,7 @@ for (const backend of BACKENDS) {
         assertEquals(unlink.status, 204);
         assert(await world.identity(browser) !== null);
 
-        const token = await world.idp!.sign({
-          iss: world.idp!.issuer,
-          aud: "gatehouse",
-          iat: Math.floor(Date.now() / 1000),
-          jti: crypto.randomUUID(),
-          events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
-          sub: "ada",
-          sid,
-        }, { typ: "logout+jwt" });
-        const res = await fetch(
-          `${world.origin}/api/auth/sso/acme/backchannel-logout`,
-          {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ logout_token: token }),
-          },
-        );
-        await res.body?.cancel();
+        const res = await world.logout({ sub: "ada", sid });
         assertEquals(res.status, 200);
         assertEquals(
           await world.identity(browser),
@@ -145,24 +127,7 @@ for (const backend of BACKENDS) {
           "ada@acme.example",
         );
 
-        const token = await world.idp!.sign({
-          iss: world.idp!.issuer,
-          aud: "gatehouse",
-          iat: Math.floor(Date.now() / 1000),
-          jti: crypto.randomUUID(),
-          events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
-          sub: "ada",
-          sid,
-        }, { typ: "logout+jwt" });
-        const res = await fetch(
-          `${world.origin}/api/auth/sso/acme/backchannel-logout`,
-          {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ logout_token: token }),
-          },
-        );
-        await res.body?.cancel();
+        const res = await world.logout({ sub: "ada", sid });
         assertEquals(res.status, 200);
         assertEquals(
           await world.identity(adaBrowser),
