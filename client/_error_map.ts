@@ -212,14 +212,24 @@ export function errorFromAnswer(
   return new Class(message, options);
 }
 
-/** Seconds from a `Retry-After` value (delta-seconds or an HTTP date), or null. */
+/**
+ * Seconds from a `Retry-After` value (delta-seconds or an HTTP date), or null.
+ * A delay no date can hold (past the year 275760, or digits beyond a safe
+ * integer) is null too, as if unsaid: the screens would otherwise say "try
+ * again in 0 minutes" or "at ." (`formatMoment` of an invalid date).
+ */
 export function parseRetryAfter(
   value: string | null,
   now: number = Date.now(),
 ): number | null {
   if (value === null) return null;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (/^\d+$/.test(trimmed)) {
+    const seconds = Number(trimmed);
+    const datable = Number.isSafeInteger(seconds) &&
+      !Number.isNaN(new Date(now + seconds * 1000).getTime());
+    return datable ? seconds : null;
+  }
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return null;
   return Math.max(0, Math.ceil((at - now) / 1000));

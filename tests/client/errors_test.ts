@@ -410,3 +410,24 @@ Deno.test("RateLimitedError reads Retry-After as seconds or as an HTTP date", as
   assert.ok(unsaid instanceof RateLimitedError);
   assert.equal(unsaid.retryAfter, null);
 });
+
+Deno.test("RateLimitedError reads a Retry-After no date can hold as unsaid", async () => {
+  for (
+    const header of ["9".repeat(400), "9007199254740993", "10000000000000"]
+  ) {
+    env.use(
+      http.post(
+        "*/api/auth/login",
+        () =>
+          HttpResponse.json({ error: "x", code: "login_rate_limited" }, {
+            status: 429,
+            headers: { "retry-after": header },
+          }),
+      ),
+    );
+    const error = await rejection(login("a@example.com", "p"));
+    assert.ok(error instanceof RateLimitedError);
+    assert.equal(error.retryAfter, null, header);
+    assert.equal(error.retryAt, null, header);
+  }
+});

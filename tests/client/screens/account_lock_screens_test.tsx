@@ -32,6 +32,9 @@ const LANGUAGES = [
     reset:
       "Sign-in to this account is paused after too many failed attempts. Reset your password to sign in again, or ask an administrator to unlock the account.",
     limiter: "Too many attempts. Try again in 2 minutes.",
+    pausedLater:
+      "Sign-in to this account is paused after too many failed attempts. Try again later.",
+    limiterLater: "Too many attempts. Try again later.",
     badge: "Locked until ",
     unlock: "Unlock",
     unlocked: "Ada can sign in again.",
@@ -45,6 +48,9 @@ const LANGUAGES = [
     reset:
       "El inicio de sesión en esta cuenta está pausado tras demasiados intentos fallidos. Restablece tu contraseña para volver a entrar, o pide a un administrador que desbloquee la cuenta.",
     limiter: "Demasiados intentos. Vuelve a intentarlo en 2 minutos.",
+    pausedLater:
+      "El inicio de sesión en esta cuenta está pausado tras demasiados intentos fallidos. Vuelve a intentarlo más tarde.",
+    limiterLater: "Demasiados intentos. Vuelve a intentarlo más tarde.",
     badge: "Bloqueada hasta ",
     unlock: "Desbloquear",
     unlocked: "Ada ya puede volver a iniciar sesión.",
@@ -98,6 +104,24 @@ for (const language of LANGUAGES) {
     await language.run(async () => {
       env.use(testing.loginAccountLocked(86_400 * 365, true));
       assert.equal(await signInRefused(), language.reset);
+    });
+  });
+
+  // A Retry-After past what a date can hold (a proxy's or a buggy server's)
+  // is as good as none: the sentence says "later", not "at ." or "in 0
+  // minutes".
+  Deno.test(`LoginScreen says "later" for a wait no date can hold (${language.name})`, async () => {
+    await language.run(async () => {
+      for (const seconds of [1e13, 2 ** 53 + 2]) {
+        env.use(testing.loginAccountLocked(seconds));
+        assert.equal(await signInRefused(), language.pausedLater, `${seconds}`);
+        env.use(testing.loginRateLimited(seconds));
+        assert.equal(
+          await signInRefused(),
+          language.limiterLater,
+          `${seconds}`,
+        );
+      }
     });
   });
 
