@@ -26,6 +26,7 @@ import type { LockHold } from "../fixtures/sqlite_lock_holder.ts";
 async function served(
   fn: (world: {
     path: string;
+    store: SqliteStore;
     login(): Promise<Response>;
     check(cookie: string): Promise<Response>;
     cookie: string;
@@ -53,7 +54,7 @@ async function served(
     const check = (cookie: string) =>
       fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
     await settled(store);
-    await fn({ path, login, check, cookie, logger });
+    await fn({ path, store, login, check, cookie, logger });
   } finally {
     await gatehouse.settled();
     await server.close();
@@ -117,6 +118,55 @@ Deno.test("SQLite: a sign-in waits for a lock this thread's own timer releases",
       assertEquals(logger.lines.filter((l) => l.level === "error"), []);
     } finally {
       app.close();
+    }
+  });
+});
+
+Deno.test("SQLite: a session check is answered while hundreds of writes wait for another thread's lock", async () => {
+  await served(async ({ path, store, check, cookie, logger }) => {
+    const worker = new Worker(
+      new URL("../fixtures/sqlite_lock_holder.ts", import.meta.url),
+      { type: "module" },
+    );
+    try {
+      const said: string[] = [];
+      let heard: () => void = () => {};
+      worker.onmessage = (e) => {
+        said.push(e.data);
+        heard();
+      };
+      const next = () => new Promise<void>((resolve) => heard = resolve);
+      const held = next();
+      worker.postMessage({ path, ms: 2_500 } satisfies LockHold);
+      await held;
+      const released = next();
+      // Hundreds of requests' writes at once (a sign-in's first is the
+      // limiter's count), all waiting for the lock. Each used to try for it
+      // on the thread, 10 ms a try and every try again each pause: the
+      // process was held up as long as the lock was.
+      const now = Date.now();
+      const writes = Array.from(
+        { length: 200 },
+        (_, i) =>
+          store.reserveAttempt(`crowd:${i}`, {
+            now,
+            windowMs: 60_000,
+            limit: 5,
+          }),
+      );
+      const started = performance.now();
+      const answer = await check(cookie);
+      const took = performance.now() - started;
+      assertEquals(answer.status, 200);
+      await answer.body?.cancel();
+      assertEquals(said, ["held"], "the lock was still held");
+      assert(took < 1_000, `the check took ${Math.round(took)} ms`);
+      const reserved = await Promise.all(writes);
+      assert(reserved.every((r) => r.admitted && r.count === 1));
+      await released;
+      assertEquals(logger.lines.filter((l) => l.level === "error"), []);
+    } finally {
+      worker.terminate();
     }
   });
 });

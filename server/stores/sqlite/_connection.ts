@@ -34,6 +34,9 @@ export class Connection {
   #db: DatabaseSync;
   #busyTimeout: number;
   #statements = new Map<string, StatementSync>();
+  // The writes waiting for the lock, and the last of them to settle.
+  #waiting = 0;
+  #line: Promise<void> = Promise.resolve();
 
   constructor(path: string, busyTimeout: number) {
     this.path = path;
@@ -85,15 +88,32 @@ export class Connection {
     // let the process go on (and let this thread's own holder, if any,
     // finish). `fn` runs in the turn that took the lock.
     const deadline = Date.now() + BEGIN_ATTEMPTS * this.#busyTimeout;
-    for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
-      if (this.#tryBegin()) return this.#finish(fn);
-      if (Date.now() >= deadline) {
-        throw new Error(
-          `The SQLite database at ${this.path} stayed locked by another ` +
-            `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
-        );
+    if (this.#waiting === 0 && this.#tryBegin()) return this.#finish(fn);
+    // Writes that find the lock taken wait in line, and only the first
+    // tries for it: each try may hold the thread WAIT_ON_THREAD, so
+    // hundreds of writes trying each would hold up the process as long as
+    // the lock is held. The line drains in one go once the first has it.
+    const ahead = this.#line;
+    let leave!: () => void;
+    this.#line = new Promise<void>((resolve) => leave = resolve);
+    this.#waiting++;
+    try {
+      await ahead;
+      for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
+        // Past its time (waiting behind another that gave up), a write
+        // gives up without a try on the thread.
+        if (Date.now() >= deadline) {
+          throw new Error(
+            `The SQLite database at ${this.path} stayed locked by another ` +
+              `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
+          );
+        }
+        if (this.#tryBegin()) return this.#finish(fn);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
-      await new Promise((resolve) => setTimeout(resolve, pause));
+    } finally {
+      this.#waiting--;
+      leave();
     }
   }
 
