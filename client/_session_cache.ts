@@ -38,19 +38,37 @@ export function endSession(client: QueryClient): void {
   dropSession(client);
 }
 
+// When each client last took a sign-in (its own, or another tab's): a call
+// sent before it went out under the session that sign-in replaced.
+const signedInAt = new WeakMap<QueryClient, number>();
+
+/** Notes that `client`'s session is a sign-in of this moment. */
+export function noteSignIn(client: QueryClient): void {
+  signedInAt.set(client, Date.now());
+}
+
 /**
  * What every failed call does (DESIGN.md §4: a 401 means "you are not
  * signed in"): when `error` says the session is gone (`isSessionRevoked`),
  * ends it here and, if this tab was signed in, tells the other tabs.
  * Returns whether it did. The query client's caches run it for each query
  * and mutation; the screens run it for the calls they make themselves (a
- * form's submit, the re-authentication dialog).
+ * form's submit, the re-authentication dialog). A call sent (`sentAt`, ms)
+ * before a sign-in this tab has taken since speaks of the session that
+ * sign-in replaced: nothing ends, and it answers true (its failure is
+ * nobody's to show), so a slow answer cannot sign every tab out of the
+ * session just begun.
  */
 export function endSessionIfRevoked(
   client: QueryClient,
   error: unknown,
+  sentAt?: number,
 ): boolean {
   if (!isSessionRevoked(error)) return false;
+  const since = signedInAt.get(client);
+  if (sentAt !== undefined && since !== undefined && sentAt < since) {
+    return true;
+  }
   const signedIn = Boolean(client.getQueryData(sessionQueryKey));
   endSession(client);
   if (signedIn) tellOtherTabs({ type: "session-ended" });
@@ -123,6 +141,7 @@ async function readSession(
 export function followOtherTabs(client: QueryClient): () => void {
   return listenToOtherTabs((message) => {
     if (message.type === "signed-in") {
+      noteSignIn(client);
       clearAllButSession(client);
       void client.invalidateQueries({ queryKey: sessionQueryKey });
     } else if (client.getQueryData(sessionQueryKey)) {

@@ -17,6 +17,7 @@ import {
 import {
   clearAllButSession,
   endSessionIfRevoked,
+  noteSignIn,
   sessionQueryKey,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
@@ -81,6 +82,17 @@ export function createAuthQueryClient(
   const onError = (error: unknown) => {
     endSessionIfRevoked(client, error);
   };
+  // A mutation's answer may come after a sign-in (here, or in another tab)
+  // that it went out before: it speaks of the session that sign-in ended.
+  // (Queries need no time: a sign-in removes and cancels them.)
+  const onMutationError = (
+    error: unknown,
+    _variables: unknown,
+    _context: unknown,
+    mutation: { state: { submittedAt: number } },
+  ) => {
+    endSessionIfRevoked(client, error, mutation.state.submittedAt);
+  };
   const defaultOptions: DefaultOptions = {
     ...options.defaultOptions,
     queries: { retry: retryTransient, ...options.defaultOptions?.queries },
@@ -89,7 +101,7 @@ export function createAuthQueryClient(
     ...options,
     defaultOptions,
     queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError }),
+    mutationCache: new MutationCache({ onError: onMutationError }),
   });
   return client;
 }
@@ -115,6 +127,7 @@ export function createAuthQueryClient(
  * ```
  */
 export function adoptSession(client: QueryClient, user: SessionUser): void {
+  noteSignIn(client);
   clearAllButSession(client);
   void client.cancelQueries({ queryKey: sessionQueryKey, exact: true });
   client.setQueryData<SessionUser | null>(sessionQueryKey, user);

@@ -54,12 +54,13 @@ export function useForm(): Form {
       if (pending.value) return;
       failure.value = null;
       pending.value = true;
+      const sentAt = Date.now();
       try {
         await task();
       } catch (error) {
         // A session found gone is the gate's to tell: its login screen
         // says so, and takes the form's place.
-        if (endSessionIfRevoked(error)) return;
+        if (endSessionIfRevoked(error, sentAt)) return;
         failure.value = error;
         failures.value += 1;
       } finally {

@@ -188,19 +188,23 @@ function ReauthDialog(
   );
 
   // A session found gone ends here, and the gate's login screen says so.
-  const fail = (error: unknown) => {
+  const fail = (error: unknown, sentAt?: number) => {
     pending.value = false;
-    if (!endSessionIfRevoked(error)) failure.value = error;
+    if (!endSessionIfRevoked(error, sentAt)) failure.value = error;
   };
   const prove = async (proof: () => Promise<Proof>) => {
     if (pending.value) return;
     pending.value = true;
     failure.value = null;
+    // When the call went out (not the passkey prompt before it).
+    let sentAt: number | undefined;
     try {
-      await reauthenticate(await proof());
+      const given = await proof();
+      sentAt = Date.now();
+      await reauthenticate(given);
       props.asking.done();
     } catch (error) {
-      fail(error);
+      fail(error, sentAt);
     }
   };
   const confirm = () => {

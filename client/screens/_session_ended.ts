@@ -21,13 +21,18 @@ export function useSessionEnded(): boolean {
  * session is gone ends it, as the query client does for its queries and
  * mutations, so the gate shows the login screen ("Your session has
  * ended"), and the other tabs follow. Returns whether it did; without a
- * query client there is no session to end, and it never does.
+ * query client there is no session to end, and it never does. `sentAt`
+ * (ms) is when the failed call went out: one sent before a sign-in this
+ * tab has taken since ends nothing (and is handled: true).
  */
-export function useEndSessionIfRevoked(): (error: unknown) => boolean {
+export function useEndSessionIfRevoked(): (
+  error: unknown,
+  sentAt?: number,
+) => boolean {
   const client = useContext(QueryClientContext);
   return useCallback(
-    (error: unknown) =>
-      client !== undefined && endSessionIfRevoked(client, error),
+    (error: unknown, sentAt?: number) =>
+      client !== undefined && endSessionIfRevoked(client, error, sentAt),
     [client],
   );
 }

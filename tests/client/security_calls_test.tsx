@@ -31,7 +31,7 @@ import {
 import { ServerTooOldError } from "../../client/service_errors.ts";
 import { listAuditEvents, revokeUserSessions } from "@gatehouse/client/admin";
 import * as testing from "@gatehouse/client/testing";
-import { QueryClientProvider } from "@tanstack/preact-query";
+import { MutationObserver, QueryClientProvider } from "@tanstack/preact-query";
 import { render, waitFor } from "@testing-library/preact";
 import {
   TAB_CHANNEL,
@@ -279,4 +279,60 @@ Deno.test("a tab whose session read finds it gone marks it ended (idle or expire
   await here.fetchQuery({ ...sessionQuery, staleTime: 0 });
   assert.equal(here.getQueryData(sessionQueryKey), null);
   assert.equal(here.getQueryData(sessionEndedKey), true);
+});
+
+Deno.test("a call answered 401 after another tab signed in does not end the new session", async () => {
+  // The call left under the session that ended (another tab's sign-out, an
+  // idle timeout); its answer arrives after the other tab signed in again.
+  const held = Promise.withResolvers<void>();
+  let sent = 0;
+  const reads = sessionReads(["signed-in"]);
+  reads.release();
+  env.use(
+    http.delete(
+      `*${OPERATIONS.revokeSession.path.replace(":id", ID)}`,
+      async () => {
+        sent += 1;
+        await held.promise;
+        return HttpResponse.json({
+          error: "Not signed in",
+          code: "session_absent",
+        }, {
+          status: 401,
+        });
+      },
+    ),
+    reads.handler,
+  );
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data?.type);
+  try {
+    const here = createAuthQueryClient();
+    testing.seedSession(here, testing.defaultUser);
+    const view = gated(here);
+    view.getByText("The app");
+    const call = new MutationObserver(here, {
+      mutationFn: () => revokeSession(ID),
+    }).mutate().catch((error: unknown) => error);
+    await waitFor(() => assert.equal(sent, 1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    fromAnotherTab({ type: "signed-in", userId: testing.defaultUser.id });
+    // This tab reads its session again: signed in.
+    await waitFor(() => assert.equal(reads.reads(), 1));
+    await waitFor(() => assert.equal(here.isFetching(), 0));
+    held.resolve();
+    assert.ok(await call instanceof UnauthorizedError);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      heard.filter((type) => type !== "signed-in"), // the other tab's own
+      [],
+      "no tab is told the session ended",
+    );
+    assert.deepEqual(here.getQueryData(sessionQueryKey), testing.defaultUser);
+    assert.equal(here.getQueryData(sessionEndedKey), undefined);
+    view.getByText("The app");
+  } finally {
+    otherTab.close();
+  }
 });

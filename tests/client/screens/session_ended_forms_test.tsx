@@ -17,6 +17,8 @@ import {
 } from "@gatehouse/client/testing";
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { TAB_CHANNEL } from "../../../client/_tabs.ts";
+import { OPERATIONS } from "@gatehouse/contract";
+import { http, HttpResponse } from "msw";
 import { admin, renderWith, type } from "./_screens.tsx";
 
 const env = installTestEnvironment({
@@ -96,6 +98,70 @@ Deno.test("a 401 while proving who one is drops the session, the login screen sa
     fireEvent.click(within(ask).getByRole("button", { name: "Confirm" }));
     await findSessionEnded(view);
     await waitFor(() => assert.deepEqual(heard, ["session-ended"]));
+  } finally {
+    otherTab.close();
+  }
+});
+
+Deno.test("a 401 on changing the password answered after another tab signed in leaves the new session", async () => {
+  // The change went out under the session that ended (another tab's
+  // sign-out, an idle timeout); its 401 arrives after the other tab signed
+  // in again, which this tab followed.
+  const held = Promise.withResolvers<void>();
+  let sent = 0;
+  let reads = 0;
+  env.use(
+    http.post(`*${OPERATIONS.changePassword.path}`, async () => {
+      sent += 1;
+      await held.promise;
+      return HttpResponse.json(
+        { error: "Not signed in", code: "session_absent" },
+        { status: 401 },
+      );
+    }),
+    http.get(`*${OPERATIONS.fetchSession.path}`, () => {
+      reads += 1;
+      return HttpResponse.json({
+        id: admin.id,
+        email: admin.email,
+        name: admin.name,
+        role: admin.role,
+      });
+    }),
+  );
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data?.type);
+  try {
+    const view = renderWith(gated(), admin);
+    type(view, "Current password", "an old password here");
+    type(view, "New password", "a brand new password");
+    type(view, "Repeat the password", "a brand new password");
+    fireEvent.click(view.getByRole("button", { name: "Change password" }));
+    await waitFor(() => assert.equal(sent, 1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const another = new BroadcastChannel(TAB_CHANNEL);
+    another.postMessage({
+      type: "signed-in",
+      userId: admin.id,
+      tab: "another-tab",
+    });
+    another.close();
+    await waitFor(() => assert.equal(reads, 1));
+    await waitFor(() => assert.equal(view.client.isFetching(), 0));
+    held.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      heard.filter((type) => type !== "signed-in"), // the other tab's own
+      [],
+      "no tab is told the session ended",
+    );
+    assert.notEqual(view.client.getQueryData(sessionQueryKey), null);
+    assert.equal(
+      view.queryByText("Your session has ended. Sign in again."),
+      null,
+    );
+    view.getByRole("button", { name: "Change password" });
   } finally {
     otherTab.close();
   }
