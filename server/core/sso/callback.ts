@@ -14,6 +14,7 @@ import { openidClient } from "./_libraries.ts";
 import { safeMessage } from "./_redact.ts";
 import {
   identityFromClaims,
+  isKeptText,
   needsUserinfo,
   type SsoClaims,
   type SsoIdentity,
@@ -139,11 +140,11 @@ export async function finishSsoFlow(
   // reads a `sub` up to 1024 characters): a longer one could never be
   // logged out by `sub`, and is past what a store keeps in one record
   // (a Deno KV value holds 64 KiB). OIDC Core §2 allows 255. An unpaired
-  // surrogate is not text every store keeps and finds alike (Postgres
-  // refuses it, SQLite keeps bytes no lookup matches).
+  // surrogate or a NUL is not text every store keeps and finds alike
+  // (`isKeptText`).
   if (
     typeof claims.sub !== "string" || claims.sub === "" ||
-    claims.sub.length > MAX_SUBJECT || !claims.sub.isWellFormed()
+    claims.sub.length > MAX_SUBJECT || !isKeptText(claims.sub)
   ) {
     return refused(
       flow,

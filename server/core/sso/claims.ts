@@ -164,6 +164,28 @@ function readName(value: unknown): string | null {
   return name;
 }
 
+/**
+ * Whether `value` is text every store keeps and finds again alike:
+ * well-formed (an unpaired surrogate is refused by Postgres, and kept by
+ * SQLite as bytes no lookup matches) and free of NUL (which Postgres
+ * refuses in text and jsonb alike; DESIGN.md §5). A provider's `sub` or
+ * `sid` that is not is refused, or as good as none.
+ *
+ * @param value The text.
+ * @returns True when every store keeps it.
+ *
+ * @example
+ * ```ts
+ * import { isKeptText } from "./claims.ts";
+ *
+ * console.assert(isKeptText("248289761001"));
+ * console.assert(!isKeptText("ada\u0000") && !isKeptText("ada\ud800"));
+ * ```
+ */
+export function isKeptText(value: string): boolean {
+  return value.isWellFormed() && !value.includes("\u0000");
+}
+
 /** The longest provider session id (`sid`) kept or looked up, UTF-8 bytes. */
 export const MAX_SID_BYTES = 1024;
 
@@ -171,12 +193,12 @@ export const MAX_SID_BYTES = 1024;
  * Whether `value` is a `sid` sessions can be kept and found by: a
  * non-empty, well-formed string of at most {@linkcode MAX_SID_BYTES} UTF-8
  * bytes. A longer one is past what a store indexes (a Deno KV key holds
- * 2048 bytes), and an unpaired surrogate is not text every store keeps and
- * finds alike (Postgres refuses it, SQLite keeps bytes no lookup matches):
- * an ID token's is as good as none, a logout token's is refused.
+ * 2048 bytes), and text that is not {@linkcode isKeptText} (an unpaired
+ * surrogate, NUL) is not kept and found alike by every store: an ID
+ * token's is as good as none, a logout token's is refused.
  */
 export function isUsableSid(value: unknown): value is string {
-  return typeof value === "string" && value !== "" && value.isWellFormed() &&
+  return typeof value === "string" && value !== "" && isKeptText(value) &&
     value.length <= MAX_SID_BYTES &&
     new TextEncoder().encode(value).length <= MAX_SID_BYTES;
 }

@@ -6,7 +6,7 @@
 // else — so an ID token (or any other JWT the provider signs for us) can
 // never be replayed here as a logout.
 
-import { isUsableSid } from "./claims.ts";
+import { isKeptText, isUsableSid } from "./claims.ts";
 import { SSO_CLOCK_TOLERANCE, type SsoClient } from "./discovery.ts";
 import { refuse, type SsoRefusal } from "./errors.ts";
 import { jose } from "./_libraries.ts";
@@ -189,12 +189,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 // null when absent, undefined when present but not a usable string (an
-// unpaired surrogate names nothing a store keeps).
+// unpaired surrogate or a NUL names nothing a store keeps: isKeptText).
 function readText(value: unknown): string | null | undefined {
   if (value === undefined) return null;
   if (
     typeof value !== "string" || value === "" || value.length > MAX_TEXT ||
-    !value.isWellFormed()
+    !isKeptText(value)
   ) {
     return undefined;
   }
