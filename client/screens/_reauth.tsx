@@ -103,8 +103,11 @@ export function useReauthentication(): Reauthentication {
   // else the earlier ones would wait for ever.
   const waiting = useRef<{ resolve: () => void; reject: () => void }[]>([]);
   // Gone while the dialog asks: nobody is left to answer it, so the calls
-  // waiting are cancelled (else their promises would never settle).
+  // waiting are cancelled (else their promises would never settle); and a
+  // call refused once it is gone (sent before, answered after) is too.
+  const gone = useRef(false);
   useEffect(() => () => {
+    gone.current = true;
     for (const waiter of waiting.current.splice(0)) waiter.reject();
   }, []);
 
@@ -114,6 +117,7 @@ export function useReauthentication(): Reauthentication {
         return await call();
       } catch (error) {
         if (!(error instanceof ReauthenticationRequiredError)) throw error;
+        if (gone.current) throw error;
         await new Promise<void>((resolve, reject) => {
           waiting.current.push({ resolve, reject: () => reject(error) });
           if (asking.value !== null) return;

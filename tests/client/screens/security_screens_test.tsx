@@ -205,6 +205,41 @@ Deno.test("a call waiting in the reauthentication dialog is cancelled when its c
   assert.equal(outcome, "ReauthenticationRequiredError");
 });
 
+Deno.test("a call refused after its component went away is cancelled, not left waiting for a dialog nobody shows", async () => {
+  // The call left while the component was there; its refusal comes back
+  // after it went away (the person moved on while it was answered).
+  const answer = Promise.withResolvers<never>();
+  let settled: Promise<unknown> | undefined;
+  function Asking() {
+    const reauth = useReauthentication();
+    return (
+      <>
+        <button
+          type="button"
+          onClick={() => settled = reauth.guard(() => answer.promise)}
+        >
+          Go
+        </button>
+        {reauth.dialog}
+      </>
+    );
+  }
+  const view = renderWith(<Asking />, admin);
+  fireEvent.click(view.getByRole("button", { name: "Go" }));
+  view.unmount();
+  answer.reject(
+    new ReauthenticationRequiredError(undefined, {
+      code: "reauthentication_required",
+      status: 403,
+    }),
+  );
+  const outcome = await Promise.race([
+    settled!.then(() => "resolved", (error: Error) => error.name),
+    new Promise((resolve) => setTimeout(() => resolve("pending"), 1_000)),
+  ]);
+  assert.equal(outcome, "ReauthenticationRequiredError");
+});
+
 Deno.test("the reauthentication dialog shows a wrong password, and cancelling leaves the refusal in the action's dialog", async () => {
   env.use(
     testing.listUsersOk([ada]),
