@@ -75,6 +75,20 @@ export function endSessionIfRevoked(
   return true;
 }
 
+/**
+ * The cached session takes `user`, an answer about the signed-in account
+ * (its own change saved), only while it is still that account's: an answer
+ * that outlived a sign-out, or a sign-in of another account in another
+ * tab, would put the previous account back on screen over the session
+ * the browser holds now.
+ */
+export function updateSession(client: QueryClient, user: SessionUser): void {
+  client.setQueryData<SessionUser | null>(
+    sessionQueryKey,
+    (current) => current?.id === user.id ? user : current,
+  );
+}
+
 /** Signs out in the cache: the session becomes null, every other query goes. */
 export function forgetSession(client: QueryClient): void {
   dropSession(client);

@@ -8,7 +8,7 @@ import { useSignal } from "@preact/signals";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { updateAccount } from "../account_calls.ts";
-import { sessionQueryKey } from "../query.ts";
+import { updateSession } from "../_session_cache.ts";
 import type { SessionUser } from "../types.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, SelectField } from "./_field.tsx";
@@ -42,7 +42,7 @@ export function AccountLanguage(
     done.value = false;
     void form.run(async () => {
       const user = await updateAccount({ locale: chosen.value });
-      client.setQueryData<SessionUser | null>(sessionQueryKey, user);
+      updateSession(client, user);
       done.value = true;
     });
   };
