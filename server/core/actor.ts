@@ -21,6 +21,13 @@ export interface ActorStanding {
   role?: string;
   /** The generation its session was issued under; absent: any. */
   generation?: number;
+  /**
+   * The key of the session the request came with (the digest of its
+   * token); absent: any (an administrator's change). With it, the change
+   * commits only while that session is still stored: one its owner ended
+   * alone from another device refuses it as a sign-out everywhere does.
+   */
+  session?: string;
 }
 
 /** A change made by a signed-in account, bound to its standing. */

@@ -32,9 +32,9 @@ export interface Caller {
   /** The session it was admitted with. */
   readonly session: SessionContext;
   /**
-   * What its security changes to its own account are bound to (its second
-   * factors): the account, still enabled at this session's generation,
-   * checked again in the change's commit.
+   * What its changes to its own account are bound to: the account, still
+   * enabled at this session's generation, and this session, still stored,
+   * both checked again in the change's commit.
    */
   readonly standing: ActorStanding;
 }
@@ -253,15 +253,20 @@ export function routeGuard(
 
 // The happy path as a Handler: the caller the guard admitted, read once
 // from the request context (the guard in front of it vouches for it), with
-// the standing its changes are bound to (an administrator's: its role too),
-// made here once so that no change can leave it out by forgetting to ask.
+// the standing its changes are bound to (one's own: its session too; an
+// administrator's: its role), made here once so that no change can leave it
+// out by forgetting to ask.
 function adapt(guard: Guard, happyPath: RunOf[Guard]): Handler {
   if (guard === "public") return happyPath as PublicRun;
   if (guard === "session") {
     const run = happyPath as SessionRun;
     return (req, params, info) => {
       const { identity, session } = contextOf(req)!;
-      const standing = { id: identity.id, generation: session!.generation };
+      const standing = {
+        id: identity.id,
+        generation: session!.generation,
+        session: session!.tokenHash,
+      };
       return run(req, { identity, session: session!, standing }, params, info);
     };
   }

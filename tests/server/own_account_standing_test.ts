@@ -2,12 +2,13 @@
 // session that asked for it, as a change to one's own second factors does
 // not (self_service_standing_test.ts). Two instances on one store, each
 // behind a real HTTP server: the account's request on instance A passes its
-// guard and is held at the store; meanwhile an administrator on instance B
-// disables the account or signs it out everywhere. When the held request
-// goes on, it gets the guard's answer, 401 `session_absent`, and writes
-// nothing: its name, its password, its linked identity and the account's
-// sessions (one signed in again since the sign-out) as they were, and no
-// event of the change. Every store.
+// guard and is held at the store; meanwhile, on instance B, an administrator
+// disables the account or signs it out everywhere, or the account's other
+// session ends the held request's session alone. When the held request goes
+// on, it gets the guard's answer, 401 `session_absent`, and writes nothing:
+// its name, its password, its linked identity and the account's sessions
+// (one signed in again since, and the other session that ended it) as they
+// were, and no event of the change. Every store.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { pairTest } from "../fixtures/instances.ts";
@@ -19,6 +20,7 @@ import {
   heldThrough,
   INTERVENTIONS,
   ownEvents,
+  sessionIdOf,
 } from "../fixtures/standing.ts";
 import { fold } from "../../server/core/_fold.ts";
 import { uuidv7 } from "../../server/core/_crypto.ts";
@@ -34,8 +36,11 @@ interface World {
   passwordHash: string;
   // The identity at a provider linked to the account.
   identityId: string;
-  // The id of the account's other session (signed in on B).
+  // The account's other session (signed in on B): its id and cookie.
   otherSessionId: string;
+  otherCookie: string;
+  // The id of the session the held request comes with (signed in on A).
+  sessionId: string;
   // A session the account signed in with after the intervention, if it
   // could (not when disabled): the held request must not end it.
   signedInAgain: string | null;
@@ -118,12 +123,6 @@ async function setUp(
   const user = await addUser(store, { email, name: "own", role: "member" });
   const cookie = await a.login(email);
   const other = await b.login(email);
-  const list = await b.call("GET", "/api/auth/sessions", undefined, {
-    cookie: other,
-  });
-  const { sessions } = await list.json();
-  const otherSessionId = sessions.find((s: { current: boolean }) => s.current)
-    .id;
   const now = Date.now();
   const linked = await store.resolveSsoAccount({
     providerId: "acme",
@@ -147,7 +146,9 @@ async function setUp(
       email,
       passwordHash: credentials!.passwordHash,
       identityId: linked.identity.id,
-      otherSessionId,
+      otherSessionId: await sessionIdOf(b, other),
+      otherCookie: other,
+      sessionId: await sessionIdOf(b, cookie),
       signedInAgain: null,
     },
     cookie,
@@ -155,7 +156,7 @@ async function setUp(
 }
 
 pairTest(
-  "refuse a held change to one's own account or sessions once another instance disabled or signed out the account",
+  "refuse a held change to one's own account or sessions once another instance disabled or signed out the account, or ended its session",
   async (pair) => {
     const root = await addUser(pair.b, {
       email: "root@example.com",
@@ -172,7 +173,9 @@ pairTest(
           const rootCookie = await b.login(root.email);
           const { world, cookie } = await setUp(pair.b, a, b, n);
           await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
-          const before = await ownEvents(pair.b, world.userId, kase.event);
+          // Counted once the intervention landed: an account ending its
+          // own session records a `session.revoked` of its own.
+          let before = 0;
 
           const label = `${kase.op} of an account ${intervention.name}`;
           const answer = await heldThrough({
@@ -181,10 +184,13 @@ pairTest(
             gate,
             change: kase.request(world),
             cookie,
-            meanwhile: intervention.request(world.userId),
-            adminCookie: rootCookie,
-            // Signed out everywhere, the account signs in again meanwhile.
+            meanwhile: intervention.request(world),
+            meanwhileCookie: intervention.by === "own"
+              ? world.otherCookie
+              : rootCookie,
+            // Unless disabled, the account signs in again meanwhile.
             async then() {
+              before = await ownEvents(pair.b, world.userId, kase.event);
               const again = await b.call("POST", "/api/auth/login", {
                 email: world.email,
                 password: PASSWORD,
@@ -201,6 +207,9 @@ pairTest(
           await kase.unchanged(world, b);
           if (world.signedInAgain !== null) {
             assert(await b.live(world.signedInAgain), `${label}: ended`);
+          }
+          if (intervention.by === "own") {
+            assert(await b.live(world.otherCookie), `${label}: ended other`);
           }
           assertEquals(
             await ownEvents(pair.b, world.userId, kase.event),

@@ -3,21 +3,29 @@
 // HTTP server: the account's request on instance A passes its guard and is
 // held just before its change reaches the store; meanwhile an administrator
 // on instance B disables the account or signs it out everywhere (an account
-// being locked down). When the held change goes on, its commit reads the
-// account again and refuses, as the guard would now: 401 `session_absent`,
-// its factors as they were and no event of the change. Before, turning TOTP
-// off, new recovery codes, confirming an enrolment and removing a passkey
-// all committed after the lockdown; so did, until they were bound too,
-// starting an enrolment, renaming a passkey, a registration's challenge,
-// the recovery code a re-authentication spends and the challenge and use of
-// a re-authentication's passkey. Every store.
+// being locked down), or the account's other session, on B, ends the held
+// request's session alone (its owner ending an unknown device). When the
+// held change goes on, its commit reads the account and the session again
+// and refuses, as the guard would now: 401 `session_absent`, its factors as
+// they were and no event of the change. Before, turning TOTP off, new
+// recovery codes, confirming an enrolment and removing a passkey all
+// committed after the lockdown; so did, until they were bound too, starting
+// an enrolment, renaming a passkey, a registration's challenge, the
+// recovery code a re-authentication spends and the challenge and use of a
+// re-authentication's passkey; and every one of them committed once its
+// session alone had ended, until the session was bound too. Every store.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { pairTest } from "../fixtures/instances.ts";
 import { held } from "../fixtures/instrument.ts";
 import { addUser } from "../fixtures/kv.ts";
 import { answerOf, servedSecurityApi } from "../fixtures/security.ts";
-import { heldThrough, INTERVENTIONS, ownEvents } from "../fixtures/standing.ts";
+import {
+  heldThrough,
+  INTERVENTIONS,
+  ownEvents,
+  sessionIdOf,
+} from "../fixtures/standing.ts";
 import { enrolTotp } from "../fixtures/second_factor.ts";
 import { totpCode } from "../../server/core/totp.ts";
 import { hashRecoveryCode } from "../../server/core/recovery_codes.ts";
@@ -42,6 +50,10 @@ interface World {
   // That enrolment as the store keeps it (its secret sealed).
   enrolment: string;
   passkeyId: string;
+  // The id of the session the held request comes with (signed in on A).
+  sessionId: string;
+  // The account's other session (signed in on B).
+  otherCookie: string;
 }
 
 interface Case {
@@ -161,11 +173,12 @@ const CASES: Case[] = [
   },
 ];
 
-// The account with its session on `a`, TOTP on or an enrolment pending, and
-// a passkey.
+// The account with its session on `a` and another on `b`, TOTP on or an
+// enrolment pending, and a passkey.
 async function setUp(
   store: Store,
   a: Api,
+  b: Api,
   n: number,
   totp: Case["totp"],
 ): Promise<{ world: World; cookie: string }> {
@@ -174,6 +187,7 @@ async function setUp(
     role: "member",
   });
   const cookie = await a.login(user.email);
+  const otherCookie = await b.login(user.email);
   let codes: string[] = [];
   let secret = "";
   let enrolment = "";
@@ -199,13 +213,22 @@ async function setUp(
     createdAt: Date.now(),
   }, 10);
   return {
-    world: { store, userId: user.id, codes, secret, enrolment, passkeyId },
+    world: {
+      store,
+      userId: user.id,
+      codes,
+      secret,
+      enrolment,
+      passkeyId,
+      sessionId: await sessionIdOf(b, cookie),
+      otherCookie,
+    },
     cookie,
   };
 }
 
 pairTest(
-  "refuse a held change to one's own second factors once another instance disabled or signed out the account",
+  "refuse a held change to one's own second factors once another instance disabled or signed out the account, or ended its session",
   async (pair) => {
     const root = await addUser(pair.b, {
       email: "root@example.com",
@@ -220,7 +243,7 @@ pairTest(
         const b = servedSecurityApi(pair.b);
         try {
           const rootCookie = await b.login(root.email);
-          const { world, cookie } = await setUp(pair.b, a, n, kase.totp);
+          const { world, cookie } = await setUp(pair.b, a, b, n, kase.totp);
           await a.gatehouse.settled();
           const before = kase.event === undefined
             ? 0
@@ -233,8 +256,10 @@ pairTest(
             gate,
             change: kase.request(world, a),
             cookie,
-            meanwhile: intervention.request(world.userId),
-            adminCookie: rootCookie,
+            meanwhile: intervention.request(world),
+            meanwhileCookie: intervention.by === "own"
+              ? world.otherCookie
+              : rootCookie,
           });
           assertEquals(answer, "401 session_absent", label);
           await Promise.all([a.gatehouse.settled(), b.gatehouse.settled()]);
@@ -273,7 +298,7 @@ pairTest(
     const b = servedSecurityApi(pair.b);
     try {
       const rootCookie = await b.login(root.email);
-      const { world, cookie } = await setUp(pair.b, a, 0, "on");
+      const { world, cookie } = await setUp(pair.b, a, b, 0, "on");
       gate.arm();
       const inFlight = a.call("POST", "/api/auth/recovery-codes", undefined, {
         cookie,
@@ -302,7 +327,7 @@ pairTest(
 );
 
 pairTest(
-  "spend nothing of a held passkey re-authentication once another instance disabled or signed out the account",
+  "spend nothing of a held passkey re-authentication once another instance disabled or signed out the account, or ended its session",
   async (pair) => {
     // The assertion is right; the session it would renew ended in flight:
     // its challenge stays unspent, the passkey's counter and last use stay
@@ -324,6 +349,8 @@ pairTest(
           role: "member",
         });
         const cookie = await a.login(user.email);
+        const otherCookie = await b.login(user.email);
+        const sessionId = await sessionIdOf(b, cookie);
         const key = await createAuthenticator();
         const passkeyId = await registerPasskey(a, cookie, key);
         const proof = await assertion(a, key, cookie);
@@ -335,8 +362,10 @@ pairTest(
           passkey: proof.response,
         }, { cookie: join(cookie, proof.challenge) });
         await gate.reached();
-        const [m, p, bd] = intervention.request(user.id);
-        const done = await b.call(m, p, bd, { cookie: rootCookie });
+        const [m, p, bd] = intervention.request({ userId: user.id, sessionId });
+        const done = await b.call(m, p, bd, {
+          cookie: intervention.by === "own" ? otherCookie : rootCookie,
+        });
         assert(done.status === 200 || done.status === 204, intervention.name);
         await done.body?.cancel();
         gate.release();

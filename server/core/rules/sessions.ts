@@ -261,7 +261,7 @@ function deleteSessionById(
   ending: SessionEnding,
 ): Promise<boolean> {
   return committing(records, async () => {
-    const [{ found: [owner] }, sessions] = await Promise.all([
+    const [{ found: [owner], checks }, sessions] = await Promise.all([
       readAsActor<[AccountRecord]>(
         records,
         [{ kind: "account", key: userId }],
@@ -280,7 +280,15 @@ function deleteSessionById(
     return {
       commit: {
         ...commit,
-        checks: [...commit.checks, unchanged("account", userId, owner)],
+        checks: [
+          ...commit.checks,
+          unchanged("account", userId, owner),
+          // The actor's session, unless it is the one ended here (checked
+          // by the deletion already).
+          ...checks.filter((c) =>
+            c.kind !== "session" || c.key !== found.value.tokenHash
+          ),
+        ],
       },
       result: true,
     };
@@ -373,7 +381,7 @@ async function changePassword(
 ): Promise<boolean> {
   const { userId, session } = change;
   const generation = await committing(records, async () => {
-    const { found: [found] } = await readAsActor<[AccountRecord]>(
+    const { found: [found], checks } = await readAsActor<[AccountRecord]>(
       records,
       [{ kind: "account", key: userId }],
       change.actor,
@@ -400,7 +408,7 @@ async function changePassword(
     };
     return {
       commit: {
-        checks: [unchanged("account", userId, found)],
+        checks: [unchanged("account", userId, found), ...checks],
         puts: [
           {
             kind: "account",
