@@ -286,6 +286,11 @@ export interface StoredSsoFlow {
   purpose: "sign_in" | "reauthenticate";
   /** For a re-authentication, the signed-in account; else null. */
   userId: string | null;
+  /**
+   * For a re-authentication, the public id of the session that asked for
+   * it; else null (none either in a flow saved before flows named it).
+   */
+  sessionId: string | null;
   /** When it was started, ms. */
   createdAt: number;
   /** When it stops being accepted, ms. */

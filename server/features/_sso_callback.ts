@@ -363,9 +363,13 @@ async function syncRole(
   }
 }
 
-// A re-authentication (§8): the session that started it, still live, of
-// the account the flow names, whose identity at this provider signed in
-// again; its proof is renewed, no session is made.
+// A re-authentication (§8): the session that started it, still live (the
+// browser's session is the one the flow names, of the account it names),
+// whose identity at this provider signed in again; its proof is renewed, no
+// session is made. A flow whose session ended meanwhile (alone, or with a
+// sign-out everywhere) renews nothing, not even a session the browser
+// signed in with since: the provider's sign-in proved a person to the
+// session that asked, and that session is gone.
 async function reauthenticated(
   context: GatehouseContext,
   req: Request,
@@ -382,7 +386,10 @@ async function reauthenticated(
   const { store, trail, now } = context;
   const signedIn = await context.sessions.resolve(req);
   const session = sessionFromContext(req);
-  if (signedIn === null || session === null || signedIn.id !== flow.userId) {
+  if (
+    signedIn === null || session === null || signedIn.id !== flow.userId ||
+    session.id !== flow.sessionId
+  ) {
     return refuse(
       "sso_state_invalid",
       "The session that asked to re-authenticate is gone",

@@ -16,6 +16,7 @@ import type {
 } from "@gatehouse/contract";
 import { isUuid } from "../core/_crypto.ts";
 import type { GatehouseContext } from "../core/context.ts";
+import { sessionFromContext } from "../core/identity.ts";
 import { defineOperation, type Operations } from "../core/operation.ts";
 import type { StoredIdentity } from "../core/store.ts";
 import type { SsoClient } from "../core/sso/discovery.ts";
@@ -109,16 +110,21 @@ export function ssoOperations(context: GatehouseContext): Operations<
       const url = new URL(req.url);
       const reauthenticate = url.searchParams.get("reauthenticate") === "1";
       let userId: string | null = null;
+      let sessionId: string | null = null;
       if (reauthenticate) {
         const identity = await context.sessions.resolve(req);
-        if (identity === null) throw SESSION_ABSENT;
+        const session = sessionFromContext(req);
+        if (identity === null || session === null) throw SESSION_ABSENT;
         userId = identity.id;
+        // The callback renews this session alone (_sso_callback.ts).
+        sessionId = session.id;
       }
       const begun = await startSsoFlow(client, flowsOf(context), {
         now: now(),
         returnTo: url.searchParams.get("return_to"),
         purpose: reauthenticate ? "reauthenticate" : "sign_in",
         userId,
+        sessionId,
       });
       return new Response(null, {
         status: 302,

@@ -223,11 +223,60 @@ Deno.test({
         rows.map((row) => ({ ...row })),
         MIGRATIONS.map(({ version, name }) => ({ version, name })),
       );
-      assert.equal(LATEST_VERSION, 12);
+      assert.equal(LATEST_VERSION, 13);
       assert.equal(
         await catalog(sql, schema),
         await Deno.readTextFile(RECORDED),
       );
+    } finally {
+      await close();
+    }
+  },
+});
+
+// Version 13 records the session a re-authentication's flow was started
+// by. A flow saved at 12, in flight across the upgrade, names none: its
+// callback renews nothing (features/_sso_callback.ts).
+Deno.test({
+  name:
+    "PostgresStore.migrate() takes a schema at version 12 with a single sign-on flow in flight to 13: the flow names no session",
+  ignore: ignorePostgres,
+  async fn() {
+    const { store, sql, schema, close } = await schemaStore();
+    const quoted = `"${schema}"`;
+    try {
+      // Back to version 12: 13 added the column and nothing else.
+      await sql.unsafe(
+        `ALTER TABLE ${quoted}.sso_flows DROP COLUMN session_id`,
+      );
+      await sql.unsafe(
+        `DELETE FROM ${quoted}.schema_migrations WHERE version = 13`,
+      );
+      const ada = await addUser(store, { email: "ada@example.com" });
+      const now = Date.now();
+      await sql.unsafe(
+        `INSERT INTO ${quoted}.sso_flows (token_hash, provider_id, state,
+          nonce, code_verifier, return_to, purpose, user_id, created_at,
+          expires_at)
+        VALUES ('in-flight', 'acme', 's', 'n', 'v', '/', 'reauthenticate',
+          $1, $2, $3)`,
+        [ada.id, now, now + 600_000],
+      );
+
+      await store.migrate();
+      assert.deepEqual(
+        (await sql.unsafe(
+          `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
+        )).map((row) => row.version),
+        [9, 10, 11, 12, 13],
+      );
+      assert.equal(
+        await catalog(sql, schema),
+        await Deno.readTextFile(RECORDED),
+      );
+      const flow = await store.spendSsoFlow("in-flight");
+      assert.equal(flow?.userId, ada.id);
+      assert.equal(flow?.sessionId, null);
     } finally {
       await close();
     }
@@ -327,7 +376,7 @@ Deno.test({
         (await sql.unsafe(
           `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
         )).map((row) => row.version),
-        [9, 10, 11, 12],
+        [9, 10, 11, 12, 13],
       );
       assert.equal(
         await catalog(sql, schema),
@@ -493,7 +542,14 @@ Deno.test({
       const versions = await sql.unsafe(
         `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
       );
-      assert.deepEqual(versions.map((row) => row.version), [8, 9, 10, 11, 12]);
+      assert.deepEqual(versions.map((row) => row.version), [
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+      ]);
       // What a fresh schema is, to the line: the rules' functions and
       // triggers gone, the tallies and the commit function there.
       const upgraded = await catalog(sql, schema);
@@ -626,7 +682,7 @@ Deno.test({
         (await sql.unsafe(
           `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
         )).map((row) => row.version),
-        [8, 9, 10, 11, 12],
+        [8, 9, 10, 11, 12, 13],
       );
       assert.equal(await catalog(sql, schema), upgraded);
     } finally {

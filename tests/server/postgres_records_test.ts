@@ -639,7 +639,14 @@ test("PostgresRecords.migrate() takes a version-8 schema to 9 and on: tallies fr
     const versions = await sql.unsafe(
       `SELECT version FROM ${quoted}.schema_migrations ORDER BY version`,
     );
-    assert.deepEqual(versions.map((row) => row.version), [8, 9, 10, 11, 12]);
+    assert.deepEqual(versions.map((row) => row.version), [
+      8,
+      9,
+      10,
+      11,
+      12,
+      13,
+    ]);
     const tallies = await sql.unsafe(
       `SELECT key, count FROM ${quoted}.tallies ORDER BY key`,
     );

@@ -386,6 +386,8 @@ test("PostgresRecords.migrate() gives a schema at version 9 the sign-in's commit
     await under.sql.unsafe(
       `ALTER TABLE ${q}.sessions DROP COLUMN sso_subject_key`,
     );
+    // Version 13's.
+    await under.sql.unsafe(`ALTER TABLE ${q}.sso_flows DROP COLUMN session_id`);
     await under.sql.unsafe(
       `DELETE FROM ${q}.schema_migrations WHERE version > 9`,
     );
@@ -398,7 +400,7 @@ test("PostgresRecords.migrate() gives a schema at version 9 the sign-in's commit
     const versions = await under.sql.unsafe(
       `SELECT version FROM ${q}.schema_migrations ORDER BY version`,
     );
-    assert.deepEqual(versions.map((row) => row.version), [9, 10, 11, 12]);
+    assert.deepEqual(versions.map((row) => row.version), [9, 10, 11, 12, 13]);
     assert.equal(
       await catalog(under.sql, under.schema),
       await Deno.readTextFile(RECORDED),

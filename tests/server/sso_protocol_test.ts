@@ -134,6 +134,7 @@ async function signIn(
     browser?: TestBrowser;
     purpose?: "sign_in" | "reauthenticate";
     userId?: string;
+    sessionId?: string;
     rewrite?: Rewrite;
     editCallback?: (params: URLSearchParams) => void;
     client?: SsoClient;
@@ -146,6 +147,7 @@ async function signIn(
     returnTo: "/after?x=1",
     purpose: options.purpose,
     userId: options.userId,
+    sessionId: options.sessionId,
   });
   const browser = options.browser ?? new TestBrowser();
   const callback = await browser.authorize(start.location, account, REDIRECT);
@@ -530,6 +532,7 @@ Deno.test("SSO protocol layer against an in-process oidc-provider", async (t) =>
           browser,
           purpose: "reauthenticate",
           userId: "account-1",
+          sessionId: "session-1",
         });
         const url = new URL(again.start.location);
         assertEquals(url.searchParams.get("prompt"), "login");
@@ -537,6 +540,7 @@ Deno.test("SSO protocol layer against an in-process oidc-provider", async (t) =>
         assert(again.result.ok, again.result.ok ? "" : again.result.reason);
         assertEquals(again.result.flow.purpose, "reauthenticate");
         assertEquals(again.result.flow.userId, "account-1");
+        assertEquals(again.result.flow.sessionId, "session-1");
         assert(
           again.result.identity.authTime! >=
             again.start.flow.createdAt - 60_000,
@@ -546,6 +550,7 @@ Deno.test("SSO protocol layer against an in-process oidc-provider", async (t) =>
           browser,
           purpose: "reauthenticate",
           userId: "account-1",
+          sessionId: "session-1",
           rewrite: (p) =>
             idp.sign({ ...p, auth_time: Math.floor(Date.now() / 1000) - 3600 }),
         });
@@ -556,6 +561,16 @@ Deno.test("SSO protocol layer against an in-process oidc-provider", async (t) =>
             startSsoFlow(world.client, memoryFlows(), {
               now: Date.now(),
               purpose: "reauthenticate",
+            }),
+          TypeError,
+        );
+        // Nor without the session that asks: the callback renews it alone.
+        await assertRejects(
+          () =>
+            startSsoFlow(world.client, memoryFlows(), {
+              now: Date.now(),
+              purpose: "reauthenticate",
+              userId: "account-1",
             }),
           TypeError,
         );

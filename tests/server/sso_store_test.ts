@@ -32,6 +32,7 @@ function flow(now: number, over: Partial<StoredSsoFlow> = {}): StoredSsoFlow {
     returnTo: "/",
     purpose: "sign_in",
     userId: null,
+    sessionId: null,
     createdAt: now,
     expiresAt: now + 600_000,
     ...over,
@@ -82,7 +83,11 @@ async function session(
 testEachStore("a flow is spent once under 200 racing spends", async (store) => {
   const now = Date.now();
   const ada = await addUser(store, { email: "ada@example.org" });
-  const saved = flow(now, { purpose: "reauthenticate", userId: ada.id });
+  const saved = flow(now, {
+    purpose: "reauthenticate",
+    userId: ada.id,
+    sessionId: uuidv7(now),
+  });
   await store.saveSsoFlow(saved);
   const spent = await Promise.all(
     Array.from({ length: 200 }, () => store.spendSsoFlow(saved.tokenHash)),

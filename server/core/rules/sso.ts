@@ -53,6 +53,7 @@ type SsoRules = Pick<
  *     returnTo: "/",
  *     purpose: "sign_in",
  *     userId: null,
+ *     sessionId: null,
  *     createdAt: now,
  *     expiresAt: now + 600_000,
  *   });
@@ -105,6 +106,7 @@ async function saveSsoFlow(
     returnTo: flow.returnTo,
     purpose: flow.purpose,
     userId: flow.userId,
+    sessionId: flow.sessionId,
     createdAt: flow.createdAt,
     expiresAt: flow.expiresAt,
   };
@@ -129,7 +131,9 @@ function spendSsoFlow(
         checks: [unchanged("sso_flow", tokenHash, found)],
         deletes: [{ kind: "sso_flow", value: found.value }],
       },
-      result: found.value,
+      // A flow saved before flows named their session has none, on every
+      // store alike (Postgres reads the new column's NULL).
+      result: { ...found.value, sessionId: found.value.sessionId ?? null },
     };
   });
 }

@@ -38,6 +38,14 @@ export interface SsoFlow {
    * callback must find the identity linked to this account); else null.
    */
   userId: string | null;
+  /**
+   * For a re-authentication, the public id of the session that asked for
+   * it: the callback renews that session alone, and only while the
+   * browser still holds it (one ended meanwhile renews nothing, not even
+   * the account's next session); else null. A flow saved before flows
+   * named it has none, and renews nothing.
+   */
+  sessionId: string | null;
   /** When the flow was started, ms since the epoch. */
   createdAt: number;
   /** When it stops being accepted, ms since the epoch. */

@@ -27,6 +27,11 @@ export interface StartSsoOptions {
   purpose?: SsoPurpose;
   /** The signed-in account, required for a re-authentication. */
   userId?: string | null;
+  /**
+   * The public id of the session that asks, required for a
+   * re-authentication: only that session's proof is renewed.
+   */
+  sessionId?: string | null;
 }
 
 /** What the start route answers with. */
@@ -83,8 +88,11 @@ export async function startSsoFlow(
 ): Promise<SsoStart> {
   const purpose = options.purpose ?? "sign_in";
   const userId = options.userId ?? null;
-  if (purpose === "reauthenticate" && userId === null) {
-    throw new TypeError("A re-authentication needs the signed-in account");
+  const sessionId = options.sessionId ?? null;
+  if (purpose === "reauthenticate" && (userId === null || sessionId === null)) {
+    throw new TypeError(
+      "A re-authentication needs the signed-in account and its session",
+    );
   }
   // Loaded already: the client's discovery imported it.
   const oidc = await openidClient();
@@ -99,6 +107,7 @@ export async function startSsoFlow(
     returnTo: safeReturnPath(options.returnTo),
     purpose,
     userId: purpose === "reauthenticate" ? userId : null,
+    sessionId: purpose === "reauthenticate" ? sessionId : null,
     createdAt: options.now,
     expiresAt: options.now + SSO_FLOW_TTL,
   };

@@ -229,6 +229,8 @@ export const TABLES: { readonly [K in Kind]: KindTable<RecordKinds[K]> } = {
       purpose: text("purpose"),
       // null in the record too: a sign-in names no account yet.
       userId: uuid("user_id"),
+      // null for a sign-in, and in a row of before version 13.
+      sessionId: uuid("session_id"),
       createdAt: bigint("created_at"),
       expiresAt: bigint("expires_at"),
     },

@@ -298,6 +298,15 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE sso_subject_key IS NOT NULL`,
     ],
   },
+  {
+    version: 13,
+    name: "the session a single sign-on re-authentication was started by",
+    // Null for every sign-in, and for a flow saved before it: such a
+    // re-authentication then renews nothing (ten minutes at most).
+    statements: [
+      `ALTER TABLE {schema}.sso_flows ADD COLUMN session_id uuid`,
+    ],
+  },
 ];
 
 /**
