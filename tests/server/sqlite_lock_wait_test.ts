@@ -7,8 +7,10 @@
 // check sent while a sign-in waited was answered only once the lock was
 // released, and a sign-in waiting for a lock this thread's own timer would
 // release answered 500 after 15 s, the timer never having had its turn.
+// Reads keep SQLite's busy wait: no lock they wait for lasts while the store
+// has the file open (below).
 
-import { assert, assertEquals } from "../fixtures/assert.ts";
+import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SqliteStore } from "../../server/stores/sqlite/mod.ts";
 import { settled } from "../../server/http/_background.ts";
@@ -117,6 +119,36 @@ Deno.test("SQLite: a sign-in waits for a lock this thread's own timer releases",
       assertEquals(logger.lines.filter((l) => l.level === "error"), []);
     } finally {
       app.close();
+    }
+  });
+});
+
+Deno.test("SQLite: no connection can take the open file under exclusive locking, so a session check never waits for one", async () => {
+  await served(async ({ path, check, cookie, logger }) => {
+    // A connection asking for the file as its own (exclusive locking), as a
+    // forgotten `sqlite3` shell may. In WAL mode every open connection holds
+    // a shared lock that refuses it: it is locked out, not the store. (Were
+    // the file in rollback-journal mode, it would take the lock on its
+    // write and hold it, and the check would wait for it on the thread.)
+    const holder = new DatabaseSync(path);
+    try {
+      holder.exec("PRAGMA locking_mode = EXCLUSIVE");
+      let refused: unknown;
+      try {
+        holder.exec("CREATE TABLE app_notes (note TEXT)");
+      } catch (err) {
+        refused = err;
+      }
+      assertMatch(String(refused), /database is locked/);
+      const started = performance.now();
+      const answer = await check(cookie);
+      const took = performance.now() - started;
+      assertEquals(answer.status, 200);
+      await answer.body?.cancel();
+      assert(took < 1_000, `the check took ${Math.round(took)} ms`);
+      assertEquals(logger.lines.filter((l) => l.level === "error"), []);
+    } finally {
+      holder.close();
     }
   });
 });
