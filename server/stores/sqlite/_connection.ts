@@ -133,7 +133,15 @@ export class Connection {
       return result;
     } catch (err) {
       if (this.#db.isTransaction) this.statement("ROLLBACK").run();
-      throw err;
+      if (!isReadOnly(err)) throw err;
+      // SQLite opens a file it cannot write read-only, without a word, and
+      // its refusal of each write names no file.
+      throw new Error(
+        `The SQLite database at ${this.path} is read-only for this process ` +
+          "(the file, its directory or its mount): Gatehouse writes to it " +
+          "on every sign-in",
+        { cause: err },
+      );
     }
   }
 
@@ -158,6 +166,7 @@ export class Connection {
 const errcode = (err: unknown) =>
   Number((err as { errcode?: unknown } | null)?.errcode);
 const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
+const isReadOnly = (err: unknown) => (errcode(err) & 0xff) === SQLITE_READONLY;
 
 /** The record a row holds (records hold only JSON values). */
 export const parse = <T>(row: Row): T => JSON.parse(row.value as string) as T;
@@ -167,10 +176,6 @@ export const versioned = <T>(row: Row): Versioned<T> => ({
   value: parse<T>(row),
   version: String(row.version),
 });
-
-/** Whether `err` is SQLite refusing to write a database opened read-only. */
-export const isReadOnly = (err: unknown): boolean =>
-  (errcode(err) & 0xff) === SQLITE_READONLY;
 
 /** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
 export function isUniqueViolation(err: unknown): boolean {
