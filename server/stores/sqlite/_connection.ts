@@ -2,10 +2,12 @@
 // of the store needs: its statements prepared once, and transactions that
 // begin, commit and roll back in one synchronous stretch. Nothing awaits
 // inside a transaction, so a connection never holds a lock across the event
-// loop. A write that finds the lock held by another connection (another
-// instance, `create-admin`, the application's own transaction in the same
-// file) waits for it between turns of the event loop, not on the thread:
-// the process answers what needs no write meanwhile.
+// loop. A statement that finds the database locked by another connection (a
+// writer: another instance, `create-admin`, the application's own
+// transaction in the same file; or, for readers too, a program that held the
+// file under exclusive locking before the store opened it) waits for it
+// between turns of the event loop, not on the thread: the process answers
+// what needs no lock meanwhile.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Versioned } from "../../core/records.ts";
@@ -15,10 +17,10 @@ import type { Versioned } from "../../core/records.ts";
 const SQLITE_BUSY = 5;
 // SQLite's primary result code for a write to a database opened read-only.
 const SQLITE_READONLY = 8;
-// How many busy timeouts a write waits for the lock before giving up.
+// How many busy timeouts a statement waits for the lock before giving up.
 const BEGIN_ATTEMPTS = 3;
-// How long a write waits for the lock on the thread (SQLite's busy wait,
-// which holds up the whole process), ms: another connection's usual
+// How long a statement waits for the lock on the thread (SQLite's busy
+// wait, which holds up the whole process), ms: another connection's usual
 // transaction ends sooner. Past it, it waits between turns of the loop.
 const WAIT_ON_THREAD = 10;
 // The longest pause between two tries for the lock, ms.
@@ -32,22 +34,17 @@ export class Connection {
   /** The file (or `:memory:`), for messages. */
   readonly path: string;
   #db: DatabaseSync;
-  #busyTimeout: number;
+  #lockWait: number;
   #statements = new Map<string, StatementSync>();
 
   constructor(path: string, busyTimeout: number) {
     this.path = path;
-    this.#busyTimeout = Math.max(0, busyTimeout | 0);
-    let db: DatabaseSync | undefined;
+    busyTimeout = Math.max(0, busyTimeout | 0);
+    this.#lockWait = BEGIN_ATTEMPTS * busyTimeout;
     try {
-      db = new DatabaseSync(path);
-      db.exec(`PRAGMA busy_timeout = ${this.#busyTimeout}`);
-      // Readers never wait for the writer and a commit appends to the log.
-      // A `:memory:` database keeps its own journal and answers "memory".
-      db.exec("PRAGMA journal_mode = WAL");
+      this.#db = new DatabaseSync(path);
     } catch (err) {
-      db?.close();
-      // SQLite's own message ("database is locked") names no file.
+      // SQLite's own message ("unable to open database file") names none.
       throw new Error(
         `Cannot open the SQLite database at ${path}: ${
           err instanceof Error ? err.message : String(err)
@@ -55,7 +52,8 @@ export class Connection {
         { cause: err },
       );
     }
-    this.#db = db;
+    const wait = Math.min(WAIT_ON_THREAD, busyTimeout);
+    this.#db.exec(`PRAGMA busy_timeout = ${wait}`);
   }
 
   /** The statement for `sql`, prepared on first use. */
@@ -74,33 +72,43 @@ export class Connection {
   }
 
   /**
-   * Runs `fn` in a write transaction (`BEGIN IMMEDIATE`: the write lock
-   * first, so what `fn` reads cannot change before it writes). Commits what
-   * it did, or rolls everything back when it throws.
+   * Runs `fn` once no other connection's lock is in its way: waited for up
+   * to BEGIN_ATTEMPTS busy timeouts (a long import in another process gets
+   * that long) before the store says plainly what happened, a moment on the
+   * thread, then in pauses that let the process go on (and let this
+   * thread's own holder, if any, finish). `fn` runs whole in one turn, and
+   * again from the start after a pause.
    */
-  async write<T>(fn: () => T): Promise<T> {
-    // The write lock, waited for up to BEGIN_ATTEMPTS busy timeouts (a long
-    // import in another process gets that long) before the store says
-    // plainly what happened: a moment on the thread, then in pauses that
-    // let the process go on (and let this thread's own holder, if any,
-    // finish). `fn` runs in the turn that took the lock.
-    const deadline = Date.now() + BEGIN_ATTEMPTS * this.#busyTimeout;
+  async whenFree<T>(fn: () => T): Promise<T> {
+    const deadline = Date.now() + this.#lockWait;
     for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
-      if (this.#tryBegin()) return this.#finish(fn);
+      try {
+        return fn();
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+      }
       if (Date.now() >= deadline) {
         throw new Error(
           `The SQLite database at ${this.path} stayed locked by another ` +
-            `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
+            `connection for ${this.#lockWait} ms`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
+  /**
+   * Runs `fn` in a write transaction (`BEGIN IMMEDIATE`: the write lock
+   * first, so what `fn` reads cannot change before it writes). Commits what
+   * it did, or rolls everything back when it throws.
+   */
+  write<T>(fn: () => T): Promise<T> {
+    return this.whenFree(() => this.#transaction("BEGIN IMMEDIATE", fn));
+  }
+
   /** Runs `fn` on one snapshot of the database. */
-  read<T>(fn: () => T): T {
-    this.statement("BEGIN").run();
-    return this.#finish(fn);
+  read<T>(fn: () => T): Promise<T> {
+    return this.whenFree(() => this.#transaction("BEGIN", fn));
   }
 
   /**
@@ -126,7 +134,9 @@ export class Connection {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #finish<T>(fn: () => T): T {
+  #transaction<T>(begin: string, fn: () => T): T {
+    // Prepared, not exec()uted: only a statement's error carries errcode.
+    this.statement(begin).run();
     try {
       const result = fn();
       this.statement("COMMIT").run();
@@ -142,23 +152,6 @@ export class Connection {
           "on every sign-in",
         { cause: err },
       );
-    }
-  }
-
-  // Whether `BEGIN IMMEDIATE` took the lock within WAIT_ON_THREAD; reads
-  // keep the whole busy timeout.
-  #tryBegin(): boolean {
-    const wait = Math.min(WAIT_ON_THREAD, this.#busyTimeout);
-    this.statement(`PRAGMA busy_timeout = ${wait}`).run();
-    try {
-      // Prepared, not exec()uted: only a statement's error carries errcode.
-      this.statement("BEGIN IMMEDIATE").run();
-      return true;
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-      return false;
-    } finally {
-      this.statement(`PRAGMA busy_timeout = ${this.#busyTimeout}`).run();
     }
   }
 }

@@ -24,7 +24,10 @@ const ORDERS = {
 };
 
 /** The page of accounts `query` asks for, and how many match in all. */
-export function accountPage(c: Connection, query: AccountQuery): AccountPage {
+export function accountPage(
+  c: Connection,
+  query: AccountQuery,
+): Promise<AccountPage> {
   const sort = query.sort ?? "created";
   const descending = sort.startsWith("-");
   const order = ORDERS[sort.replace("-", "") as keyof typeof ORDERS];
@@ -68,7 +71,10 @@ export function accountPage(c: Connection, query: AccountQuery): AccountPage {
 }
 
 /** A page of events, newest first, of one account and type if asked. */
-export function eventPage(c: Connection, query: EventQuery): AuditEvent[] {
+export function eventPage(
+  c: Connection,
+  query: EventQuery,
+): Promise<AuditEvent[]> {
   const where = ["kind = 'event'"];
   const args: Record<string, SQLInputValue> = { limit: query.limit };
   if (query.userId !== undefined) {
@@ -85,7 +91,9 @@ export function eventPage(c: Connection, query: EventQuery): AuditEvent[] {
     where.push("key < :cursor");
     args.cursor = query.cursor;
   }
-  return c.statement(`SELECT value FROM ${RECORDS}
-    WHERE ${where.join(" AND ")} ORDER BY key DESC LIMIT :limit`)
-    .all(args).map(parse<AuditEvent>);
+  return c.read(() =>
+    c.statement(`SELECT value FROM ${RECORDS}
+      WHERE ${where.join(" AND ")} ORDER BY key DESC LIMIT :limit`)
+      .all(args).map(parse<AuditEvent>)
+  );
 }

@@ -67,8 +67,13 @@ function indexes(): string[] {
  * sure every index `KINDS` describes exists. Refuses a database a newer
  * Gatehouse has migrated, and one this process may only read.
  */
-export function migrate(c: Connection): Promise<void> {
-  return c.write(() => {
+export async function migrate(c: Connection): Promise<void> {
+  // Readers never wait for the writer and a commit appends to the log. A
+  // `:memory:` database keeps its own journal and answers "memory". Set
+  // here, not on opening, so that a file another connection holds is
+  // waited for between turns of the event loop, as any statement is.
+  await c.whenFree(() => c.statement("PRAGMA journal_mode = WAL").get());
+  await c.write(() => {
     c.exec(
       "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
     );

@@ -74,17 +74,13 @@ export class SqliteRecords implements RecordStore {
 
   /** The records behind `refs`, in order, read from one snapshot. */
   read(refs: readonly RecordRef[]): Promise<(Versioned<unknown> | null)[]> {
-    return Promise.try(() => {
-      const one = (ref: RecordRef) => {
-        if ("key" in ref) return this.#byKey(ref.kind, ref.key);
-        const row = this.#c.statement(byField(ref.kind, ref.unique, "unique"))
-          .get(ref.value);
-        return row === undefined ? null : versioned(row);
-      };
-      return refs.length < 2
-        ? refs.map(one)
-        : this.#c.read(() => refs.map(one));
-    });
+    const one = (ref: RecordRef) => {
+      if ("key" in ref) return this.#byKey(ref.kind, ref.key);
+      const row = this.#c.statement(byField(ref.kind, ref.unique, "unique"))
+        .get(ref.value);
+      return row === undefined ? null : versioned(row);
+    };
+    return this.#c.read(() => refs.map(one));
   }
 
   /** Every record of `kind` whose `field` is `value`. */
@@ -93,7 +89,7 @@ export class SqliteRecords implements RecordStore {
     name: ListField<K>,
     value: string,
   ): Promise<Versioned<RecordKinds[K]>[]> {
-    return Promise.try(() =>
+    return this.#c.read(() =>
       this.#c.statement(byField(kind, name, "lists")).all(value)
         .map(versioned<RecordKinds[K]>)
     );
@@ -122,7 +118,7 @@ export class SqliteRecords implements RecordStore {
   /** Whether any account exists. */
   hasAccounts(): Promise<boolean> {
     const any = `SELECT 1 FROM ${RECORDS} WHERE kind = 'account' LIMIT 1`;
-    return Promise.try(() => this.#c.statement(any).get() !== undefined);
+    return this.#c.read(() => this.#c.statement(any).get() !== undefined);
   }
 
   /** A page of audit events, newest first. */
@@ -153,24 +149,22 @@ export class SqliteRecords implements RecordStore {
     key: string,
     { now, windowMs, limit }: AttemptWindow,
   ): Promise<Reservation> {
-    return Promise.try(() =>
-      this.#c.write(() => {
-        const row = this.#c.statement(`
-          INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
-          VALUES (:key, 1, :end)
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN c.reset_at > :now THEN c.count + 1 ELSE 1 END,
-            reset_at = CASE WHEN c.reset_at > :now THEN c.reset_at
-              ELSE excluded.reset_at END
-          WHERE c.reset_at <= :now OR c.count < :limit
-          RETURNING count, reset_at AS resetAt`)
-          .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
-        // None: refused, the window open at `now` is full (nothing written).
-        return row === undefined
-          ? { admitted: false, ...this.#counter(key, now)! }
-          : { admitted: true, ...row };
-      })
-    );
+    return this.#c.write(() => {
+      const row = this.#c.statement(`
+        INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
+        VALUES (:key, 1, :end)
+        ON CONFLICT (key) DO UPDATE SET
+          count = CASE WHEN c.reset_at > :now THEN c.count + 1 ELSE 1 END,
+          reset_at = CASE WHEN c.reset_at > :now THEN c.reset_at
+            ELSE excluded.reset_at END
+        WHERE c.reset_at <= :now OR c.count < :limit
+        RETURNING count, reset_at AS resetAt`)
+        .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
+      // None: refused, the window open at `now` is full (nothing written).
+      return row === undefined
+        ? { admitted: false, ...this.#counter(key, now)! }
+        : { admitted: true, ...row };
+    });
   }
 
   /** Gives one attempt back to the window ending at `resetAt`, if still there. */
@@ -183,7 +177,7 @@ export class SqliteRecords implements RecordStore {
 
   /** The counter `key` if its window is still open at `now`. */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return Promise.try(() => this.#counter(key, now));
+    return this.#c.read(() => this.#counter(key, now));
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
