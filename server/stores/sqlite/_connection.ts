@@ -2,12 +2,10 @@
 // of the store needs: its statements prepared once, and transactions that
 // begin, commit and roll back in one synchronous stretch. Nothing awaits
 // inside a transaction, so a connection never holds a lock across the event
-// loop. A statement that finds the database locked by another connection (a
-// writer: another instance, `create-admin`, the application's own
-// transaction in the same file; or, for readers too, a program that held the
-// file under exclusive locking before the store opened it) waits for it
-// between turns of the event loop, not on the thread: the process answers
-// what needs no lock meanwhile.
+// loop. A statement that finds the file locked by another connection
+// (another instance, `create-admin`, the application's own transaction in
+// the same file) waits for it between turns of the event loop, not on the
+// thread: the process answers what needs no lock meanwhile.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Versioned } from "../../core/records.ts";
@@ -18,7 +16,7 @@ const SQLITE_BUSY = 5;
 // SQLite's primary result code for a write to a database opened read-only.
 const SQLITE_READONLY = 8;
 // How many busy timeouts a statement waits for the lock before giving up.
-const BEGIN_ATTEMPTS = 3;
+const BUSY_TIMEOUTS = 3;
 // How long a statement waits for the lock on the thread (SQLite's busy
 // wait, which holds up the whole process), ms: another connection's usual
 // transaction ends sooner. Past it, it waits between turns of the loop.
@@ -40,15 +38,13 @@ export class Connection {
   constructor(path: string, busyTimeout: number) {
     this.path = path;
     busyTimeout = Math.max(0, busyTimeout | 0);
-    this.#lockWait = BEGIN_ATTEMPTS * busyTimeout;
+    this.#lockWait = BUSY_TIMEOUTS * busyTimeout;
     try {
       this.#db = new DatabaseSync(path);
     } catch (err) {
       // SQLite's own message ("unable to open database file") names none.
       throw new Error(
-        `Cannot open the SQLite database at ${path}: ${
-          err instanceof Error ? err.message : String(err)
-        }`,
+        `Cannot open the SQLite database at ${path}: ${(err as Error).message}`,
         { cause: err },
       );
     }
@@ -72,12 +68,12 @@ export class Connection {
   }
 
   /**
-   * Runs `fn` once no other connection's lock is in its way: waited for up
-   * to BEGIN_ATTEMPTS busy timeouts (a long import in another process gets
-   * that long) before the store says plainly what happened, a moment on the
-   * thread, then in pauses that let the process go on (and let this
-   * thread's own holder, if any, finish). `fn` runs whole in one turn, and
-   * again from the start after a pause.
+   * Runs `fn` once no other connection's lock is in its way. A statement
+   * waits a moment on the thread; then `fn` runs again from the start after
+   * pauses that let the process go on (and let this thread's own holder, if
+   * any, finish), for up to BUSY_TIMEOUTS busy timeouts in all (a long
+   * import in another process gets that long) before the store says
+   * plainly what happened.
    */
   async whenFree<T>(fn: () => T): Promise<T> {
     const deadline = Date.now() + this.#lockWait;
@@ -161,6 +157,11 @@ const errcode = (err: unknown) =>
 const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
 const isReadOnly = (err: unknown) => (errcode(err) & 0xff) === SQLITE_READONLY;
 
+/** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
+export const isUniqueViolation = (err: unknown): boolean =>
+  // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY.
+  [2067, 1555].includes(errcode(err));
+
 /** The record a row holds (records hold only JSON values). */
 export const parse = <T>(row: Row): T => JSON.parse(row.value as string) as T;
 
@@ -169,9 +170,3 @@ export const versioned = <T>(row: Row): Versioned<T> => ({
   value: parse<T>(row),
   version: String(row.version),
 });
-
-/** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
-export function isUniqueViolation(err: unknown): boolean {
-  // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY.
-  return errcode(err) === 2067 || errcode(err) === 1555;
-}

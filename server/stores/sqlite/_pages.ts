@@ -24,24 +24,21 @@ const ORDERS = {
 };
 
 /** The page of accounts `query` asks for, and how many match in all. */
-export function accountPage(
-  c: Connection,
-  query: AccountQuery,
-): Promise<AccountPage> {
+export function accountPage(c: Connection, query: AccountQuery): AccountPage {
   const sort = query.sort ?? "created";
   const descending = sort.startsWith("-");
   const order = ORDERS[sort.replace("-", "") as keyof typeof ORDERS];
-  const args: Record<string, SQLInputValue> = {};
-  let search = "";
-  if (query.q !== undefined && query.q !== "") {
+  const search: Record<string, SQLInputValue> = {};
+  let matching = `FROM ${RECORDS} WHERE kind = 'account'`;
+  if (query.q) {
     // instr(), not LIKE: LIKE folds ASCII case and reads % and _.
-    search = ` AND (instr(${field("emailKey")}, :q) > 0` +
+    matching += ` AND (instr(${field("emailKey")}, :q) > 0` +
       ` OR instr(${field("nameKey")}, :q) > 0)`;
-    args.q = query.q;
+    search.q = query.q;
   }
+  const page: Record<string, SQLInputValue> = { limit: query.limit + 1 };
   const after = descending ? "<" : ">";
   let from = "";
-  const page: Record<string, SQLInputValue> = { limit: query.limit + 1 };
   if (query.cursor !== undefined) {
     page.cursor = query.cursor;
     // The cursor is the previous page's last id; in creation order it says
@@ -54,27 +51,21 @@ export function accountPage(
         WHERE kind = 'account' AND key = :cursor)`;
   }
   const direction = descending ? " DESC" : "";
-  const matching = `FROM ${RECORDS} WHERE kind = 'account'${search}`;
-  return c.read(() => {
-    // One row more than asked tells whether another page follows.
-    const rows = c.statement(`SELECT value ${matching}${from}
-      ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
-      .all({ ...args, ...page });
-    const total = c.statement(`SELECT count(*) AS n ${matching}`).get(args);
-    const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
-    return {
-      accounts,
-      nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
-      total: Number(total!.n),
-    };
-  });
+  // One row more than asked tells whether another page follows.
+  const rows = c.statement(`SELECT value ${matching}${from}
+    ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
+    .all({ ...search, ...page });
+  const total = c.statement(`SELECT count(*) AS n ${matching}`).get(search);
+  const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
+  return {
+    accounts,
+    nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
+    total: Number(total!.n),
+  };
 }
 
 /** A page of events, newest first, of one account and type if asked. */
-export function eventPage(
-  c: Connection,
-  query: EventQuery,
-): Promise<AuditEvent[]> {
+export function eventPage(c: Connection, query: EventQuery): AuditEvent[] {
   const where = ["kind = 'event'"];
   const args: Record<string, SQLInputValue> = { limit: query.limit };
   if (query.userId !== undefined) {
@@ -91,9 +82,7 @@ export function eventPage(
     where.push("key < :cursor");
     args.cursor = query.cursor;
   }
-  return c.read(() =>
-    c.statement(`SELECT value FROM ${RECORDS}
-      WHERE ${where.join(" AND ")} ORDER BY key DESC LIMIT :limit`)
-      .all(args).map(parse<AuditEvent>)
-  );
+  return c.statement(`SELECT value FROM ${RECORDS}
+    WHERE ${where.join(" AND ")} ORDER BY key DESC LIMIT :limit`)
+    .all(args).map(parse<AuditEvent>);
 }

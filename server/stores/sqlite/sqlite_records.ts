@@ -32,7 +32,7 @@ import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 export interface SqliteRecordsOptions {
   /** The database file (created if missing), or `":memory:"`. */
   path: string;
-  /** How long a write waits for another connection's lock, ms (5000). */
+  /** A third of the longest wait for another connection's lock, ms (5000). */
   busyTimeout?: number;
 }
 
@@ -112,7 +112,7 @@ export class SqliteRecords implements RecordStore {
 
   /** A page of accounts in the query's order, with the number matching. */
   accounts(query: AccountQuery): Promise<AccountPage> {
-    return Promise.try(() => accountPage(this.#c, query));
+    return this.#c.read(() => accountPage(this.#c, query));
   }
 
   /** Whether any account exists. */
@@ -123,7 +123,7 @@ export class SqliteRecords implements RecordStore {
 
   /** A page of audit events, newest first. */
   events(query: EventQuery): Promise<AuditEvent[]> {
-    return Promise.try(() => eventPage(this.#c, query));
+    return this.#c.read(() => eventPage(this.#c, query));
   }
 
   /**
@@ -154,9 +154,8 @@ export class SqliteRecords implements RecordStore {
         INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
         VALUES (:key, 1, :end)
         ON CONFLICT (key) DO UPDATE SET
-          count = CASE WHEN c.reset_at > :now THEN c.count + 1 ELSE 1 END,
-          reset_at = CASE WHEN c.reset_at > :now THEN c.reset_at
-            ELSE excluded.reset_at END
+          count = iif(c.reset_at > :now, c.count + 1, 1),
+          reset_at = iif(c.reset_at > :now, c.reset_at, excluded.reset_at)
         WHERE c.reset_at <= :now OR c.count < :limit
         RETURNING count, reset_at AS resetAt`)
         .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
@@ -182,9 +181,8 @@ export class SqliteRecords implements RecordStore {
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   deleteExpiredCounters(now: number, limit: number): Promise<number> {
-    return Promise.try(() =>
-      this.#c.sweep(COUNTERS, "reset_at <= ? ORDER BY reset_at", now, limit)
-    );
+    const ended = "reset_at <= ? ORDER BY reset_at";
+    return this.#c.sweep(COUNTERS, ended, now, limit);
   }
 
   /** Closes the database. The store answers nothing afterwards. */
