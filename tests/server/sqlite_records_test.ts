@@ -18,6 +18,7 @@ import {
   session,
 } from "../../server/stores/conformance/_builders.ts";
 import { SqliteRecords } from "../../server/stores/sqlite/sqlite_records.ts";
+import { sqliteStore } from "../../server/stores/sqlite/mod.ts";
 import type { SqliteWork, SqliteWorkDone } from "../fixtures/sqlite_worker.ts";
 
 recordStoreConformance("SqliteRecords (:memory:)", () => {
@@ -528,4 +529,27 @@ Deno.test("SqliteRecords: two threads on one file keep counters exact and one ch
     const [tally] = await a.read([{ kind: "tally", key: "wins" }]);
     assert.deepEqual(tally?.value, { key: "wins", count: 1 });
   });
+});
+
+Deno.test("sqliteStore() refuses an empty path, which SQLite takes for a temporary database", async () => {
+  // `sqliteStore({ path: Deno.env.get("DB") ?? "" })` with the variable
+  // unset opened a database deleted at exit: every account gone on restart.
+  for (const path of ["", " "]) {
+    assert.throws(
+      () => sqliteStore({ path }),
+      (err: Error) => {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.match(err.message, /option "path" is empty/);
+        return true;
+      },
+    );
+  }
+  // `:memory:` is asked for by name (tests, examples): it stays.
+  const memory = sqliteStore({ path: ":memory:" });
+  try {
+    await memory.migrate();
+    assert.equal(await memory.hasUsers(), false);
+  } finally {
+    memory.close();
+  }
 });

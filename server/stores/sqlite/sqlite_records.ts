@@ -30,7 +30,7 @@ import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 
 /** Where {@linkcode SqliteRecords} keeps its data. */
 export interface SqliteRecordsOptions {
-  /** The database file (created if missing), or `":memory:"`. */
+  /** The database file (created if missing), or `":memory:"`; not empty. */
   path: string;
   /** A third of the longest wait for another connection's lock, ms (5000). */
   busyTimeout?: number;
@@ -59,6 +59,14 @@ export class SqliteRecords implements RecordStore {
 
   /** Opens (or creates) the database; {@linkcode migrate} before use. */
   constructor(options: SqliteRecordsOptions) {
+    // SQLite takes an empty name for a temporary database, deleted at exit:
+    // an unset variable would make a store that forgets every account.
+    if (!options.path.trim()) {
+      throw new TypeError(
+        'The SQLite store\'s option "path" is empty: name the database file ' +
+          '(or ":memory:" for a database that lasts as long as the process)',
+      );
+    }
     this.#c = new Connection(options.path, options.busyTimeout ?? 5000);
   }
 
