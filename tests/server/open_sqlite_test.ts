@@ -115,7 +115,7 @@ Deno.test("openStoreFromEnv() names the SQLite file another process holds locked
         openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path }),
         (err: Error) => {
           assert.ok(err.message.includes(path), err.message);
-          assert.match(err.message, /locked/);
+          assert.match(err.message, /stayed locked by another connection/);
           return true;
         },
       );

@@ -15,8 +15,10 @@ import type { Versioned } from "../../core/records.ts";
 const SQLITE_BUSY = 5;
 // SQLite's primary result code for a write to a database opened read-only.
 const SQLITE_READONLY = 8;
-// How many busy timeouts a statement waits for the lock before giving up.
-const BUSY_TIMEOUTS = 3;
+// How long a statement waits for another connection's lock in all, ms: a
+// long import in another process gets that long before the store says
+// plainly what happened.
+const LOCK_WAIT = 15_000;
 // How long a statement waits for the lock on the thread (SQLite's busy
 // wait, which holds up the whole process), ms: another connection's usual
 // transaction ends sooner. Past it, it waits between turns of the loop.
@@ -32,24 +34,12 @@ export class Connection {
   /** The file (or `:memory:`), for messages. */
   readonly path: string;
   #db: DatabaseSync;
-  #lockWait: number;
   #statements = new Map<string, StatementSync>();
 
-  constructor(path: string, busyTimeout: number) {
+  constructor(path: string) {
     this.path = path;
-    busyTimeout = Math.max(0, busyTimeout | 0);
-    this.#lockWait = BUSY_TIMEOUTS * busyTimeout;
-    try {
-      this.#db = new DatabaseSync(path);
-    } catch (err) {
-      // SQLite's own message ("unable to open database file") names none.
-      throw new Error(
-        `Cannot open the SQLite database at ${path}: ${(err as Error).message}`,
-        { cause: err },
-      );
-    }
-    const wait = Math.min(WAIT_ON_THREAD, busyTimeout);
-    this.#db.exec(`PRAGMA busy_timeout = ${wait}`);
+    this.#db = new DatabaseSync(path);
+    this.#db.exec(`PRAGMA busy_timeout = ${WAIT_ON_THREAD}`);
   }
 
   /** The statement for `sql`, prepared on first use. */
@@ -71,12 +61,10 @@ export class Connection {
    * Runs `fn` once no other connection's lock is in its way. A statement
    * waits a moment on the thread; then `fn` runs again from the start after
    * pauses that let the process go on (and let this thread's own holder, if
-   * any, finish), for up to BUSY_TIMEOUTS busy timeouts in all (a long
-   * import in another process gets that long) before the store says
-   * plainly what happened.
+   * any, finish), until LOCK_WAIT has passed.
    */
   async whenFree<T>(fn: () => T): Promise<T> {
-    const deadline = Date.now() + this.#lockWait;
+    const deadline = Date.now() + LOCK_WAIT;
     for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
       try {
         return fn();
@@ -86,7 +74,7 @@ export class Connection {
       if (Date.now() >= deadline) {
         throw new Error(
           `The SQLite database at ${this.path} stayed locked by another ` +
-            `connection for ${this.#lockWait} ms`,
+            `connection for ${LOCK_WAIT} ms`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, pause));

@@ -32,8 +32,6 @@ import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 export interface SqliteRecordsOptions {
   /** The database file (created if missing), or `":memory:"`; not empty. */
   path: string;
-  /** A third of the longest wait for another connection's lock, ms (5000). */
-  busyTimeout?: number;
 }
 
 /**
@@ -67,7 +65,7 @@ export class SqliteRecords implements RecordStore {
           '(or ":memory:" for a database that lasts as long as the process)',
       );
     }
-    this.#c = new Connection(options.path, options.busyTimeout ?? 5000);
+    this.#c = new Connection(options.path);
   }
 
   /** The database file, or `":memory:"`. */
