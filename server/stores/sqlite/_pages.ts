@@ -28,39 +28,37 @@ export function accountPage(c: Connection, query: AccountQuery): AccountPage {
   const sort = query.sort ?? "created";
   const descending = sort.startsWith("-");
   const order = ORDERS[sort.replace("-", "") as keyof typeof ORDERS];
-  const search: Record<string, SQLInputValue> = {};
+  const args: Record<string, SQLInputValue> = {};
   let matching = `FROM ${RECORDS} WHERE kind = 'account'`;
   if (query.q) {
     // instr(), not LIKE: LIKE folds ASCII case and reads % and _.
     matching += ` AND (instr(${field("emailKey")}, :q) > 0` +
       ` OR instr(${field("nameKey")}, :q) > 0)`;
-    search.q = query.q;
+    args.q = query.q;
   }
-  const page: Record<string, SQLInputValue> = { limit: query.limit + 1 };
-  const after = descending ? "<" : ">";
-  let from = "";
+  const total = c.statement(`SELECT count(*) AS n ${matching}`).get(args)!;
   if (query.cursor !== undefined) {
-    page.cursor = query.cursor;
     // The cursor is the previous page's last id; in creation order it says
     // where to go on by itself, otherwise its account gives the sort key
     // (none: an empty page, as in memory).
-    from = order === "key"
+    const after = descending ? "<" : ">";
+    matching += order === "key"
       ? ` AND key ${after} :cursor`
       : ` AND (${order}, key) ${after} (
         SELECT ${order}, key FROM ${RECORDS}
         WHERE kind = 'account' AND key = :cursor)`;
+    args.cursor = query.cursor;
   }
   const direction = descending ? " DESC" : "";
   // One row more than asked tells whether another page follows.
-  const rows = c.statement(`SELECT value ${matching}${from}
+  const rows = c.statement(`SELECT value ${matching}
     ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
-    .all({ ...search, ...page });
-  const total = c.statement(`SELECT count(*) AS n ${matching}`).get(search);
+    .all({ ...args, limit: query.limit + 1 });
   const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
   return {
     accounts,
     nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
-    total: Number(total!.n),
+    total: Number(total.n),
   };
 }
 

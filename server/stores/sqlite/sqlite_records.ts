@@ -116,7 +116,7 @@ export class SqliteRecords implements RecordStore {
     }
   }
 
-  /** A page of accounts in the query's order, with the number matching. */
+  /** A page of accounts in the query's order, and the number matching. */
   accounts(query: AccountQuery): Promise<AccountPage> {
     return this.#c.read(() => accountPage(this.#c, query));
   }
