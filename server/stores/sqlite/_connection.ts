@@ -44,11 +44,8 @@ export class Connection {
 
   /** The statement for `sql`, prepared on first use. */
   statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
+    const statement = this.#statements.get(sql) ?? this.#db.prepare(sql);
+    this.#statements.set(sql, statement);
     return statement;
   }
 

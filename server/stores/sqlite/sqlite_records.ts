@@ -53,6 +53,8 @@ export interface SqliteRecordsOptions {
  * ```
  */
 export class SqliteRecords implements RecordStore {
+  /** The database file, or `":memory:"`. */
+  readonly path: string;
   #c: Connection;
 
   /** Opens (or creates) the database; {@linkcode migrate} before use. */
@@ -61,16 +63,11 @@ export class SqliteRecords implements RecordStore {
     // an unset variable would make a store that forgets every account.
     if (!options.path.trim()) {
       throw new TypeError(
-        'The SQLite store\'s option "path" is empty: name the database file ' +
-          '(or ":memory:" for a database that lasts as long as the process)',
+        'The SQLite store\'s option "path" is empty: name the database file',
       );
     }
+    this.path = options.path;
     this.#c = new Connection(options.path);
-  }
-
-  /** The database file, or `":memory:"`. */
-  get path(): string {
-    return this.#c.path;
   }
 
   /** Creates or upgrades the schema; refuses one from a newer version. */
@@ -132,10 +129,7 @@ export class SqliteRecords implements RecordStore {
     return this.#c.read(() => eventPage(this.#c, query));
   }
 
-  /**
-   * Deletes up to `limit` records of `kind` whose expiry field is at or
-   * before `before`, oldest first; returns how many.
-   */
+  /** Deletes up to `limit` records of `kind` expired by `before`, oldest first. */
   deleteExpired(
     kind: ExpiringKind,
     before: number,
