@@ -66,6 +66,16 @@ export class Connection {
       try {
         return fn();
       } catch (err) {
+        // SQLite opens a file it cannot write read-only, without a word,
+        // and its refusal of each write names no file.
+        if (isReadOnly(err)) {
+          throw new Error(
+            `The SQLite database at ${this.path} is read-only for this ` +
+              "process (the file, its directory or its mount): Gatehouse " +
+              "writes to it on every sign-in",
+            { cause: err },
+          );
+        }
         if (!isBusy(err)) throw err;
       }
       if (Date.now() >= deadline) {
@@ -124,15 +134,7 @@ export class Connection {
       return result;
     } catch (err) {
       if (this.#db.isTransaction) this.statement("ROLLBACK").run();
-      if (!isReadOnly(err)) throw err;
-      // SQLite opens a file it cannot write read-only, without a word, and
-      // its refusal of each write names no file.
-      throw new Error(
-        `The SQLite database at ${this.path} is read-only for this process ` +
-          "(the file, its directory or its mount): Gatehouse writes to it " +
-          "on every sign-in",
-        { cause: err },
-      );
+      throw err;
     }
   }
 }
