@@ -144,9 +144,8 @@ const errcode = (err: unknown) =>
 const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
 const isReadOnly = (err: unknown) => (errcode(err) & 0xff) === SQLITE_READONLY;
 
-/** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
+/** Whether `err` is a duplicate in a UNIQUE index (…_UNIQUE, …_PRIMARYKEY). */
 export const isUniqueViolation = (err: unknown): boolean =>
-  // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY.
   [2067, 1555].includes(errcode(err));
 
 /** The record a row holds (records hold only JSON values). */

@@ -1,8 +1,7 @@
 // The two paged reads on SQLite: accounts (the search, the orders of
-// `AccountQuery.sort` and the keyset cursor of today's `listUsers`, as the
-// in-memory listing in ../_user_listing.ts defines them) and audit events
-// (newest first by id). Folded keys compare in SQLite's binary order of
-// their UTF-8, which is code-point order, as on Postgres (`COLLATE "C"`).
+// `AccountQuery.sort` and the keyset cursor, as ../_user_listing.ts defines
+// them in memory) and audit events (newest first by id). Folded keys compare
+// in SQLite's binary order of UTF-8: code points, as Postgres's `COLLATE "C"`.
 
 import type { SQLInputValue } from "node:sqlite";
 import type {
