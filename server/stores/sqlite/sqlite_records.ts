@@ -61,7 +61,7 @@ export class SqliteRecords implements RecordStore {
   constructor(options: SqliteRecordsOptions) {
     // SQLite takes an empty name for a temporary database, deleted at exit:
     // an unset variable would make a store that forgets every account.
-    if (!options.path.trim()) {
+    if (!options.path?.trim()) {
       throw new TypeError(
         'The SQLite store\'s option "path" is empty: name the database file',
       );
