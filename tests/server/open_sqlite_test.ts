@@ -115,7 +115,7 @@ Deno.test("openStoreFromEnv() names the SQLite file another process holds locked
         openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path }),
         (err: Error) => {
           assert.ok(err.message.includes(path), err.message);
-          assert.match(err.message, /locked/);
+          assert.match(err.message, /stayed locked by another connection/);
           return true;
         },
       );
@@ -168,6 +168,24 @@ Deno.test("a SQLite file this process may only read is refused at start, not by 
     const opened = await openStoreFromEnv({ GATEHOUSE_SQLITE_PATH: path });
     assert.equal(await opened.store.hasUsers(), false);
     await opened.close();
+  });
+  // A file another program made (rollback journal, not yet WAL) is refused
+  // as plainly: switching it to WAL is its first write.
+  await tempDir(async (path) => {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")));
+    const other = new DatabaseSync(path);
+    other.exec("CREATE TABLE app_notes (note TEXT)");
+    other.close();
+    const readOnly = new SqliteStore({ path: `file:${path}?mode=ro` });
+    try {
+      await assert.rejects(readOnly.migrate(), (err: Error) => {
+        assert.ok(err.message.includes(path), err.message);
+        assert.match(err.message, /is read-only for this process/);
+        return true;
+      });
+    } finally {
+      readOnly.close();
+    }
   });
 });
 

@@ -7,8 +7,12 @@
 // check sent while a sign-in waited was answered only once the lock was
 // released, and a sign-in waiting for a lock this thread's own timer would
 // release answered 500 after 15 s, the timer never having had its turn.
+// Reads wait so too: no connection can hold them up for long while the
+// store has the file open (in WAL mode), but one that held the file under
+// exclusive locking before kept a store opening on it busy waiting on the
+// thread for 5 s, then refused it.
 
-import { assert, assertEquals } from "../fixtures/assert.ts";
+import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SqliteStore } from "../../server/stores/sqlite/mod.ts";
 import { settled } from "../../server/http/_background.ts";
@@ -169,4 +173,69 @@ Deno.test("SQLite: a session check is answered while hundreds of writes wait for
       worker.terminate();
     }
   });
+});
+
+Deno.test("SQLite: no connection can take the open file under exclusive locking, so a session check never waits for one", async () => {
+  await served(async ({ path, check, cookie, logger }) => {
+    // A connection asking for the file as its own (exclusive locking), as a
+    // forgotten `sqlite3` shell may. In WAL mode every open connection holds
+    // a shared lock that refuses it: it is locked out, not the store. (Were
+    // the file in rollback-journal mode, it would take the lock on its
+    // write and hold it, and the check would wait for it on the thread.)
+    const holder = new DatabaseSync(path);
+    try {
+      holder.exec("PRAGMA locking_mode = EXCLUSIVE");
+      let refused: unknown;
+      try {
+        holder.exec("CREATE TABLE app_notes (note TEXT)");
+      } catch (err) {
+        refused = err;
+      }
+      assertMatch(String(refused), /database is locked/);
+      const started = performance.now();
+      const answer = await check(cookie);
+      const took = performance.now() - started;
+      assertEquals(answer.status, 200);
+      await answer.body?.cancel();
+      assert(took < 1_000, `the check took ${Math.round(took)} ms`);
+      assertEquals(logger.lines.filter((l) => l.level === "error"), []);
+    } finally {
+      holder.close();
+    }
+  });
+});
+
+Deno.test("SQLite: a store opening on a file another connection holds exclusively waits between turns", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".db" });
+  const first = new SqliteStore({ path });
+  await first.migrate();
+  first.close();
+  // The file held as its own by a connection of this thread (exclusive
+  // locking, having written), let go by a timer: opening can only succeed
+  // by waiting for it between turns of the event loop.
+  const holder = new DatabaseSync(path);
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 10);
+  let release: ReturnType<typeof setTimeout> | undefined;
+  try {
+    holder.exec(`PRAGMA locking_mode = EXCLUSIVE;
+      CREATE TABLE app_notes (note TEXT)`);
+    release = setTimeout(() => holder.close(), 500);
+    const store = new SqliteStore({ path });
+    try {
+      await store.migrate();
+      assertEquals(await store.hasUsers(), false);
+    } finally {
+      store.close();
+    }
+    // The process went on meanwhile: the timer kept firing.
+    assert(ticks >= 10, `the timer fired ${ticks} times`);
+  } finally {
+    clearInterval(ticking);
+    clearTimeout(release);
+    if (holder.isOpen) holder.close();
+    for (const suffix of ["", "-wal", "-shm"]) {
+      await Deno.remove(path + suffix).catch(() => {});
+    }
+  }
 });

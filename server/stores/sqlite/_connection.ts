@@ -2,10 +2,10 @@
 // of the store needs: its statements prepared once, and transactions that
 // begin, commit and roll back in one synchronous stretch. Nothing awaits
 // inside a transaction, so a connection never holds a lock across the event
-// loop. A write that finds the lock held by another connection (another
-// instance, `create-admin`, the application's own transaction in the same
-// file) waits for it between turns of the event loop, not on the thread:
-// the process answers what needs no write meanwhile.
+// loop. A statement that finds the file locked by another connection
+// (another instance, `create-admin`, the application's own transaction in
+// the same file) waits for it between turns of the event loop, not on the
+// thread: the process answers what needs no lock meanwhile.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Versioned } from "../../core/records.ts";
@@ -15,10 +15,12 @@ import type { Versioned } from "../../core/records.ts";
 const SQLITE_BUSY = 5;
 // SQLite's primary result code for a write to a database opened read-only.
 const SQLITE_READONLY = 8;
-// How many busy timeouts a write waits for the lock before giving up.
-const BEGIN_ATTEMPTS = 3;
-// How long a write waits for the lock on the thread (SQLite's busy wait,
-// which holds up the whole process), ms: another connection's usual
+// How long a statement waits for another connection's lock in all, ms: a
+// long import in another process gets that long before the store says
+// plainly what happened.
+const LOCK_WAIT = 15_000;
+// How long a statement waits for the lock on the thread (SQLite's busy
+// wait, which holds up the whole process), ms: another connection's usual
 // transaction ends sooner. Past it, it waits between turns of the loop.
 const WAIT_ON_THREAD = 10;
 // The longest pause between two tries for the lock, ms.
@@ -32,42 +34,23 @@ export class Connection {
   /** The file (or `:memory:`), for messages. */
   readonly path: string;
   #db: DatabaseSync;
-  #busyTimeout: number;
   #statements = new Map<string, StatementSync>();
-  // The writes waiting for the lock, and the last of them to settle.
-  #waiting = 0;
-  #line: Promise<void> = Promise.resolve();
+  // The statements waiting for a lock, and when the last of them settles.
+  #lines = {
+    read: { waiting: 0, last: Promise.resolve() },
+    write: { waiting: 0, last: Promise.resolve() },
+  };
 
-  constructor(path: string, busyTimeout: number) {
+  constructor(path: string) {
     this.path = path;
-    this.#busyTimeout = Math.max(0, busyTimeout | 0);
-    let db: DatabaseSync | undefined;
-    try {
-      db = new DatabaseSync(path);
-      db.exec(`PRAGMA busy_timeout = ${this.#busyTimeout}`);
-      // Readers never wait for the writer and a commit appends to the log.
-      // A `:memory:` database keeps its own journal and answers "memory".
-      db.exec("PRAGMA journal_mode = WAL");
-    } catch (err) {
-      db?.close();
-      // SQLite's own message ("database is locked") names no file.
-      throw new Error(
-        `Cannot open the SQLite database at ${path}: ${
-          err instanceof Error ? err.message : String(err)
-        }`,
-        { cause: err },
-      );
-    }
-    this.#db = db;
+    this.#db = new DatabaseSync(path);
+    this.#db.exec(`PRAGMA busy_timeout = ${WAIT_ON_THREAD}`);
   }
 
   /** The statement for `sql`, prepared on first use. */
   statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
+    const statement = this.#statements.get(sql) ?? this.#db.prepare(sql);
+    this.#statements.set(sql, statement);
     return statement;
   }
 
@@ -77,50 +60,81 @@ export class Connection {
   }
 
   /**
-   * Runs `fn` in a write transaction (`BEGIN IMMEDIATE`: the write lock
-   * first, so what `fn` reads cannot change before it writes). Commits what
-   * it did, or rolls everything back when it throws.
+   * Runs `fn` once no other connection's lock is in its way. A statement
+   * waits a moment on the thread; then `fn` runs again from the start after
+   * pauses that let the process go on (and let this thread's own holder, if
+   * any, finish), until LOCK_WAIT has passed. Statements that find the lock
+   * taken wait in line, and only the first tries for it: each try may hold
+   * the thread WAIT_ON_THREAD, so hundreds trying each would hold up the
+   * process as long as the lock is held. Reads and writes have lines of
+   * their own: in WAL mode a read never waits for a writer's lock.
    */
-  async write<T>(fn: () => T): Promise<T> {
-    // The write lock, waited for up to BEGIN_ATTEMPTS busy timeouts (a long
-    // import in another process gets that long) before the store says
-    // plainly what happened: a moment on the thread, then in pauses that
-    // let the process go on (and let this thread's own holder, if any,
-    // finish). `fn` runs in the turn that took the lock.
-    const deadline = Date.now() + BEGIN_ATTEMPTS * this.#busyTimeout;
-    if (this.#waiting === 0 && this.#tryBegin()) return this.#finish(fn);
-    // Writes that find the lock taken wait in line, and only the first
-    // tries for it: each try may hold the thread WAIT_ON_THREAD, so
-    // hundreds of writes trying each would hold up the process as long as
-    // the lock is held. The line drains in one go once the first has it.
-    const ahead = this.#line;
+  async whenFree<T>(fn: () => T, kind: "read" | "write"): Promise<T> {
+    const deadline = Date.now() + LOCK_WAIT;
+    const line = this.#lines[kind];
+    if (line.waiting === 0) {
+      const done = this.#attempt(fn);
+      if (done) return done.value;
+    }
+    const ahead = line.last;
     let leave!: () => void;
-    this.#line = new Promise<void>((resolve) => leave = resolve);
-    this.#waiting++;
+    line.last = new Promise<void>((resolve) => leave = resolve);
+    line.waiting++;
     try {
       await ahead;
       for (let pause = 1;; pause = Math.min(2 * pause, MAX_PAUSE)) {
-        // Past its time (waiting behind another that gave up), a write
-        // gives up without a try on the thread.
+        // Past its time (behind one that gave up), it gives up untried.
         if (Date.now() >= deadline) {
           throw new Error(
             `The SQLite database at ${this.path} stayed locked by another ` +
-              `connection for ${BEGIN_ATTEMPTS * this.#busyTimeout} ms`,
+              `connection for ${LOCK_WAIT} ms`,
           );
         }
-        if (this.#tryBegin()) return this.#finish(fn);
+        const done = this.#attempt(fn);
+        if (done) return done.value;
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     } finally {
-      this.#waiting--;
+      line.waiting--;
       leave();
     }
   }
 
+  // `fn`'s value, or null when another connection's lock was in its way.
+  #attempt<T>(fn: () => T): { value: T } | null {
+    try {
+      return { value: fn() };
+    } catch (err) {
+      // SQLite opens a file it cannot write read-only, without a word,
+      // and its refusal of each write names no file.
+      if (isReadOnly(err)) {
+        throw new Error(
+          `The SQLite database at ${this.path} is read-only for this ` +
+            "process (the file, its directory or its mount): Gatehouse " +
+            "writes to it on every sign-in",
+          { cause: err },
+        );
+      }
+      if (!isBusy(err)) throw err;
+      return null;
+    }
+  }
+
+  /**
+   * Runs `fn` in a write transaction (`BEGIN IMMEDIATE`: the write lock
+   * first, so what `fn` reads cannot change before it writes). Commits what
+   * it did, or rolls everything back when it throws.
+   */
+  write<T>(fn: () => T): Promise<T> {
+    return this.whenFree(
+      () => this.#transaction("BEGIN IMMEDIATE", fn),
+      "write",
+    );
+  }
+
   /** Runs `fn` on one snapshot of the database. */
-  read<T>(fn: () => T): T {
-    this.statement("BEGIN").run();
-    return this.#finish(fn);
+  read<T>(fn: () => T): Promise<T> {
+    return this.whenFree(() => this.#transaction("BEGIN", fn), "read");
   }
 
   /**
@@ -146,7 +160,9 @@ export class Connection {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #finish<T>(fn: () => T): T {
+  #transaction<T>(begin: string, fn: () => T): T {
+    // Prepared, not exec()uted: only a statement's error carries errcode.
+    this.statement(begin).run();
     try {
       const result = fn();
       this.statement("COMMIT").run();
@@ -156,28 +172,16 @@ export class Connection {
       throw err;
     }
   }
-
-  // Whether `BEGIN IMMEDIATE` took the lock within WAIT_ON_THREAD; reads
-  // keep the whole busy timeout.
-  #tryBegin(): boolean {
-    const wait = Math.min(WAIT_ON_THREAD, this.#busyTimeout);
-    this.statement(`PRAGMA busy_timeout = ${wait}`).run();
-    try {
-      // Prepared, not exec()uted: only a statement's error carries errcode.
-      this.statement("BEGIN IMMEDIATE").run();
-      return true;
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-      return false;
-    } finally {
-      this.statement(`PRAGMA busy_timeout = ${this.#busyTimeout}`).run();
-    }
-  }
 }
 
 const errcode = (err: unknown) =>
   Number((err as { errcode?: unknown } | null)?.errcode);
 const isBusy = (err: unknown) => (errcode(err) & 0xff) === SQLITE_BUSY;
+const isReadOnly = (err: unknown) => (errcode(err) & 0xff) === SQLITE_READONLY;
+
+/** Whether `err` is a duplicate in a UNIQUE index (…_UNIQUE, …_PRIMARYKEY). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  [2067, 1555].includes(errcode(err));
 
 /** The record a row holds (records hold only JSON values). */
 export const parse = <T>(row: Row): T => JSON.parse(row.value as string) as T;
@@ -187,13 +191,3 @@ export const versioned = <T>(row: Row): Versioned<T> => ({
   value: parse<T>(row),
   version: String(row.version),
 });
-
-/** Whether `err` is SQLite refusing to write a database opened read-only. */
-export const isReadOnly = (err: unknown): boolean =>
-  (errcode(err) & 0xff) === SQLITE_READONLY;
-
-/** Whether `err` is SQLite refusing a duplicate in a UNIQUE index. */
-export function isUniqueViolation(err: unknown): boolean {
-  // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY.
-  return errcode(err) === 2067 || errcode(err) === 1555;
-}

@@ -1,8 +1,7 @@
 // The two paged reads on SQLite: accounts (the search, the orders of
-// `AccountQuery.sort` and the keyset cursor of today's `listUsers`, as the
-// in-memory listing in ../_user_listing.ts defines them) and audit events
-// (newest first by id). Folded keys compare in SQLite's binary order of
-// their UTF-8, which is code-point order, as on Postgres (`COLLATE "C"`).
+// `AccountQuery.sort` and the keyset cursor, as ../_user_listing.ts defines
+// them in memory) and audit events (newest first by id). Folded keys compare
+// in SQLite's binary order of UTF-8: code points, as Postgres's `COLLATE "C"`.
 
 import type { SQLInputValue } from "node:sqlite";
 import type {
@@ -29,42 +28,37 @@ export function accountPage(c: Connection, query: AccountQuery): AccountPage {
   const descending = sort.startsWith("-");
   const order = ORDERS[sort.replace("-", "") as keyof typeof ORDERS];
   const args: Record<string, SQLInputValue> = {};
-  let search = "";
-  if (query.q !== undefined && query.q !== "") {
+  let matching = `FROM ${RECORDS} WHERE kind = 'account'`;
+  if (query.q) {
     // instr(), not LIKE: LIKE folds ASCII case and reads % and _.
-    search = ` AND (instr(${field("emailKey")}, :q) > 0` +
+    matching += ` AND (instr(${field("emailKey")}, :q) > 0` +
       ` OR instr(${field("nameKey")}, :q) > 0)`;
     args.q = query.q;
   }
-  const after = descending ? "<" : ">";
-  let from = "";
-  const page: Record<string, SQLInputValue> = { limit: query.limit + 1 };
+  const total = c.statement(`SELECT count(*) AS n ${matching}`).get(args)!;
   if (query.cursor !== undefined) {
-    page.cursor = query.cursor;
     // The cursor is the previous page's last id; in creation order it says
     // where to go on by itself, otherwise its account gives the sort key
     // (none: an empty page, as in memory).
-    from = order === "key"
+    const after = descending ? "<" : ">";
+    matching += order === "key"
       ? ` AND key ${after} :cursor`
       : ` AND (${order}, key) ${after} (
         SELECT ${order}, key FROM ${RECORDS}
         WHERE kind = 'account' AND key = :cursor)`;
+    args.cursor = query.cursor;
   }
   const direction = descending ? " DESC" : "";
-  const matching = `FROM ${RECORDS} WHERE kind = 'account'${search}`;
-  return c.read(() => {
-    // One row more than asked tells whether another page follows.
-    const rows = c.statement(`SELECT value ${matching}${from}
-      ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
-      .all({ ...args, ...page });
-    const total = c.statement(`SELECT count(*) AS n ${matching}`).get(args);
-    const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
-    return {
-      accounts,
-      nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
-      total: Number(total!.n),
-    };
-  });
+  // One row more than asked tells whether another page follows.
+  const rows = c.statement(`SELECT value ${matching}
+    ORDER BY ${order}${direction}, key${direction} LIMIT :limit`)
+    .all({ ...args, limit: query.limit + 1 });
+  const accounts = rows.slice(0, query.limit).map(parse<AccountRecord>);
+  return {
+    accounts,
+    nextCursor: rows.length > query.limit ? accounts.at(-1)!.id : null,
+    total: Number(total.n),
+  };
 }
 
 /** A page of events, newest first, of one account and type if asked. */

@@ -5,7 +5,7 @@
 // tables in the same file.
 
 import { KINDS } from "../../core/records.ts";
-import { type Connection, isReadOnly } from "./_connection.ts";
+import type { Connection } from "./_connection.ts";
 
 /** The table of records. */
 export const RECORDS = "gatehouse_records";
@@ -65,24 +65,18 @@ function indexes(): string[] {
  * Brings the database to {@linkcode SCHEMA_VERSION} in one write
  * transaction (so two instances starting together migrate once), then makes
  * sure every index `KINDS` describes exists. Refuses a database a newer
- * Gatehouse has migrated.
+ * Gatehouse has migrated, and one this process may only read.
  */
 export async function migrate(c: Connection): Promise<void> {
-  try {
-    await migrateWriting(c);
-  } catch (err) {
-    if (!isReadOnly(err)) throw err;
-    throw new Error(
-      `The SQLite database at ${c.path} is read-only for this process ` +
-        "(the file, its directory or its mount): Gatehouse writes to it " +
-        "on every sign-in",
-      { cause: err },
-    );
-  }
-}
-
-function migrateWriting(c: Connection): Promise<void> {
-  return c.write(() => {
+  // Readers never wait for the writer and a commit appends to the log. A
+  // `:memory:` database keeps its own journal and answers "memory". Set
+  // here, not on opening, so that a file another connection holds is
+  // waited for between turns of the event loop, as any statement is.
+  await c.whenFree(
+    () => c.statement("PRAGMA journal_mode = WAL").get(),
+    "write",
+  );
+  await c.write(() => {
     c.exec(
       "CREATE TABLE IF NOT EXISTS gatehouse_schema (version INTEGER NOT NULL)",
     );
@@ -96,15 +90,14 @@ function migrateWriting(c: Connection): Promise<void> {
       );
     }
     for (const sql of MIGRATIONS.slice(current)) c.exec(sql);
-    if (current < SCHEMA_VERSION) {
-      c.exec(`DELETE FROM gatehouse_schema;
-        INSERT INTO gatehouse_schema (version) VALUES (${SCHEMA_VERSION})`);
-    }
     for (const sql of indexes()) c.exec(sql);
-    // A connection SQLite opened read-only (it does so silently when the
-    // file cannot be written) begins, creates nothing and commits the above
-    // without a complaint; this changes nothing but needs the write, so
-    // such a database is refused here rather than by a 500 on each write.
-    c.statement("UPDATE gatehouse_schema SET version = version").run();
+    // The version is written even when it stays: a connection SQLite opened
+    // read-only (it does so silently when the file cannot be written) would
+    // otherwise begin, create nothing and commit without a complaint, and
+    // the file be refused by a 500 on each write rather than here. Prepared,
+    // not exec()uted: only a statement's error says it was read-only.
+    c.statement("DELETE FROM gatehouse_schema").run();
+    c.statement("INSERT INTO gatehouse_schema (version) VALUES (?)")
+      .run(SCHEMA_VERSION);
   });
 }

@@ -67,7 +67,9 @@ export class SqliteStore extends RuleStore {
 
 /**
  * The SQLite store on `path` (a file, created if missing, or
- * `":memory:"`). Call `migrate()` before use and `close()` when done.
+ * `":memory:"`; an empty path, which SQLite takes for a temporary database
+ * deleted at exit, is refused with a `TypeError`). Call `migrate()` before
+ * use and `close()` when done.
  *
  * @example Serving from a file
  * ```ts

@@ -30,10 +30,8 @@ import { COUNTERS, field, migrate, RECORDS } from "./_schema.ts";
 
 /** Where {@linkcode SqliteRecords} keeps its data. */
 export interface SqliteRecordsOptions {
-  /** The database file (created if missing), or `":memory:"`. */
+  /** The database file (created if missing), or `":memory:"`; not empty. */
   path: string;
-  /** How long a write waits for another connection's lock, ms (5000). */
-  busyTimeout?: number;
 }
 
 /**
@@ -55,16 +53,21 @@ export interface SqliteRecordsOptions {
  * ```
  */
 export class SqliteRecords implements RecordStore {
+  /** The database file, or `":memory:"`. */
+  readonly path: string;
   #c: Connection;
 
   /** Opens (or creates) the database; {@linkcode migrate} before use. */
   constructor(options: SqliteRecordsOptions) {
-    this.#c = new Connection(options.path, options.busyTimeout ?? 5000);
-  }
-
-  /** The database file, or `":memory:"`. */
-  get path(): string {
-    return this.#c.path;
+    // SQLite takes an empty name for a temporary database, deleted at exit:
+    // an unset variable would make a store that forgets every account.
+    if (!options.path?.trim()) {
+      throw new TypeError(
+        'The SQLite store\'s option "path" is empty: name the database file',
+      );
+    }
+    this.path = options.path;
+    this.#c = new Connection(options.path);
   }
 
   /** Creates or upgrades the schema; refuses one from a newer version. */
@@ -74,17 +77,13 @@ export class SqliteRecords implements RecordStore {
 
   /** The records behind `refs`, in order, read from one snapshot. */
   read(refs: readonly RecordRef[]): Promise<(Versioned<unknown> | null)[]> {
-    return Promise.try(() => {
-      const one = (ref: RecordRef) => {
-        if ("key" in ref) return this.#byKey(ref.kind, ref.key);
-        const row = this.#c.statement(byField(ref.kind, ref.unique, "unique"))
-          .get(ref.value);
-        return row === undefined ? null : versioned(row);
-      };
-      return refs.length < 2
-        ? refs.map(one)
-        : this.#c.read(() => refs.map(one));
-    });
+    const one = (ref: RecordRef) => {
+      if ("key" in ref) return this.#byKey(ref.kind, ref.key);
+      const row = this.#c.statement(byField(ref.kind, ref.unique, "unique"))
+        .get(ref.value);
+      return row === undefined ? null : versioned(row);
+    };
+    return this.#c.read(() => refs.map(one));
   }
 
   /** Every record of `kind` whose `field` is `value`. */
@@ -93,7 +92,7 @@ export class SqliteRecords implements RecordStore {
     name: ListField<K>,
     value: string,
   ): Promise<Versioned<RecordKinds[K]>[]> {
-    return Promise.try(() =>
+    return this.#c.read(() =>
       this.#c.statement(byField(kind, name, "lists")).all(value)
         .map(versioned<RecordKinds[K]>)
     );
@@ -114,26 +113,23 @@ export class SqliteRecords implements RecordStore {
     }
   }
 
-  /** A page of accounts in the query's order, with the number matching. */
+  /** A page of accounts in the query's order, and the number matching. */
   accounts(query: AccountQuery): Promise<AccountPage> {
-    return Promise.try(() => accountPage(this.#c, query));
+    return this.#c.read(() => accountPage(this.#c, query));
   }
 
   /** Whether any account exists. */
   hasAccounts(): Promise<boolean> {
     const any = `SELECT 1 FROM ${RECORDS} WHERE kind = 'account' LIMIT 1`;
-    return Promise.try(() => this.#c.statement(any).get() !== undefined);
+    return this.#c.read(() => this.#c.statement(any).get() !== undefined);
   }
 
   /** A page of audit events, newest first. */
   events(query: EventQuery): Promise<AuditEvent[]> {
-    return Promise.try(() => eventPage(this.#c, query));
+    return this.#c.read(() => eventPage(this.#c, query));
   }
 
-  /**
-   * Deletes up to `limit` records of `kind` whose expiry field is at or
-   * before `before`, oldest first; returns how many.
-   */
+  /** Deletes up to `limit` records of `kind` expired by `before`, oldest first. */
   deleteExpired(
     kind: ExpiringKind,
     before: number,
@@ -153,24 +149,21 @@ export class SqliteRecords implements RecordStore {
     key: string,
     { now, windowMs, limit }: AttemptWindow,
   ): Promise<Reservation> {
-    return Promise.try(() =>
-      this.#c.write(() => {
-        const row = this.#c.statement(`
-          INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
-          VALUES (:key, 1, :end)
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN c.reset_at > :now THEN c.count + 1 ELSE 1 END,
-            reset_at = CASE WHEN c.reset_at > :now THEN c.reset_at
-              ELSE excluded.reset_at END
-          WHERE c.reset_at <= :now OR c.count < :limit
-          RETURNING count, reset_at AS resetAt`)
-          .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
-        // None: refused, the window open at `now` is full (nothing written).
-        return row === undefined
-          ? { admitted: false, ...this.#counter(key, now)! }
-          : { admitted: true, ...row };
-      })
-    );
+    return this.#c.write(() => {
+      const row = this.#c.statement(`
+        INSERT INTO ${COUNTERS} AS c (key, count, reset_at)
+        VALUES (:key, 1, :end)
+        ON CONFLICT (key) DO UPDATE SET
+          count = iif(c.reset_at > :now, c.count + 1, 1),
+          reset_at = iif(c.reset_at > :now, c.reset_at, excluded.reset_at)
+        WHERE c.reset_at <= :now OR c.count < :limit
+        RETURNING count, reset_at AS resetAt`)
+        .get({ key, end: now + windowMs, now, limit }) as Counter | undefined;
+      // None: refused, the window open at `now` is full (nothing written).
+      return row === undefined
+        ? { admitted: false, ...this.#counter(key, now)! }
+        : { admitted: true, ...row };
+    });
   }
 
   /** Gives one attempt back to the window ending at `resetAt`, if still there. */
@@ -183,14 +176,13 @@ export class SqliteRecords implements RecordStore {
 
   /** The counter `key` if its window is still open at `now`. */
   readCounter(key: string, now: number): Promise<Counter | null> {
-    return Promise.try(() => this.#counter(key, now));
+    return this.#c.read(() => this.#counter(key, now));
   }
 
   /** Deletes up to `limit` counters whose window ended by `now`. */
   deleteExpiredCounters(now: number, limit: number): Promise<number> {
-    return Promise.try(() =>
-      this.#c.sweep(COUNTERS, "reset_at <= ? ORDER BY reset_at", now, limit)
-    );
+    const ended = "reset_at <= ? ORDER BY reset_at";
+    return this.#c.sweep(COUNTERS, ended, now, limit);
   }
 
   /** Closes the database. The store answers nothing afterwards. */
