@@ -38,13 +38,24 @@ export function endSession(client: QueryClient): void {
   dropSession(client);
 }
 
-// When each client last took a sign-in (its own, or another tab's): a call
-// sent before it went out under the session that sign-in replaced.
-const signedInAt = new WeakMap<QueryClient, number>();
+// How many sign-ins each client has taken (its own, or another tab's): a
+// call that went out under an earlier count went out under the session a
+// later sign-in replaced. A count, not a time: a wall clock set back after
+// a sign-in made a call sent under the new session look older than it, and
+// its 401 (a real revocation) ended nothing.
+const signIns = new WeakMap<QueryClient, number>();
 
-/** Notes that `client`'s session is a sign-in of this moment. */
+/** Notes that `client` has taken a sign-in (`signInCount` moves on). */
 export function noteSignIn(client: QueryClient): void {
-  signedInAt.set(client, Date.now());
+  signIns.set(client, signInCount(client) + 1);
+}
+
+/**
+ * How many sign-ins `client` has taken: what a call notes as it goes out,
+ * and gives `endSessionIfRevoked` if it fails.
+ */
+export function signInCount(client: QueryClient): number {
+  return signIns.get(client) ?? 0;
 }
 
 /**
@@ -53,20 +64,19 @@ export function noteSignIn(client: QueryClient): void {
  * ends it here and, if this tab was signed in, tells the other tabs.
  * Returns whether it did. The query client's caches run it for each query
  * and mutation; the screens run it for the calls they make themselves (a
- * form's submit, the re-authentication dialog). A call sent (`sentAt`, ms)
- * before a sign-in this tab has taken since speaks of the session that
- * sign-in replaced: nothing ends, and it answers true (its failure is
- * nobody's to show), so a slow answer cannot sign every tab out of the
- * session just begun.
+ * form's submit, the re-authentication dialog). A call sent under an
+ * earlier `signInCount` (`sentUnder`) than the client's now speaks of the
+ * session a sign-in this tab has taken since replaced: nothing ends, and
+ * it answers true (its failure is nobody's to show), so a slow answer
+ * cannot sign every tab out of the session just begun.
  */
 export function endSessionIfRevoked(
   client: QueryClient,
   error: unknown,
-  sentAt?: number,
+  sentUnder?: number,
 ): boolean {
   if (!isSessionRevoked(error)) return false;
-  const since = signedInAt.get(client);
-  if (sentAt !== undefined && since !== undefined && sentAt < since) {
+  if (sentUnder !== undefined && sentUnder !== signInCount(client)) {
     return true;
   }
   const signedIn = Boolean(client.getQueryData(sessionQueryKey));

@@ -19,6 +19,7 @@ import {
   endSessionIfRevoked,
   noteSignIn,
   sessionQueryKey,
+  signInCount,
 } from "./_session_cache.ts";
 import type { QueryClient, QueryClientConfig } from "./_peer_types.ts";
 import { tellOtherTabs } from "./_tabs.ts";
@@ -84,14 +85,20 @@ export function createAuthQueryClient(
   };
   // A mutation's answer may come after a sign-in (here, or in another tab)
   // that it went out before: it speaks of the session that sign-in ended.
-  // (Queries need no time: a sign-in removes and cancels them.)
+  // Each mutation notes the sign-ins taken as it starts (a count: the wall
+  // clock may go back). (Queries need none: a sign-in removes and cancels
+  // them.)
+  const sentUnder = new WeakMap<object, number>();
+  const onMutate = (_variables: unknown, mutation: object) => {
+    sentUnder.set(mutation, signInCount(client));
+  };
   const onMutationError = (
     error: unknown,
     _variables: unknown,
     _context: unknown,
-    mutation: { state: { submittedAt: number } },
+    mutation: object,
   ) => {
-    endSessionIfRevoked(client, error, mutation.state.submittedAt);
+    endSessionIfRevoked(client, error, sentUnder.get(mutation));
   };
   const defaultOptions: DefaultOptions = {
     ...options.defaultOptions,
@@ -101,7 +108,10 @@ export function createAuthQueryClient(
     ...options,
     defaultOptions,
     queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError: onMutationError }),
+    mutationCache: new MutationCache({
+      onMutate,
+      onError: onMutationError,
+    }),
   });
   return client;
 }

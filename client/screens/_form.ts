@@ -8,7 +8,7 @@ import { type Signal, useSignal } from "@preact/signals";
 import type { RefObject } from "preact";
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { FormProblems, type Problem } from "./_error_message.ts";
-import { useEndSessionIfRevoked } from "./_session_ended.ts";
+import { useEndSessionIfRevoked, useSignInCount } from "./_session_ended.ts";
 
 /** A form's state and its submit runner. */
 export interface Form {
@@ -37,6 +37,7 @@ export function useForm(): Form {
   const failures = useSignal(0);
   const failed = failures.value;
   const endSessionIfRevoked = useEndSessionIfRevoked();
+  const signInCount = useSignInCount();
 
   useLayoutEffect(() => {
     if (failed === 0) return;
@@ -54,13 +55,13 @@ export function useForm(): Form {
       if (pending.value) return;
       failure.value = null;
       pending.value = true;
-      const sentAt = Date.now();
+      const sentUnder = signInCount();
       try {
         await task();
       } catch (error) {
         // A session found gone is the gate's to tell: its login screen
         // says so, and takes the form's place.
-        if (endSessionIfRevoked(error, sentAt)) return;
+        if (endSessionIfRevoked(error, sentUnder)) return;
         failure.value = error;
         failures.value += 1;
       } finally {

@@ -28,7 +28,7 @@ import { Dialog } from "./_dialog.tsx";
 import { describeFailure, FormProblems } from "./_error_message.ts";
 import { FormAlert, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
-import { useEndSessionIfRevoked } from "./_session_ended.ts";
+import { useEndSessionIfRevoked, useSignInCount } from "./_session_ended.ts";
 import { useSsoIdentities, useSsoProviders } from "./_sso_queries.ts";
 import { problemsOf, requiredProblem } from "./_validation.ts";
 import { webauthn } from "./_webauthn.ts";
@@ -178,6 +178,7 @@ function ReauthDialog(
   const pending = useSignal(false);
   const field = useRef<HTMLElement>(null);
   const endSessionIfRevoked = useEndSessionIfRevoked();
+  const signInCount = useSignInCount();
   const asked = kind.value;
   const name = asked === null ? "" : FIELD[asked];
   const described = describeFailure(
@@ -192,23 +193,24 @@ function ReauthDialog(
   );
 
   // A session found gone ends here, and the gate's login screen says so.
-  const fail = (error: unknown, sentAt?: number) => {
+  const fail = (error: unknown, sentUnder?: number) => {
     pending.value = false;
-    if (!endSessionIfRevoked(error, sentAt)) failure.value = error;
+    if (!endSessionIfRevoked(error, sentUnder)) failure.value = error;
   };
   const prove = async (proof: () => Promise<Proof>) => {
     if (pending.value) return;
     pending.value = true;
     failure.value = null;
-    // When the call went out (not the passkey prompt before it).
-    let sentAt: number | undefined;
+    // The sign-ins taken when the call went out (not the passkey prompt
+    // before it).
+    let sentUnder: number | undefined;
     try {
       const given = await proof();
-      sentAt = Date.now();
+      sentUnder = signInCount();
       await reauthenticate(given);
       props.asking.done();
     } catch (error) {
-      fail(error, sentAt);
+      fail(error, sentUnder);
     }
   };
   const confirm = () => {

@@ -8,7 +8,11 @@
 
 import { QueryClientContext } from "@tanstack/preact-query";
 import { useCallback, useContext } from "preact/hooks";
-import { endSessionIfRevoked, sessionEndedKey } from "../_session_cache.ts";
+import {
+  endSessionIfRevoked,
+  sessionEndedKey,
+  signInCount,
+} from "../_session_cache.ts";
 
 /** True when the session of this page ended on the server. */
 export function useSessionEnded(): boolean {
@@ -21,18 +25,32 @@ export function useSessionEnded(): boolean {
  * session is gone ends it, as the query client does for its queries and
  * mutations, so the gate shows the login screen ("Your session has
  * ended"), and the other tabs follow. Returns whether it did; without a
- * query client there is no session to end, and it never does. `sentAt`
- * (ms) is when the failed call went out: one sent before a sign-in this
- * tab has taken since ends nothing (and is handled: true).
+ * query client there is no session to end, and it never does. `sentUnder`
+ * is what `useSignInCount` answered as the failed call went out: one sent
+ * before a sign-in this tab has taken since ends nothing (and is handled:
+ * true).
  */
 export function useEndSessionIfRevoked(): (
   error: unknown,
-  sentAt?: number,
+  sentUnder?: number,
 ) => boolean {
   const client = useContext(QueryClientContext);
   return useCallback(
-    (error: unknown, sentAt?: number) =>
-      client !== undefined && endSessionIfRevoked(client, error, sentAt),
+    (error: unknown, sentUnder?: number) =>
+      client !== undefined && endSessionIfRevoked(client, error, sentUnder),
+    [client],
+  );
+}
+
+/**
+ * How many sign-ins this tab has taken, read as a screen's call goes out
+ * (undefined without a query client): given back with its failure to
+ * `useEndSessionIfRevoked`'s handler.
+ */
+export function useSignInCount(): () => number | undefined {
+  const client = useContext(QueryClientContext);
+  return useCallback(
+    () => client === undefined ? undefined : signInCount(client),
     [client],
   );
 }

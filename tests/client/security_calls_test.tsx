@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import {
+  adoptSession,
   AuthGate,
   changePassword,
   CodeInvalidError,
@@ -333,6 +334,48 @@ Deno.test("a call answered 401 after another tab signed in does not end the new 
     assert.equal(here.getQueryData(sessionEndedKey), undefined);
     view.getByText("The app");
   } finally {
+    otherTab.close();
+  }
+});
+
+Deno.test("a call answered 401 after this tab's clock went back still ends the session", async () => {
+  // The wall clock moved back an hour after this tab signed in (a clock
+  // set right, a sync): the call goes out after the sign-in, under the
+  // session it began, and the session truly ended (an administrator's
+  // sign-out). Its 401 is this session's, whatever the clock says.
+  const reads = sessionReads(["signed-in"]);
+  reads.release();
+  env.use(
+    http.delete(
+      `*${OPERATIONS.revokeSession.path.replace(":id", ID)}`,
+      () =>
+        HttpResponse.json({ error: "Not signed in", code: "session_absent" }, {
+          status: 401,
+        }),
+    ),
+    reads.handler,
+  );
+  const heard: unknown[] = [];
+  const otherTab = new BroadcastChannel(TAB_CHANNEL);
+  otherTab.onmessage = (event: MessageEvent) => heard.push(event.data?.type);
+  const wallClock = Date.now;
+  try {
+    const here = createAuthQueryClient();
+    const view = gated(here);
+    adoptSession(here, testing.defaultUser);
+    await view.findByText("The app");
+    const back = wallClock() - 3_600_000;
+    Date.now = () => back;
+    const call = new MutationObserver(here, {
+      mutationFn: () => revokeSession(ID),
+    }).mutate().catch((error: unknown) => error);
+    assert.ok(await call instanceof UnauthorizedError);
+    await waitFor(() => assert.equal(here.getQueryData(sessionQueryKey), null));
+    assert.equal(here.getQueryData(sessionEndedKey), true);
+    await waitFor(() => assert.ok(heard.includes("session-ended")));
+    await view.findByText("Please sign in");
+  } finally {
+    Date.now = wallClock;
     otherTab.close();
   }
 });

@@ -166,3 +166,46 @@ Deno.test("a 401 on changing the password answered after another tab signed in l
     otherTab.close();
   }
 });
+
+Deno.test("a 401 on changing the password after this tab's clock went back drops the session", async () => {
+  // This tab followed another tab's sign-in, then the wall clock moved
+  // back an hour; the change goes out after that sign-in, under its
+  // session, which truly ended: its 401 ends it, whatever the clock says
+  // (before, the form took it for a call sent before the sign-in, showed
+  // nothing and left the panel up).
+  let reads = 0;
+  env.use(
+    refuse("changePassword", "session_absent"),
+    http.get(`*${OPERATIONS.fetchSession.path}`, () => {
+      reads += 1;
+      return HttpResponse.json({
+        id: admin.id,
+        email: admin.email,
+        name: admin.name,
+        role: admin.role,
+      });
+    }),
+  );
+  const wallClock = Date.now;
+  try {
+    const view = renderWith(gated(), admin);
+    const another = new BroadcastChannel(TAB_CHANNEL);
+    another.postMessage({
+      type: "signed-in",
+      userId: admin.id,
+      tab: "another-tab",
+    });
+    another.close();
+    await waitFor(() => assert.equal(reads, 1));
+    await waitFor(() => assert.equal(view.client.isFetching(), 0));
+    const back = wallClock() - 3_600_000;
+    Date.now = () => back;
+    type(view, "Current password", "an old password here");
+    type(view, "New password", "a brand new password");
+    type(view, "Repeat the password", "a brand new password");
+    fireEvent.click(view.getByRole("button", { name: "Change password" }));
+    await findSessionEnded(view);
+  } finally {
+    Date.now = wallClock;
+  }
+});
