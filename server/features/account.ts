@@ -123,14 +123,19 @@ export function accountOperations(context: GatehouseContext): Operations<
     const verified = await sessions.verifyPassword(identity.email, password);
     return verified !== null && verified.user.id === identity.id;
   };
-  // Whether the account moved past the session's generation (a password
-  // change or reset, a disable) since the session was checked: a password
-  // that no longer matches was then read against the new hash, and may
-  // have been right. It is no guess: the session it came with is dead.
+  // Whether the session ended since it was checked: its account moved past
+  // the session's generation (a password change or reset, a disable; a
+  // password that no longer matches was then read against the new hash,
+  // and may have been right), or the session itself is gone (its owner
+  // ended it alone from another device). Either way it is no guess: the
+  // session it came with is dead, and gets the guard's answer.
   const sessionEnded = async (identity: Identity, session: SessionContext) => {
-    const account = await store.credentialsByEmail(fold(identity.email));
+    const [account, live] = await Promise.all([
+      store.credentialsByEmail(fold(identity.email)),
+      store.findSession(session.tokenHash, now(), identity.id),
+    ]);
     return account === null || account.user.id !== identity.id ||
-      account.generation !== session.generation;
+      account.generation !== session.generation || live === null;
   };
   const budget = changeBudget(context);
   // A session last seen at or before this time has idled out (DESIGN.md

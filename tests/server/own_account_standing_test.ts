@@ -82,6 +82,33 @@ const CASES: Case[] = [
     },
   },
   {
+    // A wrong current password, checked after the intervention: no guess
+    // of a live session but the guard's answer, as a sign-out everywhere
+    // gets (before, a session ended alone answered 403
+    // password_incorrect).
+    op: "changePassword with a wrong current password",
+    method: "credentialsByEmail",
+    event: "password.changed",
+    request: () => ["POST", "/api/auth/password", {
+      current_password: "not the password at all",
+      new_password: "a brand new passphrase, 42",
+    }],
+    async unchanged(w) {
+      const credentials = await w.store.credentialsByEmail(fold(w.email));
+      assertEquals(credentials?.passwordHash, w.passwordHash);
+    },
+  },
+  {
+    // The same for a re-authentication by a wrong password.
+    op: "reauthenticate with a wrong password",
+    method: "credentialsByEmail",
+    event: "reauthenticated",
+    request: () => ["POST", "/api/auth/reauthenticate", {
+      password: "not the password at all",
+    }],
+    async unchanged() {},
+  },
+  {
     // "Sign out everywhere else": it must not end the session the account
     // signed in with after the sign-out.
     op: "revokeOtherSessions",
