@@ -6,10 +6,10 @@
  */
 
 import { useSignal } from "@preact/signals";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { checkLink, resetPassword } from "../link_calls.ts";
-import { InvalidTokenError } from "../errors.ts";
+import { resetPassword } from "../link_calls.ts";
+import { useEmailedLink } from "./_emailed_link.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
@@ -99,44 +99,25 @@ export function ResetPasswordScreen(props: ResetPasswordScreenProps): VNode {
   const id = useId();
   const password = useSignal("");
   const confirm = useSignal("");
-  const dead = useSignal(false);
+  const link = useEmailedLink(props.token, "reset");
   const done = useSignal(false);
   const form = useForm();
   const title = useRef<HTMLHeadingElement>(null);
   const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
   const described = describeFailure(form.failure.value, FIELDS, limits);
-  const state: State = dead.value || props.token === ""
-    ? "dead"
-    : done.value
-    ? "done"
-    : "form";
+  const state: State = link.dead ? "dead" : done.value ? "done" : "form";
   useFocusWhenSwappedIn(title);
   useFocusOnChange(title, state);
-
-  // Before anyone types a password twice: is the link still good?
-  useEffect(() => {
-    if (props.token === "") return;
-    let current = true;
-    checkLink(props.token, "reset").catch((error) => {
-      if (current && error instanceof InvalidTokenError) dead.value = true;
-    });
-    return () => {
-      current = false;
-    };
-  }, [props.token]);
 
   const submit = (event: Event) => {
     event.preventDefault();
     const problems = passwordProblems(password.value, confirm.value, limits);
     if (problems) return form.refuse(problems);
     void form.run(async () => {
-      try {
-        await resetPassword(props.token, password.value);
-      } catch (error) {
-        if (!(error instanceof InvalidTokenError)) throw error;
-        dead.value = true;
-        return;
-      }
+      const spent = await link.spend(() =>
+        resetPassword(props.token, password.value)
+      );
+      if (spent === null) return;
       done.value = true;
       password.value = confirm.value = "";
       props.onDone();

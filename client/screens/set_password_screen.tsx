@@ -7,12 +7,12 @@
 
 import { useSignal } from "@preact/signals";
 import { useQueryClient } from "@tanstack/preact-query";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
-import { acceptInvite, checkLink } from "../link_calls.ts";
-import { InvalidTokenError } from "../errors.ts";
+import { acceptInvite } from "../link_calls.ts";
 import { adoptSession } from "../query.ts";
 import type { SessionUser } from "../types.ts";
+import { useEmailedLink } from "./_emailed_link.ts";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert } from "./_field.tsx";
 import { useFocusOnChange, useFocusWhenSwappedIn } from "./_focus.ts";
@@ -108,50 +108,28 @@ export function SetPasswordScreen(props: SetPasswordScreenProps): VNode {
   const client = useQueryClient();
   const password = useSignal("");
   const confirm = useSignal("");
-  const dead = useSignal(false);
-  const taken = useSignal(false);
+  const link = useEmailedLink(props.token, "invitation");
   const form = useForm();
   const title = useRef<HTMLHeadingElement>(null);
   const failure = form.failure.value;
   const limits = limitsWith(props.passwordMinLength ?? DEFAULT_MIN_PASSWORD);
   const described = describeFailure(failure, FIELDS, limits);
-  const invalid = dead.value || props.token === "";
-  const accountExists = !invalid && taken.value;
+  const invalid = link.dead;
+  const accountExists = link.accountExists;
   useFocusWhenSwappedIn(title);
   useFocusOnChange(title, invalid || accountExists);
-
-  // Before anyone types a password twice: is the link still good?
-  useEffect(() => {
-    if (props.token === "") return;
-    let current = true;
-    checkLink(props.token, "invitation").then(
-      (state) => {
-        if (current) taken.value = state === "account_exists";
-      },
-      (error) => {
-        if (current && error instanceof InvalidTokenError) dead.value = true;
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [props.token]);
 
   const submit = (event: Event) => {
     event.preventDefault();
     const problems = passwordProblems(password.value, confirm.value, limits);
     if (problems) return form.refuse(problems);
     void form.run(async () => {
-      let user: SessionUser;
-      try {
-        user = await acceptInvite(props.token, password.value);
-      } catch (error) {
-        if (!(error instanceof InvalidTokenError)) throw error;
-        dead.value = true;
-        return;
-      }
-      adoptSession(client, user);
-      props.onAccepted(user);
+      const spent = await link.spend(() =>
+        acceptInvite(props.token, password.value)
+      );
+      if (spent === null) return;
+      adoptSession(client, spent.answer);
+      props.onAccepted(spent.answer);
     });
   };
 
