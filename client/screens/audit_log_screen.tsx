@@ -7,12 +7,9 @@
 
 import { useSignal } from "@preact/signals";
 import { keepPreviousData, useQuery } from "@tanstack/preact-query";
-import { useId, useRef } from "preact/hooks";
+import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listAuditEvents } from "../admin_security_calls.ts";
-import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract/roles";
-import { useSession } from "../hooks.ts";
 import type { AuditEvent, AuditEventType } from "../security_types.ts";
 import { deviceLabel } from "./_account_sessions.tsx";
 import { EVENT_TYPES, eventDetail, eventLabel } from "./_audit_labels.ts";
@@ -22,12 +19,12 @@ import {
   type Problem,
 } from "./_error_message.ts";
 import { FormAlert, SelectField, TextField } from "./_field.tsx";
-import { useFocusWhenSwappedIn } from "./_focus.ts";
 import { formatTime } from "./_format.ts";
-import { ActionButton, type HeadingLevel, Title } from "./_form_parts.tsx";
+import { ActionButton, type HeadingLevel } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_LIMITS, emailProblem } from "./_validation.ts";
 import { AUDIT_KEY } from "./_security_keys.ts";
+import { ManagersScreen } from "./_managers_screen.tsx";
 import { __, DOMAIN } from "./i18n.ts";
 
 /**
@@ -84,38 +81,21 @@ export interface AuditLogScreenProps {
  */
 export function AuditLogScreen(props: AuditLogScreenProps): VNode {
   useLocaleUpdates();
-  const id = useId();
-  const user = useSession();
-  const title = useRef<HTMLHeadingElement>(null);
-  const manage = user !== null && can(user, USERS_MANAGE);
-  useFocusWhenSwappedIn(title);
-
   return (
-    <section
-      class="gh gh-screen gh-audit"
-      data-gh-screen="audit"
-      data-gh-state={manage ? undefined : "not-allowed"}
-      aria-labelledby={`${id}-title`}
+    <ManagersScreen
+      screen="audit"
+      title={__("Audit log", DOMAIN)}
+      level={props.headingLevel}
+      notice={__("Your account may not read the audit log.", DOMAIN)}
     >
-      <header class="gh-header">
-        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
-          {__("Audit log", DOMAIN)}
-        </Title>
-      </header>
-      {manage
-        ? (
-          <AuditTable
-            initialEmail={props.initialEmail?.trim() ?? ""}
-            initialUserId={props.initialUserId?.trim() ?? ""}
-            pageSize={props.pageSize ?? 25}
-          />
-        )
-        : (
-          <p class="gh-notice">
-            {__("Your account may not read the audit log.", DOMAIN)}
-          </p>
-        )}
-    </section>
+      {() => (
+        <AuditTable
+          initialEmail={props.initialEmail?.trim() ?? ""}
+          initialUserId={props.initialUserId?.trim() ?? ""}
+          pageSize={props.pageSize ?? 25}
+        />
+      )}
+    </ManagersScreen>
   );
 }
 

@@ -5,14 +5,10 @@
  * @module
  */
 
-import { useId, useRef } from "preact/hooks";
 import type { ComponentChildren, VNode } from "../_peer_types.ts";
-import { can } from "../can.ts";
-import { USERS_MANAGE } from "@gatehouse/contract/roles";
-import { useSession } from "../hooks.ts";
 import type { User } from "../types.ts";
-import { useFocusWhenSwappedIn } from "./_focus.ts";
-import { type HeadingLevel, Title } from "./_form_parts.tsx";
+import type { HeadingLevel } from "./_form_parts.tsx";
+import { ManagersScreen } from "./_managers_screen.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { PendingInvitations } from "./_pending_invitations.tsx";
 import { UsersTable } from "./_users_table.tsx";
@@ -80,44 +76,27 @@ export interface UsersScreenProps {
  */
 export function UsersScreen(props: UsersScreenProps): VNode {
   useLocaleUpdates();
-  const id = useId();
-  const user = useSession();
-  const title = useRef<HTMLHeadingElement>(null);
-  const manage = user !== null && can(user, USERS_MANAGE);
-  useFocusWhenSwappedIn(title);
-
   return (
-    <section
-      class="gh gh-screen gh-users"
-      data-gh-screen="users"
-      data-gh-state={manage ? undefined : "not-allowed"}
-      aria-labelledby={`${id}-title`}
+    <ManagersScreen
+      screen="users"
+      title={__("Users", DOMAIN)}
+      level={props.headingLevel}
+      headerActions={<div class="gh-header-actions">{props.newUserRender}</div>}
+      notice={__("Your account may not manage users.", DOMAIN)}
     >
-      <header class="gh-header">
-        <Title id={`${id}-title`} level={props.headingLevel} target={title}>
-          {__("Users", DOMAIN)}
-        </Title>
-        {manage && <div class="gh-header-actions">{props.newUserRender}</div>}
-      </header>
-      {manage
-        ? (
-          <>
-            <UsersTable
-              actor={user}
-              pageSize={props.pageSize ?? 20}
-              initialSearch={props.initialSearch ?? ""}
-              onShowActivity={props.onShowActivity}
-            />
-            <PendingInvitations
-              level={Math.min((props.headingLevel ?? 1) + 1, 6) as HeadingLevel}
-            />
-          </>
-        )
-        : (
-          <p class="gh-notice">
-            {__("Your account may not manage users.", DOMAIN)}
-          </p>
-        )}
-    </section>
+      {(manager) => (
+        <>
+          <UsersTable
+            actor={manager}
+            pageSize={props.pageSize ?? 20}
+            initialSearch={props.initialSearch ?? ""}
+            onShowActivity={props.onShowActivity}
+          />
+          <PendingInvitations
+            level={Math.min((props.headingLevel ?? 1) + 1, 6) as HeadingLevel}
+          />
+        </>
+      )}
+    </ManagersScreen>
   );
 }
