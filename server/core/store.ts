@@ -44,6 +44,7 @@ import type {
   LinkKind,
   Reservation,
   StoredLink,
+  StoredSession,
 } from "./records.ts";
 
 export type {
@@ -391,25 +392,22 @@ export interface SessionLookup {
   ssoProvider?: string;
 }
 
-/** A session as the list of an account's sessions shows it. */
-export interface SessionRecord {
-  /** The session's public id. */
-  id: string;
-  /** When it started, ms. */
-  createdAt: number;
-  /** When it expires, ms. */
-  expiresAt: number;
-  /** When its use was last recorded, ms. */
-  lastSeenAt: number;
-  /** When its holder last proved who they are, ms. */
-  authenticatedAt: number;
-  /** The client address it started from. */
-  ip: string;
-  /** The browser label it started with. */
-  userAgent: string;
-  /** The single sign-on provider (its `id`) that made it; absent for others. */
-  ssoProvider?: string;
-}
+/**
+ * A session as the list of an account's sessions shows it: the stored
+ * session's own fields, without what names it (the token's digest), its
+ * account and generation, or what a back-channel logout matches on.
+ */
+export type SessionRecord = Pick<
+  StoredSession,
+  | "id"
+  | "createdAt"
+  | "expiresAt"
+  | "lastSeenAt"
+  | "authenticatedAt"
+  | "ip"
+  | "userAgent"
+  | "ssoProvider"
+>;
 
 /** What ending every session of an account needs. */
 export interface SessionsRevocation extends WithEvents, ByActor {
