@@ -6,6 +6,7 @@
 
 import type {
   AccountRecord,
+  Check,
   RecordStore,
   StoredChallenge,
   StoredPendingSignIn,
@@ -71,6 +72,23 @@ export async function readPending(
   return { pending, account, live };
 }
 
+/**
+ * The checks of a commit that acts on the live pending sign-in `live` of
+ * `read`: the pending sign-in and its account unchanged since they were
+ * read, so that a sign-in counted, ended or spent meanwhile, or an account
+ * disabled, signed out everywhere or given other factors meanwhile, fails
+ * the commit instead of going through.
+ */
+export function pendingUnchanged(
+  read: PendingRead,
+  live: PendingSignIn,
+): Check[] {
+  return [
+    unchanged("pending", live.tokenHash, read.pending),
+    unchanged("account", live.userId, read.account),
+  ];
+}
+
 /** The live pending sign-in, or null. */
 export async function findPendingSignIn(
   records: RecordStore,
@@ -92,20 +110,12 @@ export function failPendingSignIn(
   maxFailures: number,
 ): Promise<PendingFailure | null> {
   return committing<PendingFailure | null>(records, async () => {
-    const { pending, account, live } = await readPending(
-      records,
-      tokenHash,
-      now,
-    );
-    if (live === null || account === null) {
-      return { commit: null, result: null };
-    }
+    const read = await readPending(records, tokenHash, now);
+    const { live } = read;
+    if (live === null) return { commit: null, result: null };
     const failures = live.failures + 1;
     const ended = failures >= maxFailures;
-    const checks = [
-      unchanged("pending", tokenHash, pending),
-      unchanged("account", live.userId, account),
-    ];
+    const checks = pendingUnchanged(read, live);
     return {
       commit: ended
         ? { checks, deletes: [{ kind: "pending", value: live }] }
@@ -129,20 +139,12 @@ export function spendPendingSignIn(
   now: number,
 ): Promise<PendingSignIn | null> {
   return committing(records, async () => {
-    const { pending, account, live } = await readPending(
-      records,
-      tokenHash,
-      now,
-    );
-    if (live === null || account === null) {
-      return { commit: null, result: null };
-    }
+    const read = await readPending(records, tokenHash, now);
+    const { live } = read;
+    if (live === null) return { commit: null, result: null };
     return {
       commit: {
-        checks: [
-          unchanged("pending", tokenHash, pending),
-          unchanged("account", live.userId, account),
-        ],
+        checks: pendingUnchanged(read, live),
         deletes: [{ kind: "pending", value: live }],
       },
       result: live,

@@ -23,7 +23,7 @@ import type {
 } from "../store.ts";
 import { committing, readRecord, unchanged } from "./_commit.ts";
 import { accountPut, afterRemoval, withFactors } from "./_factor_account.ts";
-import { readPending } from "./_factor_pending.ts";
+import { pendingUnchanged, readPending } from "./_factor_pending.ts";
 import { readAsActor } from "./_actor.ts";
 
 /**
@@ -220,8 +220,7 @@ function updateTotp<T>(
     if (
       found === null || decided === null ||
       (signIn !== null &&
-        (signIn.live === null || signIn.account === null ||
-          signIn.live.userId !== userId))
+        (signIn.live === null || signIn.live.userId !== userId))
     ) {
       return { commit: null, result: none };
     }
@@ -230,13 +229,12 @@ function updateTotp<T>(
       puts: [{ kind: "totp", value: decided.next, before: found.value }],
       events,
     };
-    if (signIn !== null && pending !== undefined) {
+    if (signIn?.live) {
       commit.checks = [
         ...commit.checks!,
-        unchanged("pending", pending.tokenHash, signIn.pending),
-        unchanged("account", userId, signIn.account),
+        ...pendingUnchanged(signIn, signIn.live),
       ];
-      commit.deletes = [{ kind: "pending", value: signIn.live! }];
+      commit.deletes = [{ kind: "pending", value: signIn.live }];
     }
     return { commit, result: decided.result };
   });

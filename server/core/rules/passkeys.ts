@@ -30,7 +30,11 @@ import {
   withFactors,
 } from "./_factor_account.ts";
 import { readAsActor } from "./_actor.ts";
-import { readChallenge, readPending } from "./_factor_pending.ts";
+import {
+  pendingUnchanged,
+  readChallenge,
+  readPending,
+} from "./_factor_pending.ts";
 import { tally } from "./_records.ts";
 
 // The passkey operations of `Store`.
@@ -217,8 +221,7 @@ function usePasskey(
     if (
       found === null || next === null || asked?.live === null ||
       (signIn !== null &&
-        (signIn.live === null || signIn.account === null ||
-          signIn.live.userId !== found.value.userId))
+        (signIn.live === null || signIn.live.userId !== found.value.userId))
     ) {
       return { commit: null, result: false };
     }
@@ -231,11 +234,8 @@ function usePasskey(
       checks.push(unchanged("challenge", challenge.tokenHash, asked.found));
       deletes.push({ kind: "challenge", value: asked.live });
     }
-    if (signIn?.live && pending !== undefined) {
-      checks.push(
-        unchanged("pending", pending.tokenHash, signIn.pending),
-        unchanged("account", signIn.live.userId, signIn.account),
-      );
+    if (signIn?.live) {
+      checks.push(...pendingUnchanged(signIn, signIn.live));
       deletes.push({ kind: "pending", value: signIn.live });
     }
     return {
