@@ -17,6 +17,7 @@ import { AccountRow } from "./_account_row.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { ActionButton } from "./_form_parts.tsx";
+import { Pager, useCursorPages } from "./_cursor_pages.tsx";
 import { recheckSession } from "./_session_recheck.ts";
 import { listUsersPage } from "./_users_api.ts";
 import { USERS_KEY } from "./_users_cache.ts";
@@ -39,10 +40,10 @@ export function UsersTable(props: UsersTableProps): VNode {
   const search = useSignal(props.initialSearch);
   const q = useSignal(props.initialSearch.trim());
   const sort = useSignal<UserSort>("created");
-  const cursors = useSignal<readonly (string | null)[]>([null]);
+  const pages = useCursorPages();
   const news = useSignal("");
   const problem = useSignal("");
-  const cursor = cursors.value[cursors.value.length - 1] ?? null;
+  const cursor = pages.cursor;
   const applied = q.value;
   const limit = props.pageSize;
 
@@ -61,14 +62,16 @@ export function UsersTable(props: UsersTableProps): VNode {
   const error = list.error;
   useEffect(() => recheckSession(client, error), [error]);
 
-  const pageNumber = cursors.value.length;
+  const pageNumber = pages.number;
   const total = page?.total ?? null;
-  const pages = total === null ? null : Math.max(1, Math.ceil(total / limit));
+  const pageCount = total === null
+    ? null
+    : Math.max(1, Math.ceil(total / limit));
   const hasNext = page?.nextCursor != null && !list.isPlaceholderData;
   const sortable = page?.sorted ?? true;
 
   const restart = () => {
-    cursors.value = [null];
+    pages.restart();
     news.value = problem.value = "";
   };
   const submitSearch = (event: Event) => {
@@ -100,9 +103,9 @@ export function UsersTable(props: UsersTableProps): VNode {
       ),
       total,
     );
-  const pageText = pages === null
+  const pageText = pageCount === null
     ? sprintf(__("Page %d", DOMAIN), pageNumber)
-    : sprintf(__("Page %1$d of %2$d", DOMAIN), pageNumber, pages);
+    : sprintf(__("Page %1$d of %2$d", DOMAIN), pageNumber, pageCount);
 
   const header = (field: Field, label: string, cls: string) => {
     const direction = sort.value === field
@@ -226,26 +229,9 @@ export function UsersTable(props: UsersTableProps): VNode {
         </div>
       )}
       {page && (pageNumber > 1 || page.nextCursor !== null) && (
-        <nav class="gh-pager" aria-label={__("Pages", DOMAIN)}>
-          <ActionButton
-            pending={pageNumber === 1}
-            onClick={() => (cursors.value = cursors.value.slice(0, -1))}
-          >
-            {__("Previous page", DOMAIN)}
-          </ActionButton>
+        <Pager pages={pages} hasNext={hasNext} nextCursor={page.nextCursor}>
           <span class="gh-page-number" role="status">{pageText}</span>
-          <ActionButton
-            pending={!hasNext}
-            onClick={() => {
-              const next = page.nextCursor;
-              if (next != null) {
-                cursors.value = [...cursors.value, next];
-              }
-            }}
-          >
-            {__("Next page", DOMAIN)}
-          </ActionButton>
-        </nav>
+        </Pager>
       )}
     </div>
   );

@@ -20,10 +20,11 @@ import {
 } from "./_error_message.ts";
 import { FormAlert, SelectField, TextField } from "./_field.tsx";
 import { formatTime } from "./_format.ts";
-import { ActionButton, type HeadingLevel } from "./_form_parts.tsx";
+import type { HeadingLevel } from "./_form_parts.tsx";
 import { useLocaleUpdates } from "./_locale.ts";
 import { DEFAULT_LIMITS, emailProblem } from "./_validation.ts";
 import { AUDIT_KEY } from "./_security_keys.ts";
+import { Pager, useCursorPages } from "./_cursor_pages.tsx";
 import { ManagersScreen } from "./_managers_screen.tsx";
 import { __, DOMAIN } from "./i18n.ts";
 
@@ -115,9 +116,9 @@ function AuditTable(
     userId: props.initialEmail === "" ? props.initialUserId : "",
     type: "",
   });
-  const cursors = useSignal<readonly (string | null)[]>([null]);
+  const pages = useCursorPages();
   const problem = useSignal<Problem | null>(null);
-  const cursor = cursors.value[cursors.value.length - 1] ?? null;
+  const cursor = pages.cursor;
   const limit = props.pageSize;
 
   const page = useQuery({
@@ -143,7 +144,7 @@ function AuditTable(
     problem.value = wanted === "" ? null : emailProblem(wanted, DEFAULT_LIMITS);
     if (problem.value !== null) return;
     applied.value = { email: wanted, userId: "", type: type.value };
-    cursors.value = [null];
+    pages.restart();
   };
   // A refusal of the address (the server's own check) shows at the field.
   const described = describeFailure(
@@ -242,26 +243,12 @@ function AuditTable(
           </table>
         </div>
       )}
-      {page.data && (cursors.value.length > 1 || hasNext) && (
-        <nav class="gh-pager" aria-label={__("Pages", DOMAIN)}>
-          <ActionButton
-            pending={cursors.value.length === 1}
-            onClick={() => (cursors.value = cursors.value.slice(0, -1))}
-          >
-            {__("Previous page", DOMAIN)}
-          </ActionButton>
-          <ActionButton
-            pending={!hasNext}
-            onClick={() => {
-              const next = page.data?.nextCursor;
-              if (next != null) {
-                cursors.value = [...cursors.value, next];
-              }
-            }}
-          >
-            {__("Next page", DOMAIN)}
-          </ActionButton>
-        </nav>
+      {page.data && (pages.number > 1 || hasNext) && (
+        <Pager
+          pages={pages}
+          hasNext={hasNext}
+          nextCursor={page.data.nextCursor}
+        />
       )}
     </div>
   );
