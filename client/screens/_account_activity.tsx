@@ -11,6 +11,7 @@ import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { listActivity } from "../account_calls.ts";
 import type { AuditEvent } from "../security_types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { deviceLabel } from "./_account_sessions.tsx";
 import { eventDetail, eventLabel } from "./_audit_labels.ts";
 import { failureText } from "./_error_message.ts";
@@ -29,14 +30,15 @@ export function AccountActivity(props: { readonly level: 2 | 3 }): VNode {
     queryKey: [...ACTIVITY_KEY, LATEST],
     queryFn: () => listActivity({ limit: LATEST }),
   });
-  const Heading = `h${props.level}` as "h2";
   const events = page.data?.events ?? [];
 
   return (
-    <section class="gh-section gh-activity" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Recent activity", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="activity"
+      level={props.level}
+      title={__("Recent activity", DOMAIN)}
+    >
       <FormAlert message={page.error ? failureText(page.error) : undefined} />
       {page.isPending && (
         <p class="gh-loading" role="status">
@@ -70,7 +72,7 @@ export function AccountActivity(props: { readonly level: 2 | 3 }): VNode {
           ))}
         </ul>
       )}
-    </section>
+    </AccountSection>
   );
 }
 

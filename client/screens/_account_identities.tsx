@@ -13,6 +13,7 @@ import { useId, useRef } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { unlinkSsoIdentity } from "../sso_calls.ts";
 import type { SsoIdentity } from "../sso_types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { Dialog } from "./_dialog.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus } from "./_field.tsx";
@@ -38,7 +39,6 @@ export function AccountIdentities(
   const list = useSsoIdentities(providers.length > 0);
   const ssoError = useSsoError();
   const news = useSignal("");
-  const Heading = `h${props.level}` as "h2";
   if (providers.length === 0) return null;
   const alert = list.error
     ? failureText(list.error)
@@ -47,13 +47,12 @@ export function AccountIdentities(
     : ssoErrorText(ssoError);
 
   return (
-    <section
-      class="gh-section gh-identities"
-      aria-labelledby={`${id}-title`}
+    <AccountSection
+      id={id}
+      name="identities"
+      level={props.level}
+      title={__("Single sign-on", DOMAIN)}
     >
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Single sign-on", DOMAIN)}
-      </Heading>
       <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       <FormAlert message={alert} />
       {list.data && list.data.length === 0 && (
@@ -83,7 +82,7 @@ export function AccountIdentities(
           ))}
         </ul>
       )}
-    </section>
+    </AccountSection>
   );
 }
 

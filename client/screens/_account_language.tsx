@@ -10,6 +10,7 @@ import type { VNode } from "../_peer_types.ts";
 import { updateAccount } from "../account_calls.ts";
 import { updateSession } from "../_session_cache.ts";
 import type { SessionUser } from "../types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, SelectField } from "./_field.tsx";
 import { useForm } from "./_form.ts";
@@ -35,7 +36,6 @@ export function AccountLanguage(
   const done = useSignal(false);
   const form = useForm();
   const described = describeFailure(form.failure.value, FIELDS);
-  const Heading = `h${props.level}` as "h2";
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -48,10 +48,12 @@ export function AccountLanguage(
   };
 
   return (
-    <section class="gh-section gh-language" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Language of your emails", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="language"
+      level={props.level}
+      title={__("Language of your emails", DOMAIN)}
+    >
       <ScreenForm form={form} onSubmit={submit}>
         <FormAlert message={described.alert} />
         <FormStatus>
@@ -77,6 +79,6 @@ export function AccountLanguage(
           />
         </div>
       </ScreenForm>
-    </section>
+    </AccountSection>
   );
 }

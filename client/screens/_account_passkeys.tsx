@@ -16,6 +16,7 @@ import {
   renamePasskey,
 } from "../second_factor_calls.ts";
 import type { Passkey } from "../security_types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { Dialog } from "./_dialog.tsx";
 import { describeFailure, failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
@@ -38,7 +39,6 @@ export function AccountPasskeys(
   const news = useSignal("");
   const form = useForm();
   const { reauth } = props;
-  const Heading = `h${props.level}` as "h2";
   const described = alreadyOnDevice(form.failure.value)
     ? {
       fields: {},
@@ -73,10 +73,12 @@ export function AccountPasskeys(
   };
 
   return (
-    <section class="gh-section gh-passkeys" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Passkeys", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="passkeys"
+      level={props.level}
+      title={__("Passkeys", DOMAIN)}
+    >
       <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       <FormAlert message={list.error ? failureText(list.error) : undefined} />
       {list.data && list.data.length === 0 && (
@@ -118,7 +120,7 @@ export function AccountPasskeys(
           </div>
         </ScreenForm>
       )}
-    </section>
+    </AccountSection>
   );
 }
 

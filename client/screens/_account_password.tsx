@@ -10,6 +10,7 @@ import { useSignal } from "@preact/signals";
 import { useId } from "preact/hooks";
 import type { VNode } from "../_peer_types.ts";
 import { changePassword } from "../account_calls.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { describeFailure } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
 import { useForm } from "./_form.ts";
@@ -36,7 +37,6 @@ export function ChangePassword(props: { readonly level: 2 | 3 }): VNode {
   const done = useSignal(false);
   const form = useForm();
   const described = describeFailure(form.failure.value, FIELDS);
-  const Heading = `h${props.level}` as "h2";
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -64,10 +64,12 @@ export function ChangePassword(props: { readonly level: 2 | 3 }): VNode {
   };
 
   return (
-    <section class="gh-section gh-password" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Change password", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="password"
+      level={props.level}
+      title={__("Change password", DOMAIN)}
+    >
       <ScreenForm form={form} onSubmit={submit}>
         <FormAlert message={described.alert} />
         <FormStatus>
@@ -116,7 +118,7 @@ export function ChangePassword(props: { readonly level: 2 | 3 }): VNode {
           />
         </div>
       </ScreenForm>
-    </section>
+    </AccountSection>
   );
 }
 
@@ -127,18 +129,19 @@ export function ChangePassword(props: { readonly level: 2 | 3 }): VNode {
  */
 export function NoPassword(props: { readonly level: 2 | 3 }): VNode {
   const id = useId();
-  const Heading = `h${props.level}` as "h2";
   return (
-    <section class="gh-section gh-password" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Password", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="password"
+      level={props.level}
+      title={__("Password", DOMAIN)}
+    >
       <p class="gh-no-password">
         {__(
           "You sign in with your organisation's single sign-on, so your account has no password. To set one, request a reset link from the sign-in page with “Forgot password?”, unless your organisation requires its single sign-on.",
           DOMAIN,
         )}
       </p>
-    </section>
+    </AccountSection>
   );
 }

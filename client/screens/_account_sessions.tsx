@@ -13,6 +13,7 @@ import {
   revokeSession,
 } from "../account_calls.ts";
 import type { AccountSession } from "../security_types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { Dialog } from "./_dialog.tsx";
 import { failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus } from "./_field.tsx";
@@ -56,15 +57,16 @@ export function AccountSessions(props: { readonly level: 2 | 3 }): VNode {
       refresh();
     },
   });
-  const Heading = `h${props.level}` as "h2";
   const sessions = list.data ?? [];
   const hasOthers = sessions.some((s) => !s.current);
 
   return (
-    <section class="gh-section gh-sessions" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Where you are signed in", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="sessions"
+      level={props.level}
+      title={__("Where you are signed in", DOMAIN)}
+    >
       <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       <FormAlert
         message={list.error
@@ -171,6 +173,6 @@ export function AccountSessions(props: { readonly level: 2 | 3 }): VNode {
           </p>
         </Dialog>
       )}
-    </section>
+    </AccountSection>
   );
 }

@@ -18,6 +18,7 @@ import {
   setupTotp,
 } from "../second_factor_calls.ts";
 import type { TotpSetup } from "../security_types.ts";
+import { AccountSection } from "./_account_section.tsx";
 import { Dialog } from "./_dialog.tsx";
 import { describeFailure, failureText } from "./_error_message.ts";
 import { FormAlert, FormStatus, TextField } from "./_field.tsx";
@@ -54,7 +55,6 @@ export function AccountTotp(
   const news = useSignal("");
   const left = useRecoveryCodeCount();
   const { reauth } = props;
-  const Heading = `h${props.level}` as "h2";
   const described = describeFailure(form.failure.value, ["code"]);
   const refreshIdentity = () =>
     void client.invalidateQueries({ queryKey: sessionQueryKey });
@@ -93,10 +93,12 @@ export function AccountTotp(
 
   const current = step.value;
   return (
-    <section class="gh-section gh-totp" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`} class="gh-section-title">
-        {__("Two-step verification", DOMAIN)}
-      </Heading>
+    <AccountSection
+      id={id}
+      name="totp"
+      level={props.level}
+      title={__("Two-step verification", DOMAIN)}
+    >
       <FormStatus>{news.value && <p>{news.value}</p>}</FormStatus>
       <FormAlert
         message={action.failure.value && !confirmOff.value
@@ -222,7 +224,7 @@ export function AccountTotp(
           </p>
         </Dialog>
       )}
-    </section>
+    </AccountSection>
   );
 }
 
