@@ -9,7 +9,10 @@
 // success before the lock clearing the count, recovery codes and
 // re-authentication counting too, the configured threshold, and one
 // `login.locked` per window. Evaluations are counted on the store: each code
-// check reads the account's TOTP once.
+// check reads the account's TOTP once. The password step is only the way to
+// the second: argon2 checks the fixture password once per API and remembers
+// it (securityApiWithRememberedPasswords; account_lock_test.ts keeps argon2
+// on every sign-in).
 
 import { totpCode } from "../../server/core/totp.ts";
 import type { Store } from "../../mod.ts";
@@ -22,12 +25,9 @@ import { testEachStore } from "../fixtures/stores.ts";
 import {
   PASSWORD,
   people,
-  securityApi,
-  type SecurityApiOptions,
+  securityApiWithRememberedPasswords,
   signInStatus,
 } from "../fixtures/security.ts";
-import { hasher } from "../fixtures/kv.ts";
-import { rememberingHasher } from "../fixtures/remembering_hasher.ts";
 import {
   type Api,
   enrolTotp,
@@ -38,16 +38,6 @@ import {
 
 const MINUTE = 60_000;
 const WINDOW = 15 * MINUTE;
-
-/**
- * The API on `store`. Its password step is the way to a second step here,
- * not the subject (account_lock_test.ts is): the same right password is
- * checked against the same hash hundreds of times, so argon2 judges each
- * (hash, password) pair once and the repeats are remembered.
- */
-function lockApi(store: Store, options: SecurityApiOptions = {}) {
-  return securityApi(store, { hasher: rememberingHasher(hasher), ...options });
-}
 
 /** `store` with its TOTP reads counted: one per code evaluated. */
 function counted(store: Store) {
@@ -154,7 +144,7 @@ testEachStore(
   async (store) => {
     const { member } = await people(store);
     const watched = counted(store);
-    const api = lockApi(watched.store);
+    const api = securityApiWithRememberedPasswords(watched.store);
     const { secret } = await enrolled(api, member.email);
     const spare = await pendings(api, member.email, 31);
     watched.seen.evaluations = 0;
@@ -215,7 +205,7 @@ testEachStore(
   "the owner's trusted browser finishes its two steps while wrong codes lock the others out",
   async (store) => {
     const { member } = await people(store);
-    const api = lockApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret, device } = await enrolled(api, member.email);
     assertEquals(
       await wrongCodes(api, member.email, secret, 10),
@@ -251,7 +241,7 @@ testEachStore(
   "a right code before the lock clears the count: ten more wrong codes are evaluated, the eleventh is refused",
   async (store) => {
     const { member } = await people(store);
-    const api = lockApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolled(api, member.email);
     assertEquals(
       await wrongCodes(api, member.email, secret, 9),
@@ -283,7 +273,7 @@ testEachStore(
   async (store) => {
     const { member } = await people(store);
     const watched = counted(store);
-    const api = lockApi(watched.store);
+    const api = securityApiWithRememberedPasswords(watched.store);
     const { codes } = await enrolled(api, member.email);
     const wrong = (i: number) =>
       `zzzz-zzzz-zzzz-${String(i).padStart(4, "0").replace(/[ilo]/g, "z")}`;
@@ -327,7 +317,7 @@ testEachStore(
   "re-authentication with a wrong code counts toward the same lock; locked, a code or a password of that browser answers 429 too, the trusted browser's password does not",
   async (store) => {
     const { member } = await people(store);
-    const api = lockApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret, cookie, device } = await enrolled(api, member.email);
     const [spare] = await pendings(api, member.email, 1);
     for (let i = 0; i < 6; i++) {
@@ -377,7 +367,7 @@ testEachStore(
   "the threshold and window come from `limits` (accountLockThreshold, accountLockWindow)",
   async (store) => {
     const { member } = await people(store);
-    const api = lockApi(store, {
+    const api = securityApiWithRememberedPasswords(store, {
       limits: { accountLockThreshold: 3, accountLockWindow: 2 * MINUTE },
     });
     const { secret } = await enrolled(api, member.email);
@@ -406,8 +396,8 @@ pairTest(
     const { member } = await people(pair.a);
     const a = counted(pair.a);
     const b = counted(pair.b);
-    const apiA = lockApi(a.store);
-    const apiB = lockApi(b.store);
+    const apiA = securityApiWithRememberedPasswords(a.store);
+    const apiB = securityApiWithRememberedPasswords(b.store);
     const { secret } = await enrolled(apiA, member.email);
     apiB.advance(apiA.clock() - apiB.clock());
     // 50 pending sign-ins, 20 codes each.
@@ -470,7 +460,7 @@ testEachStore(
         return spent;
       },
     });
-    const api = lockApi(watched);
+    const api = securityApiWithRememberedPasswords(watched);
     const { secret } = await enrolled(api, member.email);
     const signIn = (password: string, address: string) =>
       signInStatus(api, member.email, password, address);
