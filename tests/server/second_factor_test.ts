@@ -5,12 +5,18 @@
 // by a password change or a factor removal, the requireSecondFactor
 // policy, an administrator's removal, re-authentication by code, two
 // instances on one store. Every answer is checked against the contract.
+// The password step is only the way to the second: argon2 checks the fixture
+// password once per API and remembers it (securityApiWithRememberedPasswords).
 
 import { totpCode } from "../../server/core/totp.ts";
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { PASSWORD, people, securityApi } from "../fixtures/security.ts";
+import {
+  PASSWORD,
+  people,
+  securityApiWithRememberedPasswords,
+} from "../fixtures/security.ts";
 import {
   enrolTotp,
   passwordStep,
@@ -26,7 +32,7 @@ testEachStore(
   "two-step sign-in: 202 with a pending cookie and no session, then 200 with a session; the enrolment's step is refused",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     const { secret } = await enrolTotp(api, cookie);
     const enrolmentCode = totpCode(secret, api.clock());
@@ -98,7 +104,7 @@ testEachStore(
   "codes one step either way pass, two steps away and an earlier or equal step are refused",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolTotp(api, await api.login(member.email));
     api.advance(5 * STEP);
     const at = api.clock();
@@ -133,7 +139,7 @@ testEachStore(
   "wrong codes 1–4 are 401, the fifth ends the pending sign-in (410); they count toward the login limiter, the 202 does not",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store, { maxFailures: 5 });
+    const api = securityApiWithRememberedPasswords(store, { maxFailures: 5 });
     const { secret } = await enrolTotp(
       api,
       await api.login(member.email, PASSWORD, { address: "198.51.100.9" }),
@@ -182,7 +188,7 @@ testEachStore(
   "an expired, absent, unknown or malformed pending sign-in is 410",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolTotp(api, await api.login(member.email));
     api.advance(STEP);
     const pending = await passwordStep(api, member.email);
@@ -223,7 +229,9 @@ testEachStore(
     const { member } = await people(store);
     // The losers of a race count as wrong codes; the per-account lock
     // (second_factor_lock_test.ts) is not what this test is about.
-    const api = securityApi(store, { limits: { accountLockThreshold: 1000 } });
+    const api = securityApiWithRememberedPasswords(store, {
+      limits: { accountLockThreshold: 1000 },
+    });
     const { secret, codes } = await enrolTotp(
       api,
       await api.login(member.email),
@@ -268,7 +276,7 @@ testEachStore(
   "a password change or a factor removal kills an open pending sign-in",
   async (store) => {
     const { root, member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolTotp(api, await api.login(member.email));
     const session = await signInWithTotp(api, member.email, secret);
     const pending = await passwordStep(api, member.email);
@@ -320,7 +328,7 @@ testEachStore(
   "TOTP routes: errors, the re-authentication window, odd input",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     const call = (method: string, path: string, body?: unknown, raw?: string) =>
       api.call(method, path, body, {
@@ -436,7 +444,9 @@ testEachStore(
   "requireSecondFactor: an account of the role without one reaches only enrolment, then everything",
   async (store) => {
     const { root, member } = await people(store);
-    const api = securityApi(store, { requireSecondFactor: ["admin"] });
+    const api = securityApiWithRememberedPasswords(store, {
+      requireSecondFactor: ["admin"],
+    });
     const login = await api.call("POST", "/api/auth/login", {
       email: root.email,
       password: PASSWORD,
@@ -495,7 +505,7 @@ testEachStore(
   "removeUserSecondFactor: within reach, re-authenticated, 404 for an unknown account",
   async (store) => {
     const { root, support, member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolTotp(api, await api.login(root.email));
     await enrolTotp(api, await api.login(member.email));
     const asSupport = await api.login(support.email);
@@ -558,8 +568,8 @@ testEachStore(
   "two instances on one store: the password step on one, the second step on the other",
   async (store) => {
     const { member } = await people(store);
-    const a = securityApi(store);
-    const b = securityApi(store);
+    const a = securityApiWithRememberedPasswords(store);
+    const b = securityApiWithRememberedPasswords(store);
     const { secret } = await enrolTotp(a, await a.login(member.email));
     const pending = await passwordStep(a, member.email);
     b.advance(STEP);
