@@ -1,6 +1,8 @@
 // One's own sessions, an administrator ending another account's sessions,
 // the idle timeout and the re-authentication window (DESIGN.md §8), through
 // createGatehouse's routes on KV and Postgres, with a clock the test moves.
+// Signing in is only the way to a session here: argon2 checks the fixture
+// password once per API and remembers it (securityApiWithRememberedPasswords).
 
 import type { Store } from "../../mod.ts";
 import { RuleStore } from "../../server/stores/mod.ts";
@@ -10,8 +12,9 @@ import { testEachStore } from "../fixtures/stores.ts";
 import {
   PASSWORD,
   people,
-  securityApi,
+  type securityApi,
   type SecurityApiOptions,
+  securityApiWithRememberedPasswords,
   sessionsOf,
 } from "../fixtures/security.ts";
 
@@ -29,7 +32,7 @@ testEachStore(
   "listSessions() lists the caller's live sessions, newest first, with address and browser",
   async (store) => {
     const { member, other } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const first = await api.login(member.email, PASSWORD, {
       address: "198.51.100.7",
       userAgent: FIREFOX_MAC,
@@ -71,7 +74,7 @@ testEachStore(
   "revokeSession() ends one of one's own sessions; another account's id is 404",
   async (store) => {
     const { member, other } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const phone = await api.login(member.email);
     const laptop = await api.login(member.email);
     const stranger = await api.login(other.email);
@@ -172,7 +175,7 @@ for (const [how, options, end] of DEAD_ALREADY) {
     `revokeSession() answers a session ${how} as an unknown id: 404, nothing recorded`,
     async (store) => {
       const { member } = await people(store);
-      const api = securityApi(store, options);
+      const api = securityApiWithRememberedPasswords(store, options);
       const there = await api.login(member.email);
       const { id } = (await sessionsOf(api, there))[0]!;
       const here = await end(api, store, member.email);
@@ -193,7 +196,7 @@ testEachStore(
   "revokeOtherSessions() ends every other session and keeps this one",
   async (store) => {
     const { member, other } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const others = await Promise.all(
       Array.from({ length: 5 }, () => api.login(member.email)),
     );
@@ -218,7 +221,7 @@ testEachStore(
   "revokeUserSessions() ends every session of an account within reach, without disabling it",
   async (store) => {
     const { root, support, member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const admin = await api.login(root.email);
     const helper = await api.login(support.email);
     const memberCookies = await Promise.all(
@@ -277,7 +280,9 @@ testEachStore(
   "a session unused for the idle timeout is dead; use keeps it alive",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store, { idleTimeout: 10 * MINUTE });
+    const api = securityApiWithRememberedPasswords(store, {
+      idleTimeout: 10 * MINUTE,
+    });
     const cookie = await api.login(member.email);
     const idle = await api.login(member.email);
     // Used every 9 minutes: each use is recorded (the touch interval is one
@@ -302,7 +307,7 @@ testEachStore(
   "a sign-in at the session cap ends an idled-out session before one in use",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store, {
+    const api = securityApiWithRememberedPasswords(store, {
       idleTimeout: 10 * MINUTE,
       limits: { maxSessionsPerAccount: 2 },
     });
@@ -332,7 +337,7 @@ testEachStore(
       touches++;
       return touchSession(hash, at);
     };
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     await Promise.all(Array.from({ length: 50 }, () => api.live(cookie)));
     await api.gatehouse.settled();
@@ -356,7 +361,7 @@ testEachStore(
   "sensitive writes need a proof younger than the re-authentication window",
   async (store) => {
     const { root, member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(root.email);
     const disable = (disabled: boolean) =>
       api.call("PATCH", `/api/users/${member.id}`, { disabled }, { cookie });
@@ -419,7 +424,7 @@ testEachStore(
   "reauthenticate() refuses a code without TOTP, a passkey that is none, and odd bodies",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     const cases: [unknown, number, string][] = [
       [{ code: "123456" }, 409, "totp_not_enabled"],
@@ -460,8 +465,8 @@ testEachStore(
   "two instances on one store: a revocation on one ends the session on the other",
   async (store) => {
     const { member } = await people(store);
-    const a = securityApi(store);
-    const b = securityApi(store);
+    const a = securityApiWithRememberedPasswords(store);
+    const b = securityApiWithRememberedPasswords(store);
     const here = await a.login(member.email);
     const there = await b.login(member.email);
     assert(await a.live(there));
@@ -478,7 +483,7 @@ testEachStore(
   "50 sessions ended by 200 simultaneous revocations: each ends once",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookies: string[] = [];
     for (let i = 0; i < 50; i++) cookies.push(await api.login(member.email));
     const here = cookies.pop()!;
