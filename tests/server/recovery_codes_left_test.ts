@@ -5,13 +5,18 @@
 // regeneration, 0 once TOTP is removed; 401 without a session; reachable
 // before an enrolment the role requires; never cached; and no query string,
 // body or header of junk gets more than the count. Every answer is checked
-// against the contract.
+// against the contract. The password step is only the way in: argon2 checks
+// the fixture password once per API and remembers it
+// (securityApiWithRememberedPasswords).
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { HOSTILE, urlComponent } from "../fixtures/hostile.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { people, securityApi } from "../fixtures/security.ts";
+import {
+  people,
+  securityApiWithRememberedPasswords,
+} from "../fixtures/security.ts";
 import {
   type Api,
   enrolTotp,
@@ -50,7 +55,7 @@ testEachStore(
   "countRecoveryCodes: 0 without TOTP, 10 after enrolment, one less per code spent, 10 after regeneration, 0 once removed",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     assertEquals(await left(api, cookie), 0, "no authenticator app");
     const { secret, codes } = await enrolTotp(api, cookie);
@@ -137,7 +142,9 @@ testEachStore(
     const { member } = await people(store);
     // The losers of a race count as wrong codes; the per-account lock
     // (second_factor_lock_test.ts) is not what this test is about.
-    const api = securityApi(store, { limits: { accountLockThreshold: 1000 } });
+    const api = securityApiWithRememberedPasswords(store, {
+      limits: { accountLockThreshold: 1000 },
+    });
     const cookie = await api.login(member.email);
     const { codes } = await enrolTotp(api, cookie);
     const race = async (bodies: unknown[]) => {
@@ -173,7 +180,7 @@ testEachStore(
   "countRecoveryCodes: 401 without a session, with an unknown or ended one, never cached",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     const ended = await api.login(member.email);
     await enrolTotp(api, cookie);
@@ -201,7 +208,9 @@ testEachStore(
   "countRecoveryCodes: reachable before an enrolment the role requires (0), and 0 after an administrator removes the factors",
   async (store) => {
     const { root, member } = await people(store);
-    const api = securityApi(store, { requireSecondFactor: ["admin"] });
+    const api = securityApiWithRememberedPasswords(store, {
+      requireSecondFactor: ["admin"],
+    });
     const cookie = await api.login(root.email);
     const users = await api.call("GET", "/api/users", undefined, { cookie });
     assertEquals(await refusal(users), [403, "second_factor_required"]);
@@ -229,7 +238,7 @@ testEachStore(
   "countRecoveryCodes takes no input: query strings, a body and odd headers of junk get the count, never a 5xx",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const cookie = await api.login(member.email);
     const { codes } = await enrolTotp(api, cookie);
     const spent = await signInWithRecoveryCode(api, member.email, codes[0]!);
