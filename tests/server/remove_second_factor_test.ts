@@ -4,11 +4,17 @@
 // from an account that has none answers 204 and records nothing (it used
 // to record "two-step verification turned off"), still under the reach
 // rule; removing a real one records one event, also when two removals race.
+// Signing in is only the way in: argon2 checks the fixture password once per
+// API and remembers it (securityApiWithRememberedPasswords).
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { people, securityApi } from "../fixtures/security.ts";
+import {
+  people,
+  type securityApi,
+  securityApiWithRememberedPasswords,
+} from "../fixtures/security.ts";
 import { enrolTotp } from "../fixtures/second_factor.ts";
 import { CHANGE_WINDOW } from "../../server/core/_change_budget.ts";
 
@@ -16,7 +22,7 @@ testEachStore(
   "the list of accounts tells each account's second factors",
   async (store) => {
     const { root, member, other } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     await enrolTotp(api, await api.login(member.email));
     const res = await api.call("GET", "/api/users?limit=10", undefined, {
       cookie: await api.login(root.email),
@@ -34,7 +40,7 @@ testEachStore(
   "removing the second factor of an account without one answers 204 and records no event",
   async (store) => {
     const { root, support, member, other } = await people(store);
-    const api = securityApi(store);
+    const api = securityApiWithRememberedPasswords(store);
     const asSupport = await api.login(support.email);
     const remove = (id: string) =>
       api.call("DELETE", `/api/users/${id}/second-factor`, undefined, {
@@ -81,7 +87,7 @@ async function racingRemovals(
   rounds = 10,
 ) {
   const { root, support, member } = await people(store);
-  const api = securityApi(store);
+  const api = securityApiWithRememberedPasswords(store);
   for (let round = 0; round < rounds; round++) {
     api.advance(CHANGE_WINDOW);
     const cookies = {
