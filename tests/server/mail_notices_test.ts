@@ -9,7 +9,6 @@
 
 import { assert, assertEquals, assertMatch } from "../fixtures/assert.ts";
 import {
-  cheapHasher,
   FIREFOX_LABEL,
   linkToken,
   mailSite,
@@ -20,6 +19,7 @@ import {
   recipientsOf,
   sessionOf,
 } from "../fixtures/mail.ts";
+import { cheapHasher } from "../fixtures/cheap_hasher.ts";
 import {
   deadPort,
   type Received,
