@@ -4,7 +4,7 @@
 // own inline styles applied under the page's policy.
 
 import { assert, assertEquals } from "../fixtures/assert.ts";
-import { browserTest } from "../fixtures/browser.ts";
+import { browserTest, closeContexts } from "../fixtures/browser.ts";
 import { createDemoApp } from "../../demo/app.ts";
 import { demoMailFromEnv } from "../../demo/mail.ts";
 import { ISLANDS } from "../fixtures/demo_in_process.ts";
@@ -80,7 +80,7 @@ browserTest(
       assertEquals(await button.evaluate(() => self.origin), "null");
       assertEquals(violations, []);
     } finally {
-      await browser.close();
+      await closeContexts(browser);
       await server.shutdown();
       await close();
     }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import {
   browserTest,
+  closeContexts,
   hydrated,
   openPage,
   screen,
@@ -118,7 +119,7 @@ browserTest(
       assert.equal(await again.locator('input[name="password"]').count(), 0);
       await context.close();
     } finally {
-      await browser.close();
+      await closeContexts(browser);
       const status = await demo.stop();
       await Deno.remove(dir, { recursive: true });
       assert.equal(status.code, 0, "the demo stops cleanly on SIGTERM");

@@ -14,7 +14,12 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { axeViolations, type Violation } from "../fixtures/axe.ts";
-import { browserTest, hydrated, screen } from "../fixtures/browser.ts";
+import {
+  browserTest,
+  closeContexts,
+  hydrated,
+  screen,
+} from "../fixtures/browser.ts";
 import { type SsoDemo, startSsoDemo } from "../fixtures/sso_demo.ts";
 
 // The provider's account: staff of acme.example, made a member on arrival.
@@ -47,7 +52,7 @@ function ssoJourney(
     try {
       await fn(browser, demo);
     } finally {
-      await browser.close();
+      await closeContexts(browser);
       await demo.close();
     }
   });
