@@ -6,7 +6,8 @@
 // older key sealed again once their code is accepted (rotation across
 // instances, and once under 200 simultaneous uses of one code), a store
 // that cannot, hostile codes, a missing key, and a sealed secret moved to
-// another account.
+// another account. Signing in is only the way in: argon2 checks the fixture
+// password once per API and remembers it (securityApiWithRememberedPasswords).
 
 import fc from "fast-check";
 import type { Store } from "../../server/core/store.ts";
@@ -21,7 +22,11 @@ import {
 } from "../fixtures/assert.ts";
 import { refusal } from "../fixtures/api.ts";
 import { testEachStore } from "../fixtures/stores.ts";
-import { people, securityApi, UNTHROTTLED } from "../fixtures/security.ts";
+import {
+  people,
+  securityApiWithRememberedPasswords,
+  UNTHROTTLED,
+} from "../fixtures/security.ts";
 import {
   enrolTotp,
   passwordStep,
@@ -172,7 +177,7 @@ testEachStore(
   "with totpKeys the store holds a sealed secret; sign-in and re-authentication use it",
   async (store) => {
     const { member } = await people(store);
-    const api = securityApi(store, {
+    const api = securityApiWithRememberedPasswords(store, {
       totpKeys: [KEY_A],
       reauthenticationWindow: STEP,
     });
@@ -214,7 +219,7 @@ const keyIdOf = (stored: string) =>
 // session it enrolled from, which every instance on `store` accepts.
 async function enrolledWithoutKeys(store: Store) {
   const accounts = await people(store);
-  const plain = securityApi(store);
+  const plain = securityApiWithRememberedPasswords(store);
   const session = await plain.login(accounts.member.email);
   return { ...accounts, session, ...await enrolTotp(plain, session) };
 }
@@ -228,7 +233,9 @@ testEachStore(
     );
     assertEquals((await store.totp(member.id))!.secret, secret);
     // A recovery code opens no secret: nothing is sealed by it.
-    const first = securityApi(store, { totpKeys: [KEY_A] });
+    const first = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_A],
+    });
     const viaCode = await secondStep(
       first,
       await passwordStep(first, member.email),
@@ -263,7 +270,9 @@ testEachStore(
 
     // Another instance, the new key first: it opens what A sealed, and
     // seals each secret with B as its code is accepted.
-    const second = securityApi(store, { totpKeys: [KEY_B, KEY_A] });
+    const second = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_B, KEY_A],
+    });
     second.advance(6 * STEP);
     await signInWithTotp(second, member.email, secret);
     await second.gatehouse.settled();
@@ -275,7 +284,9 @@ testEachStore(
     assertEquals(keyIdOf((await store.totp(other.id))!.secret), idB);
 
     // So A can go: an instance holding B alone signs both in.
-    const onlyB = securityApi(store, { totpKeys: [KEY_B] });
+    const onlyB = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_B],
+    });
     onlyB.advance(10 * STEP);
     await signInWithTotp(onlyB, member.email, secret);
     await signInWithTotp(onlyB, other.email, enrolled.secret);
@@ -291,7 +302,9 @@ testEachStore(
       replaceTotpSecret: () => Promise.reject(new Error("disk full")),
     });
     const { member, secret } = await enrolledWithoutKeys(base);
-    const api = securityApi(store, { totpKeys: [KEY_A] });
+    const api = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_A],
+    });
     api.advance(2 * STEP);
     await signInWithTotp(api, member.email, secret);
     await api.gatehouse.settled();
@@ -311,12 +324,16 @@ testEachStore(
   "a secret sealed with a key the instance lacks: 500 with the key named in the log, no session",
   async (store) => {
     const { member } = await people(store);
-    const sealer = securityApi(store, { totpKeys: [KEY_A] });
+    const sealer = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_A],
+    });
     const { secret } = await enrolTotp(
       sealer,
       await sealer.login(member.email),
     );
-    const lacking = securityApi(store, { totpKeys: [KEY_B] });
+    const lacking = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_B],
+    });
     lacking.advance(2 * STEP);
     const pending = await passwordStep(lacking, member.email);
     const res = await secondStep(lacking, pending, {
@@ -352,7 +369,9 @@ testEachStore(
   "a sealed secret copied onto another account does not open there",
   async (store) => {
     const { member, other } = await people(store);
-    const api = securityApi(store, { totpKeys: [KEY_A] });
+    const api = securityApiWithRememberedPasswords(store, {
+      totpKeys: [KEY_A],
+    });
     const { secret } = await enrolTotp(api, await api.login(member.email));
     const sealed = (await store.totp(member.id))!.secret;
     // As someone with write access to the database would: the member's
@@ -383,7 +402,7 @@ testEachStore(
       },
     });
     const { member, session, secret } = await enrolledWithoutKeys(base);
-    const api = securityApi(store, {
+    const api = securityApiWithRememberedPasswords(store, {
       totpKeys: [KEY_A],
       maxFailures: 1_000_000,
       // The losers of the race count as wrong codes; the per-account lock
@@ -424,7 +443,10 @@ testEachStore(
   "hostile codes with keys configured: a JSON 4xx with its code, never a 5xx, and the stored secret is left as it was",
   async (store) => {
     const { member, session, secret } = await enrolledWithoutKeys(store);
-    const api = securityApi(store, { ...UNTHROTTLED, totpKeys: [KEY_A] });
+    const api = securityApiWithRememberedPasswords(store, {
+      ...UNTHROTTLED,
+      totpKeys: [KEY_A],
+    });
     for (const s of HOSTILE) {
       const what = JSON.stringify(s.slice(0, 20));
       for (
