@@ -46,6 +46,7 @@ export {
   type OperationSpec,
   pathOf,
 } from "./operations.ts";
+export { isolatedText } from "./bidi.ts";
 export {
   API_VERSION,
   type OpenApiDocument,

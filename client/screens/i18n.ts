@@ -17,6 +17,7 @@
  */
 
 import { defaultI18n, sprintf as formatText } from "@wordpress/i18n";
+import { isolatedText } from "@gatehouse/contract/bidi";
 import type { I18n } from "../_peer_types.ts";
 import { DOMAIN } from "../_i18n.ts";
 import type { Catalog, CatalogHeader } from "./catalogs/catalog.ts";
@@ -135,37 +136,6 @@ export async function setScreensLocale(
   return catalog !== undefined;
 }
 
-// Right-to-left letters (Hebrew to N'Ko, Arabic presentation forms, the
-// right-to-left blocks above U+FFFF) and the explicit bidirectional marks,
-// embeddings, overrides and isolates.
-const BIDI =
-  /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}\u061C\u200F\u202A-\u202E\u2066-\u2069]/u;
-
-/**
- * `text` as one isolated run (FSI … PDI) when it holds right-to-left
- * letters or bidirectional controls: a name from the server (the name rule
- * admits format characters such as U+202E, RIGHT-TO-LEFT OVERRIDE) then
- * cannot reorder the words of the sentence around it. A PDI closes every
- * embedding and override opened inside, and one PDI more is added for each
- * isolate the text leaves open, so the last one closes ours. A PDI of the
- * text's with no isolate of its own to close is left out: it would close
- * ours, and leave what the text opens after it open on the sentence.
- */
-function isolated(text: string): string {
-  if (!BIDI.test(text)) return text;
-  let open = 0;
-  let kept = "";
-  for (const ch of text) {
-    if (ch === "\u2066" || ch === "\u2067" || ch === "\u2068") open++;
-    else if (ch === "\u2069") {
-      if (open === 0) continue;
-      open--;
-    }
-    kept += ch;
-  }
-  return `\u2068${kept}${"\u2069".repeat(open + 1)}`;
-}
-
 /**
  * `@wordpress/i18n`'s `sprintf` (it holds no language), beside the others;
  * a text argument holding right-to-left text or bidirectional controls is
@@ -177,5 +147,5 @@ export const sprintf: typeof formatText = ((
 ) =>
   (formatText as (format: string, ...args: unknown[]) => string)(
     format,
-    ...args.map((arg) => typeof arg === "string" ? isolated(arg) : arg),
+    ...args.map((arg) => typeof arg === "string" ? isolatedText(arg) : arg),
   )) as typeof formatText;

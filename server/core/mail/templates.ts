@@ -6,13 +6,14 @@
  * @module
  */
 
+import { isolatedText } from "@gatehouse/contract/bidi";
 import {
   type MailCatalog,
   type MailFormat,
   mailFormat,
   type MailParts,
 } from "./catalog.ts";
-import type { MailDataOf, MailTemplate } from "./data.ts";
+import type { MailData, MailDataOf, MailTemplate } from "./data.ts";
 import { en } from "./en.ts";
 import { es } from "./es.ts";
 import { MAIL_KINDS, type MailKind } from "./kinds.ts";
@@ -22,7 +23,8 @@ import { type MailLocale, mailLocale } from "./locale.ts";
 const CATALOGS: Readonly<Record<MailLocale, MailCatalog>> = { en, es };
 
 function shipped<K extends MailKind>(kind: K): MailTemplate<K> {
-  return (data: MailDataOf[K], locale: string) => {
+  return (given: MailDataOf[K], locale: string) => {
+    const data = isolated(given);
     const catalog = CATALOGS[mailLocale(locale)];
     const write = catalog.kinds[kind] as unknown as (
       data: MailDataOf[K],
@@ -33,6 +35,25 @@ function shipped<K extends MailKind>(kind: K): MailTemplate<K> {
       product: data.product,
       footer: catalog.footer(data.product, data.email),
     });
+  };
+}
+
+// The text from people that the shipped sentences name (the recipient's
+// name and address, the inviter's name), each isolated as the screens do
+// (contract/bidi.ts): the name rule admits format characters, and a name
+// ending in U+202E (right-to-left override) turned the rest of its
+// sentence backwards ("Grace\u202E invited you to …"). The template's own
+// words stay as written; a replaced template is given the data as stored.
+function isolated<D extends MailData & { inviter?: string | null }>(
+  data: D,
+): D {
+  return {
+    ...data,
+    email: isolatedText(data.email),
+    ...(data.name === undefined ? {} : { name: isolatedText(data.name) }),
+    ...(typeof data.inviter === "string"
+      ? { inviter: isolatedText(data.inviter) }
+      : {}),
   };
 }
 
