@@ -280,15 +280,18 @@ export function accountLock(context: AccountLockContext): AccountLock {
   // full of another instance's attempts in flight is looked at again
   // until they are judged). Everything it needs is read before the answer.
   function report(
-    key: string,
+    keys: Keys,
     resetAt: number,
     emailKey: string,
     client: ClientMeta,
     hard: boolean,
   ) {
+    const key = hard ? keys.total : keys.scope;
     if (reported.get(key) === resetAt || looking.has(key)) return;
     looking.add(key);
     const limit = hard ? consecutive : threshold;
+    // The lock recorded: the one refused, or the address's (below).
+    let lock = { key, resetAt, hard };
     inBackground(
       store,
       (async () => {
@@ -310,17 +313,29 @@ export function accountLock(context: AccountLockContext): AccountLock {
             await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE));
             at = now();
           }
+          // The failures waited for may have made the consecutive ones
+          // reach their limit: every browser is refused until a reset now,
+          // and that is the lock to record, once (its marker is the hard
+          // report's), not a window's that says the owner's browsers are
+          // not affected.
+          const total = await store.readCounter(keys.total, at);
+          if (total !== null && total.count >= consecutive) {
+            lock = { key: keys.total, resetAt: total.resetAt, hard: true };
+          }
         } else {
           const counter = await store.readCounter(key, at);
           if (counter?.resetAt !== resetAt || counter.count < limit) return;
         }
         if (reported.size >= MAX_REMEMBERED) reported.clear();
-        reported.set(key, resetAt);
-        return await store.reserveAttempt(`${key}:locked:${resetAt}`, {
-          now: at,
-          windowMs: Math.max(1, resetAt - at),
-          limit: 1,
-        });
+        reported.set(lock.key, lock.resetAt);
+        return await store.reserveAttempt(
+          `${lock.key}:locked:${lock.resetAt}`,
+          {
+            now: at,
+            windowMs: Math.max(1, lock.resetAt - at),
+            limit: 1,
+          },
+        );
       })().finally(() => looking.delete(key)).then(async (marker) => {
         if (marker?.admitted !== true) return;
         const found = await store.credentialsByEmail(emailKey);
@@ -330,8 +345,8 @@ export function accountLock(context: AccountLockContext): AccountLock {
           target: account,
           client,
           detail: {
-            locked_until: new Date(resetAt).toISOString(),
-            ...(hard ? { until: "reset" } : {}),
+            locked_until: new Date(lock.resetAt).toISOString(),
+            ...(lock.hard ? { until: "reset" } : {}),
             // An address without an account is kept only when it looks
             // deliverable (what was typed may be a password).
             ...(account === null && recordableAddress(emailKey, false)
@@ -343,7 +358,7 @@ export function accountLock(context: AccountLockContext): AccountLock {
         trail.committed([event]);
         if (account === null || onLocked === undefined) return;
         try {
-          await onLocked(account, resetAt);
+          await onLocked(account, lock.resetAt);
         } catch (error) {
           logger.error("account lock notice failed", { error });
         }
@@ -460,9 +475,9 @@ export function accountLock(context: AccountLockContext): AccountLock {
     const hard = total !== null && total.count >= consecutive;
     if (!own.admitted || hard) {
       await giveUp(reserved);
-      if (hard) report(keys.total, total.resetAt, scope.emailKey, client, true);
+      if (hard) report(keys, total.resetAt, scope.emailKey, client, true);
       else if (scope.device === null) {
-        report(keys.scope, own.resetAt, scope.emailKey, client, false);
+        report(keys, own.resetAt, scope.emailKey, client, false);
       }
       return refusal(hard ? total.resetAt : own.resetAt, hard);
     }
