@@ -485,23 +485,25 @@ export function accountLock(context: AccountLockContext): AccountLock {
       async failed() {
         try {
           const at = now();
-          await Promise.all([
-            store.reserveAttempt(keys.total, {
+          await store.reserveAttempt(keys.total, {
+            now: at,
+            windowMs: YEAR,
+            limit: UNBOUNDED,
+          });
+          // The window's failures, apart from its attempts in flight:
+          // what a report judges the window by (see `report`). A device's
+          // own window is never reported: nothing to count. Counted after
+          // the consecutive ones, never beside them: a report (on any
+          // instance) that finds the window full of failures then finds
+          // each of them among the consecutive ones too, so a window that
+          // reached the hard lock is recorded as that, once.
+          if (scope.device === null && own.resetAt > at) {
+            await store.reserveAttempt(failuresOf(keys.scope, own.resetAt), {
               now: at,
-              windowMs: YEAR,
+              windowMs: own.resetAt - at,
               limit: UNBOUNDED,
-            }),
-            // The window's failures, apart from its attempts in flight:
-            // what a report judges the window by (see `report`). A
-            // device's own window is never reported: nothing to count.
-            scope.device === null && own.resetAt > at
-              ? store.reserveAttempt(failuresOf(keys.scope, own.resetAt), {
-                now: at,
-                windowMs: own.resetAt - at,
-                limit: UNBOUNDED,
-              })
-              : undefined,
-          ]);
+            });
+          }
         } finally {
           judged();
         }
