@@ -693,9 +693,12 @@ export interface Store extends FactorStore, SsoStore {
   /**
    * Every invitation stored for the address `emailKey` (expired ones and
    * decoys, for an address with an account, included): those a new
-   * invitation for it would replace.
+   * invitation for it would replace. With `options.actor`, refused as
+   * {@linkcode Store.createLink} would refuse that inviter
+   * (`session_absent`, `role_insufficient`): read before an invitation's
+   * mail, which is sent before its link is stored.
    */
-  invitationsFor(emailKey: string): Promise<LinkRecord[]>;
+  invitationsFor(emailKey: string, options?: ByActor): Promise<LinkRecord[]>;
   /**
    * The link of `kind` behind `tokenHash` if it is unspent and unexpired at
    * `now`, without spending it: one cheap read, so a dead link is refused

@@ -92,12 +92,15 @@ export function inviteOperation(context: GatehouseContext): Operation {
         // Both branches read the address, send one message and store a
         // link: the answer's timing does not tell whether the address had
         // an account. The message goes first: a failed one stores nothing,
-        // and one the store would refuse is not sent (the commit decides
-        // again: only an invitation beyond reach stored meanwhile can
-        // still refuse it, its message sent).
+        // and one the store would refuse is not sent: the address's
+        // invitations are read with the inviter's standing, which refuses
+        // an inviter disabled, demoted or signed out since the guard. (The
+        // commit decides again: only a change during the mail itself, or
+        // an invitation beyond reach stored meanwhile, can still refuse it,
+        // its message sent.)
         const [existing, replaced] = await Promise.all([
           store.credentialsByEmail(key),
-          store.invitationsFor(key),
+          store.invitationsFor(key, { actor: standing }),
         ]);
         refuseReplacing(replaced, reachableRoles, createdAt);
         // An address without an account (or whose account has no language

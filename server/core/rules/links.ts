@@ -74,8 +74,17 @@ type LinkRules = Pick<
 export function linkRules(records: RecordStore): LinkRules {
   return {
     createLink: (link, options) => createLink(records, link, options),
-    invitationsFor: async (emailKey) =>
-      (await invitationsOf(records, emailKey)).map(({ value }) => value),
+    invitationsFor: async (emailKey, options = {}) => {
+      const [found] = await Promise.all([
+        invitationsOf(records, emailKey),
+        // The inviter's standing, as the commit will check it: read before
+        // the invitation's mail, which goes out before that commit.
+        options.actor === undefined
+          ? undefined
+          : readAsActor(records, [], options.actor),
+      ]);
+      return found.map(({ value }) => value);
+    },
     findLink: (tokenHash, kind, now) => findLink(records, tokenHash, kind, now),
     acceptInvitation: (tokenHash, acceptance) =>
       acceptInvitation(records, tokenHash, acceptance),
