@@ -409,6 +409,18 @@ export type SessionRecord = Pick<
   | "ssoProvider"
 >;
 
+/** How {@linkcode Store.recordEvents} writes: by whom, about whom. */
+export interface EventRecording extends ByActor {
+  /**
+   * The account the events are about, when they stand for an act on it
+   * (an unlock): written only while that account's role is one of
+   * `reachableRoles` (the empty role always is), read in their commit;
+   * else `role_beyond_reach`, or `user_not_found` once it is gone, and
+   * nothing written.
+   */
+  target?: { id: string; reachableRoles: readonly string[] };
+}
+
 /** What ending every session of an account needs. */
 export interface SessionsRevocation extends WithEvents, ByActor {
   /**
@@ -769,9 +781,13 @@ export interface Store extends FactorStore, SsoStore {
 
   /**
    * Writes events that record no change (refusals such as `login.failed`);
-   * with an actor, in one commit and only while it stands.
+   * with an actor, in one commit and only while it stands (and, with a
+   * target, while that account is within reach).
    */
-  recordEvents(events: readonly AuditEvent[], options?: ByActor): Promise<void>;
+  recordEvents(
+    events: readonly AuditEvent[],
+    options?: EventRecording,
+  ): Promise<void>;
   /**
    * A page of audit events, newest first (by id), optionally of one
    * account (as actor or target) and one type: indexed reads; with

@@ -270,8 +270,9 @@ export function adminOperations(context: GatehouseContext): Operations<
       params,
       info,
     ) {
-      const { target } = await targetOf(params);
-      if (!withinReach(await rules.reachable(actor), target.role)) {
+      const { id, target } = await targetOf(params);
+      const reachableRoles = await rules.reachable(actor);
+      if (!withinReach(reachableRoles, target.role)) {
         throw new AuthError("role_beyond_reach");
       }
       const events = [
@@ -285,7 +286,12 @@ export function adminOperations(context: GatehouseContext): Operations<
       // takes records: the event first, so that no unlock is ever missing
       // from the trail. Should the clearing then fail, the answer is a 500
       // and the account stays locked; another unlock records another event.
-      await store.recordEvents(events, { actor: standing });
+      // The reach is decided again in the event's commit: an account
+      // promoted beyond it since the read above is not unlocked.
+      await store.recordEvents(events, {
+        actor: standing,
+        target: { id, reachableRoles },
+      });
       trail.committed(events);
       // Every count of the address ends at once, a trusted device's too:
       // the lock is cleared, whatever held it.

@@ -5,9 +5,8 @@
 // the rule that makes it.
 
 import { eventWithinReach } from "./_audit_reach.ts";
-import { committing } from "./_commit.ts";
+import { committing, unchanged } from "./_commit.ts";
 import { readAsActor } from "./_actor.ts";
-import type { ActorStanding } from "../actor.ts";
 import type {
   AccountRecord,
   AuditEvent,
@@ -15,7 +14,15 @@ import type {
   RecordStore,
   Versioned,
 } from "../records.ts";
-import type { AuditPage, AuditQuery, AuditReach, Store } from "../store.ts";
+import type {
+  AuditPage,
+  AuditQuery,
+  AuditReach,
+  EventRecording,
+  Store,
+} from "../store.ts";
+import { withinReach } from "../_roles.ts";
+import { AuthError } from "../../http/errors.ts";
 
 // Events one commit writes at most, within a commit's 300 writes (a store
 // may add index entries of its own to each).
@@ -48,10 +55,10 @@ export function auditRules(
   records: RecordStore,
 ): Pick<Store, "recordEvents" | "listAuditEvents" | "deleteExpiredEvents"> {
   return {
-    recordEvents: (events, options) =>
-      options?.actor === undefined
+    recordEvents: (events, options = {}) =>
+      options.actor === undefined && options.target === undefined
         ? recordEvents(records, events)
-        : recordEventsAs(records, events, options.actor),
+        : recordEventsAs(records, events, options),
     listAuditEvents: (query) => listAuditEvents(records, query),
     // "Older than `before`": event times are whole milliseconds, and the
     // store deletes at or before the time it is given.
@@ -73,15 +80,40 @@ async function recordEvents(
   }
 }
 
-/** Writes events in one commit, only while `actor` still stands. */
+/**
+ * Writes events in one commit, only while the actor still stands and the
+ * target is within its reach: an act decided on a read taken before (an
+ * unlock's) holds only if that read still holds when it is recorded.
+ */
 function recordEventsAs(
   records: RecordStore,
   events: readonly AuditEvent[],
-  actor: ActorStanding,
+  { actor, target }: EventRecording,
 ): Promise<void> {
   return committing(records, async () => {
-    const { checks } = await readAsActor<[]>(records, [], actor);
-    return { commit: { checks, events }, result: undefined };
+    const refs = target === undefined
+      ? []
+      : [{ kind: "account" as const, key: target.id }];
+    const { found: [account = null], checks } = await readAsActor<
+      [AccountRecord]
+    >(records, refs, actor);
+    if (target === undefined) {
+      return { commit: { checks, events }, result: undefined };
+    }
+    if (account === null) throw new AuthError("user_not_found");
+    if (!withinReach(target.reachableRoles, account.value.role)) {
+      throw new AuthError("role_beyond_reach", {
+        message:
+          `You may not act on an account with the role "${account.value.role}"`,
+      });
+    }
+    return {
+      commit: {
+        checks: [unchanged("account", target.id, account), ...checks],
+        events,
+      },
+      result: undefined,
+    };
   });
 }
 
