@@ -740,8 +740,8 @@ export interface Store extends FactorStore, SsoStore {
   listInvitations(now: number): Promise<LinkRecord[]>;
   /**
    * Deletes the pending invitation `id` and returns it. `invitation_not_found`
-   * when there is none (unknown, spent, expired), `role_beyond_reach` when
-   * its role is not within reach.
+   * when there is none (unknown, spent, expired, or for an address that has
+   * an account now), `role_beyond_reach` when its role is not within reach.
    */
   revokeInvitation(
     id: string,

@@ -218,7 +218,8 @@ export async function deleteInvitationsBy(
 /**
  * Deletes a pending invitation under the reach rule and returns it; its
  * events are made from what the commit deletes. Of racing revocations, one
- * deletes it; the others then read nothing and refuse.
+ * deletes it; the others then read nothing and refuse. Pending as
+ * `listInvitations` says: unexpired, for an address without an account.
  */
 export function revokeInvitation(
   records: RecordStore,
@@ -238,6 +239,18 @@ export function revokeInvitation(
     ) {
       throw new AuthError("invitation_not_found");
     }
+    // Pending as the list says: one whose address has an account (a decoy,
+    // or a person given an account another way) can only die, and is no
+    // longer there to revoke. The `enabled` tally, which every account
+    // creation moves, keeps that true until the commit.
+    const [taken, enabled] = await readRecords<[AccountRecord, StoredTally]>(
+      records,
+      [
+        { kind: "account", unique: "emailKey", value: invitation.emailKey },
+        { kind: "tally", key: tally.enabled() },
+      ],
+    );
+    if (taken !== null) throw new AuthError("invitation_not_found");
     if (!withinReach(revocation.reachableRoles, invitation.role)) {
       throw new AuthError("role_beyond_reach", {
         message:
@@ -246,7 +259,11 @@ export function revokeInvitation(
     }
     return {
       commit: {
-        checks: [unchanged("link", invitation.tokenHash, link), ...checks],
+        checks: [
+          unchanged("link", invitation.tokenHash, link),
+          unchanged("tally", tally.enabled(), enabled),
+          ...checks,
+        ],
         deletes: [{ kind: "link", value: invitation }],
         events: revocation.events?.(invitation) ?? [],
       },
