@@ -17,7 +17,7 @@ import {
   PASSWORD,
   serveHandler,
 } from "../fixtures/kv.ts";
-import { ROLES } from "../fixtures/admin.ts";
+import { ADMIN_INTERVENTIONS, ROLES, sendJson } from "../fixtures/admin.ts";
 import { held } from "../fixtures/instrument.ts";
 import type { Store } from "../../mod.ts";
 import type { UserRecord } from "../../server/core/store.ts";
@@ -36,29 +36,13 @@ const instance = (store: Store) =>
   });
 
 // One server per instance; `send` answers the status and the error code.
-function client(url: string) {
-  return async (
-    method: string,
-    path: string,
-    cookie: string,
-    body?: unknown,
-  ): Promise<
-    { status: number; code: string | null; cookie: string | null }
-  > => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { "content-type": "application/json", cookie },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const set = res.headers.get("set-cookie");
-    return {
-      status: res.status,
-      code: text === "" ? null : JSON.parse(text).code ?? null,
-      cookie: set === null ? null : set.split(";")[0]!,
-    };
-  };
-}
+const client = (url: string) =>
+(
+  method: string,
+  path: string,
+  cookie: string,
+  body?: unknown,
+) => sendJson(url, method, path, cookie, body);
 
 interface World {
   store: Store;
@@ -164,37 +148,6 @@ const CASES: Case[] = [
   },
 ];
 
-// What instance B does to the held administrator, and how A then refuses.
-const INTERVENTIONS = [
-  {
-    name: "disabled",
-    request: (id: string): [string, string, unknown] => [
-      "PATCH",
-      `/api/users/${id}`,
-      { disabled: true },
-    ],
-    refusal: [401, "session_absent"],
-  },
-  {
-    name: "demoted",
-    request: (id: string): [string, string, unknown] => [
-      "PUT",
-      `/api/users/${id}/role`,
-      { role: "support" },
-    ],
-    refusal: [403, "role_insufficient"],
-  },
-  {
-    name: "signed out everywhere",
-    request: (id: string): [string, string, unknown] => [
-      "DELETE",
-      `/api/users/${id}/sessions`,
-      undefined,
-    ],
-    refusal: [401, "session_absent"],
-  },
-] as const;
-
 async function setUp(pair: Pair, passwordHash: string, n: number) {
   const root = await addUser(pair.b, {
     email: `root${n}@example.com`,
@@ -220,7 +173,7 @@ pairTest(
     const passwordHash = await hashOf(PASSWORD);
     let n = 0;
     for (const kase of CASES) {
-      for (const intervention of INTERVENTIONS) {
+      for (const intervention of ADMIN_INTERVENTIONS) {
         n++;
         const gate = held(pair.a, kase.method);
         const a = instance(gate.store);

@@ -18,65 +18,13 @@ import {
   PASSWORD,
   serveHandler,
 } from "../fixtures/kv.ts";
-import { ROLES } from "../fixtures/admin.ts";
+import { ADMIN_INTERVENTIONS, ROLES, sendJson } from "../fixtures/admin.ts";
 import { held } from "../fixtures/instrument.ts";
 import type { Store } from "../../mod.ts";
 import type { MailMessage } from "../../server/mail.ts";
 import { fold } from "../../server/core/_fold.ts";
 
 const PUBLIC_URL = "https://app.example";
-
-// What B does to the held administrator, and how A then answers.
-const INTERVENTIONS = [
-  {
-    name: "disabled",
-    request: (id: string): [string, string, unknown] => [
-      "PATCH",
-      `/api/users/${id}`,
-      { disabled: true },
-    ],
-    refusal: [401, "session_absent"],
-  },
-  {
-    name: "demoted",
-    request: (id: string): [string, string, unknown] => [
-      "PUT",
-      `/api/users/${id}/role`,
-      { role: "support" },
-    ],
-    refusal: [403, "role_insufficient"],
-  },
-  {
-    name: "signed out everywhere",
-    request: (id: string): [string, string, unknown] => [
-      "DELETE",
-      `/api/users/${id}/sessions`,
-      undefined,
-    ],
-    refusal: [401, "session_absent"],
-  },
-] as const;
-
-async function send(
-  url: string,
-  method: string,
-  path: string,
-  cookie: string,
-  body?: unknown,
-): Promise<{ status: number; code: string | null; cookie: string | null }> {
-  const res = await fetch(url + path, {
-    method,
-    headers: { "content-type": "application/json", cookie },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const set = res.headers.get("set-cookie");
-  return {
-    status: res.status,
-    code: text === "" ? null : JSON.parse(text).code ?? null,
-    cookie: set === null ? null : set.split(";")[0]!,
-  };
-}
 
 pairTest(
   "send no invitation mail for an inviter disabled, demoted or signed out while the invitation was in flight",
@@ -86,7 +34,7 @@ pairTest(
     // An address without an account gets the invitation's link; one with
     // an account gets the notice instead.
     for (const existing of [false, true]) {
-      for (const intervention of INTERVENTIONS) {
+      for (const intervention of ADMIN_INTERVENTIONS) {
         n++;
         const sent: MailMessage[] = [];
         const gate = held(pair.a, "invitationsFor");
@@ -127,7 +75,7 @@ pairTest(
             });
           }
           const signIn = async (url: string, email: string) => {
-            const res = await send(url, "POST", "/api/auth/login", "", {
+            const res = await sendJson(url, "POST", "/api/auth/login", "", {
               email,
               password: PASSWORD,
             });
@@ -139,7 +87,7 @@ pairTest(
           const before = sent.length;
 
           gate.arm();
-          const inFlight = send(
+          const inFlight = sendJson(
             serverA.url,
             "POST",
             "/api/users/invite",
@@ -148,7 +96,7 @@ pairTest(
           );
           await gate.reached();
           const [m, p, bd] = intervention.request(actor.id);
-          const done = await send(serverB.url, m, p, rootCookie, bd);
+          const done = await sendJson(serverB.url, m, p, rootCookie, bd);
           assertEquals(done.status === 200 || done.status === 204, true);
           gate.release();
           const answer = await inFlight;

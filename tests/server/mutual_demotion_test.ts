@@ -10,7 +10,7 @@ import { pairTest } from "../fixtures/instances.ts";
 import { gatehouseApp } from "../fixtures/app.ts";
 import { addUser, PASSWORD, serveHandler } from "../fixtures/kv.ts";
 import { cheapHasher } from "../fixtures/cheap_hasher.ts";
-import { ROLES } from "../fixtures/admin.ts";
+import { ROLES, sendJson } from "../fixtures/admin.ts";
 import type { Store } from "../../mod.ts";
 
 const ROUNDS = 15;
@@ -22,27 +22,6 @@ const instance = (store: Store) =>
     roles: ROLES,
     publicUrl: "https://app.example",
   });
-
-async function send(
-  url: string,
-  method: string,
-  path: string,
-  cookie: string,
-  body?: unknown,
-): Promise<{ status: number; code: string | null; cookie: string | null }> {
-  const res = await fetch(url + path, {
-    method,
-    headers: { "content-type": "application/json", cookie },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const set = res.headers.get("set-cookie");
-  return {
-    status: res.status,
-    code: text === "" ? null : JSON.parse(text).code ?? null,
-    cookie: set === null ? null : set.split(";")[0]!,
-  };
-}
 
 pairTest(
   "two administrators demoting each other at once on two instances: one lands, beside a third",
@@ -65,7 +44,7 @@ pairTest(
       }
       const cookies = [];
       for (const [i, account] of accounts.entries()) {
-        const res = await send(
+        const res = await sendJson(
           i === 1 ? serverA.url : serverB.url,
           "POST",
           "/api/auth/login",
@@ -79,14 +58,14 @@ pairTest(
       const [, adaAccount, beaAccount] = accounts;
       for (let round = 0; round < ROUNDS; round++) {
         const answers = await Promise.all([
-          send(
+          sendJson(
             serverA.url,
             "PUT",
             `/api/users/${beaAccount!.id}/role`,
             adaCookie!,
             { role: "member" },
           ),
-          send(
+          sendJson(
             serverB.url,
             "PUT",
             `/api/users/${adaAccount!.id}/role`,
@@ -102,7 +81,7 @@ pairTest(
         const loser = winner === adaAccount ? beaAccount! : adaAccount!;
         assertEquals((await pair.a.userById(winner.id))?.role, "admin");
         assertEquals((await pair.a.userById(loser.id))?.role, "member");
-        const restored = await send(
+        const restored = await sendJson(
           serverB.url,
           "PUT",
           `/api/users/${loser.id}/role`,

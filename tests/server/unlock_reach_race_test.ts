@@ -17,7 +17,7 @@ import {
   PASSWORD,
   serveHandler,
 } from "../fixtures/kv.ts";
-import { ROLES } from "../fixtures/admin.ts";
+import { ROLES, sendJson } from "../fixtures/admin.ts";
 import { held } from "../fixtures/instrument.ts";
 import type { Store } from "../../mod.ts";
 
@@ -30,27 +30,6 @@ const instance = (store: Store) =>
     publicUrl: "https://app.example",
     limits: { accountLockThreshold: 2 },
   });
-
-async function send(
-  url: string,
-  method: string,
-  path: string,
-  cookie: string,
-  body?: unknown,
-): Promise<{ status: number; code: string | null; cookie: string | null }> {
-  const res = await fetch(url + path, {
-    method,
-    headers: { "content-type": "application/json", cookie },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const set = res.headers.get("set-cookie");
-  return {
-    status: res.status,
-    code: text === "" ? null : JSON.parse(text).code ?? null,
-    cookie: set === null ? null : set.split(";")[0]!,
-  };
-}
 
 pairTest(
   "refuse a held unlock once its account was promoted beyond the administrator's reach",
@@ -78,7 +57,7 @@ pairTest(
         passwordHash,
       });
       const signIn = async (url: string, email: string) => {
-        const res = await send(url, "POST", "/api/auth/login", "", {
+        const res = await sendJson(url, "POST", "/api/auth/login", "", {
           email,
           password: PASSWORD,
         });
@@ -88,7 +67,7 @@ pairTest(
       const rootCookie = await signIn(serverB.url, root.email);
       const supportCookie = await signIn(serverA.url, support.email);
       for (const _ of [1, 2]) {
-        const res = await send(serverB.url, "POST", "/api/auth/login", "", {
+        const res = await sendJson(serverB.url, "POST", "/api/auth/login", "", {
           email: target.email,
           password: "not the password at all",
         });
@@ -105,14 +84,14 @@ pairTest(
       assert(await lockedUntil() !== null);
 
       gate.arm();
-      const inFlight = send(
+      const inFlight = sendJson(
         serverA.url,
         "DELETE",
         `/api/users/${target.id}/lock`,
         supportCookie,
       );
       await gate.reached();
-      const promoted = await send(
+      const promoted = await sendJson(
         serverB.url,
         "PUT",
         `/api/users/${target.id}/role`,
@@ -131,7 +110,7 @@ pairTest(
       assertEquals(unlocks.events.length, 0);
 
       // Within reach, the same unlock goes through.
-      const demoted = await send(
+      const demoted = await sendJson(
         serverB.url,
         "PUT",
         `/api/users/${target.id}/role`,
@@ -139,7 +118,7 @@ pairTest(
         { role: "member" },
       );
       assertEquals(demoted.status, 200);
-      const unlocked = await send(
+      const unlocked = await sendJson(
         serverA.url,
         "DELETE",
         `/api/users/${target.id}/lock`,
