@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { AccountPanel, AuditLogScreen } from "@gatehouse/client/screens";
 import * as testing from "@gatehouse/client/testing";
+import { fireEvent } from "@testing-library/preact";
 import { recordRequests } from "../_support.ts";
 import {
   admin,
@@ -130,6 +131,69 @@ Deno.test("AuditLogScreen filters by address with the email parameter; an initia
     null,
     root.id,
   ]);
+});
+
+Deno.test("AuditLogScreen pages by cursor: Next sends the cursor the page gave, Previous goes back, a new filter starts at the first page", async () => {
+  // Three pages, one event each, chained by cursor; the filter is not
+  // applied (only where the request starts is looked at).
+  const pages: Record<
+    string,
+    { events: unknown[]; nextCursor: string | null }
+  > = {
+    "": {
+      events: [
+        testing.auditEventOf("login.succeeded", { actor: root, target: root }),
+      ],
+      nextCursor: "page-2",
+    },
+    "page-2": {
+      events: [
+        testing.auditEventOf("user.disabled", { actor: root, target: grace }),
+      ],
+      nextCursor: "page-3",
+    },
+    "page-3": {
+      events: [
+        testing.auditEventOf("user.enabled", { actor: root, target: grace }),
+      ],
+      nextCursor: null,
+    },
+  };
+  env.use(
+    testing.answer(
+      "listAuditEvents",
+      (request: Request) =>
+        pages[new URL(request.url).searchParams.get("cursor") ?? ""],
+    ),
+  );
+  const recorder = recordRequests(env);
+  const view = renderWith(<AuditLogScreen />, admin);
+  await view.findByRole("rowheader", { name: "Signed in" });
+  const next = view.getByRole("button", { name: "Next page" });
+  fireEvent.click(next);
+  await view.findByRole("rowheader", { name: "Account disabled" });
+  fireEvent.click(next);
+  await view.findByRole("rowheader", { name: "Account enabled" });
+  fireEvent.click(view.getByRole("button", { name: "Previous page" }));
+  await view.findByRole("rowheader", { name: "Account disabled" });
+  // On the second page, a filter by type reads its first page.
+  fireEvent.change(view.getByLabelText("Event"), {
+    target: { value: "login.succeeded" },
+  });
+  fireEvent.click(view.getByRole("button", { name: "Filter" }));
+  await view.findByRole("rowheader", { name: "Signed in" });
+  recorder.stop();
+  const sent = (await recorder.requests()).map((r) => r.url.searchParams);
+  assert.deepEqual(
+    sent.slice(0, 3).map((params) => params.get("cursor")),
+    [null, "page-2", "page-3"],
+  );
+  const last = sent.at(-1)!;
+  assert.deepEqual(
+    [last.get("type"), last.get("cursor")],
+    ["login.succeeded", null],
+  );
+  view.unmount();
 });
 
 Deno.test("Recent activity says an administrator acted, without who or from where; one's own change names its account", async () => {
