@@ -554,9 +554,16 @@ Deno.test("AuditLogScreen: the table, the filter by type and account, and a noti
     "Enter an email address like name@example.com.",
   );
   assertAccessible(view.container);
+  const state = (container: Element) =>
+    container.querySelector('[data-gh-screen="audit"]')?.getAttribute(
+      "data-gh-state",
+    );
+  assert.equal(state(view.container), null);
   view.unmount();
   const other = renderWith(<AuditLogScreen />, member);
   other.getByText("Your account may not read the audit log.");
+  // The state the page's styles and the browser tests find it by.
+  assert.equal(state(other.container), "not-allowed");
 });
 
 Deno.test("every audit event type has Spanish words of its own", async () => {

@@ -149,6 +149,12 @@ Deno.test("UsersScreen shows a notice and fetches nothing without users.manage",
       try {
         view.getByRole("heading", { level: 1, name: "Users" });
         view.getByText("Your account may not manage users.");
+        // The state the page's styles and the browser tests find it by.
+        assert.equal(
+          view.container.querySelector('[data-gh-screen="users"]')
+            ?.getAttribute("data-gh-state"),
+          "not-allowed",
+        );
         assert.ok(view.queryByRole("link", { name: "New user" }) === null);
         await new Promise((resolve) => setTimeout(resolve, 20));
         recorder.stop();
