@@ -46,6 +46,32 @@ Deno.test("AccountPanel shows the signed-in account's name, email and role", () 
   assertAccessible(view.container);
 });
 
+Deno.test("AccountPanel's parts are headed one level below its title, each section labelled by its heading", () => {
+  // Headings of the parts drawn at once (the others wait for their queries).
+  const parts = [
+    "Change password",
+    "Where you are signed in",
+    "Recent activity",
+  ];
+  const levels = [[undefined, 1, 2], [2, 2, 3]] as const;
+  for (const [headingLevel, title, part] of levels) {
+    const view = renderWith(
+      <AccountPanel
+        {...(headingLevel === undefined ? {} : { headingLevel })}
+      />,
+      admin,
+    );
+    view.getByRole("heading", { level: title, name: "Your account" });
+    for (const name of parts) {
+      const heading = view.getByRole("heading", { level: part, name });
+      const section = heading.closest("section")!;
+      assert.equal(section.getAttribute("aria-labelledby"), heading.id);
+      view.getByRole("region", { name });
+    }
+    view.unmount();
+  }
+});
+
 Deno.test("AccountPanel shows No role for an account without one", () => {
   const view = renderWith(<AccountPanel />, defaultUser);
   assert.equal(
