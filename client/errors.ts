@@ -452,8 +452,9 @@ export class UserNotFoundError extends AuthClientError {
 }
 
 /**
- * The invitation is not pending (already accepted, revoked, expired or
- * never sent): 404 `invitation_not_found` from `revokeInvitation`.
+ * The invitation is not pending (already accepted, revoked, expired, never
+ * sent, or for an address that has an account since): 404
+ * `invitation_not_found` from `revokeInvitation`.
  *
  * @example Recognising it
  * ```ts

@@ -50,12 +50,13 @@ export interface Admin {
   invite: Handler;
   /**
    * `GET /api/users/invitations`: 200 `{invitations}`, the pending ones
-   * (unspent, unexpired), newest first.
+   * (unspent, unexpired, for an address without an account), newest first.
    */
   listInvitations: Handler;
   /**
    * `DELETE /api/users/invitations/{id}`: 204, and the link is dead.
-   * `invitation_not_found` (404) for an unknown, spent or expired one,
+   * `invitation_not_found` (404) for an unknown, spent or expired one, or
+   * one whose address has an account since (it is no longer pending),
    * `role_beyond_reach` (403) for one whose role the actor could not grant,
    * `invitation_id_malformed` (400) for an id that is not a UUID.
    */

@@ -51,7 +51,8 @@ export function listInvitationsOperation(context: GatehouseContext): Operation {
 
 /**
  * `DELETE /api/users/invitations/{id}`: 204; the link then answers 410.
- * `invitation_id_malformed` (400), `invitation_not_found` (404), and
+ * `invitation_id_malformed` (400), `invitation_not_found` (404) for one
+ * not pending (unknown, spent, expired, or its address has an account), and
  * `role_beyond_reach` (403) for an invitation whose role the actor could not
  * have sent.
  */
