@@ -56,8 +56,10 @@ function retryTransient(failureCount: number, error: unknown): boolean {
  * Builds the query client for an app behind `AuthGate`. When a query or a
  * mutation fails with an error that means the session is gone
  * (`isSessionRevoked`: any 401 outside login on REST), the cached session
- * becomes null and the gate shows the login screen again, without a reload.
- * Queries retry only failures that may pass (no answer, 5xx).
+ * becomes null and the gate shows the login screen again, without a reload;
+ * a mutation sent before a sign-in the tab has taken since ends nothing (its
+ * 401 is about the session that sign-in replaced). Queries retry only
+ * failures that may pass (no answer, 5xx).
  *
  * @param options TanStack `QueryClient` options, without the caches.
  * @returns The query client; give it to `QueryClientProvider`.
