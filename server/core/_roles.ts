@@ -2,6 +2,7 @@
 // Shared by the session path (identities) and administration (who may grant
 // what), so both read the registry the same way.
 
+import { AuthError } from "../http/errors.ts";
 import type { RoleRegistry } from "./roles.ts";
 import type { Identity, SecondFactorSummary } from "./identity.ts";
 import type { AccountFactors, UserRecord } from "./store.ts";
@@ -154,4 +155,19 @@ export function withinReach(
   role: string,
 ): boolean {
   return reachable === undefined || role === "" || reachable.includes(role);
+}
+
+/**
+ * The reach rule's refusal, written once: 403 `role_beyond_reach` with
+ * `message` (the sentence the caller sees, naming what it may not do)
+ * unless `role` is within `reachable` ({@linkcode withinReach}).
+ */
+export function assertWithinReach(
+  reachable: readonly string[] | undefined,
+  role: string,
+  message: string,
+): void {
+  if (!withinReach(reachable, role)) {
+    throw new AuthError("role_beyond_reach", { message });
+  }
 }

@@ -6,7 +6,7 @@
 
 import { uuidv7 } from "../_crypto.ts";
 import { fold } from "../_fold.ts";
-import { withinReach } from "../_roles.ts";
+import { assertWithinReach } from "../_roles.ts";
 import { AuthError } from "../../http/errors.ts";
 import type {
   AccountRecord,
@@ -251,12 +251,11 @@ export function revokeInvitation(
       ],
     );
     if (taken !== null) throw new AuthError("invitation_not_found");
-    if (!withinReach(revocation.reachableRoles, invitation.role)) {
-      throw new AuthError("role_beyond_reach", {
-        message:
-          `You may not revoke an invitation for the role "${invitation.role}"`,
-      });
-    }
+    assertWithinReach(
+      revocation.reachableRoles,
+      invitation.role,
+      `You may not revoke an invitation for the role "${invitation.role}"`,
+    );
     return {
       commit: {
         checks: [

@@ -5,7 +5,7 @@
 // race-free.
 
 import { fold } from "../_fold.ts";
-import { withinReach } from "../_roles.ts";
+import { assertWithinReach } from "../_roles.ts";
 import { AuthError } from "../../http/errors.ts";
 import type { UserUpdate } from "../store.ts";
 
@@ -59,11 +59,11 @@ export function userUpdateDecision(
       meta: { role: current.role },
     });
   }
-  if (!withinReach(update.reachableRoles, current.role)) {
-    throw new AuthError("role_beyond_reach", {
-      message: `You may not change an account whose role is "${current.role}"`,
-    });
-  }
+  assertWithinReach(
+    update.reachableRoles,
+    current.role,
+    `You may not change an account whose role is "${current.role}"`,
+  );
   const next = {
     role: update.role ?? current.role,
     disabled: update.disabled ?? current.disabled,

@@ -4,7 +4,7 @@
 // account at once.
 
 import { AuthError } from "../../http/errors.ts";
-import { withinReach } from "../_roles.ts";
+import { assertWithinReach } from "../_roles.ts";
 import { fold } from "../_fold.ts";
 import type { AccountRecord, RecordStore } from "../records.ts";
 import type {
@@ -236,12 +236,11 @@ async function revokeUserSessions(
     );
     if (found === null) throw new AuthError("user_not_found");
     const account = found.value;
-    if (!withinReach(revocation.reachableRoles, account.role)) {
-      throw new AuthError("role_beyond_reach", {
-        message:
-          `You may not act on an account with the role "${account.role}"`,
-      });
-    }
+    assertWithinReach(
+      revocation.reachableRoles,
+      account.role,
+      `You may not act on an account with the role "${account.role}"`,
+    );
     const next = { ...account, generation: account.generation + 1 };
     return {
       commit: {

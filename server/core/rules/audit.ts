@@ -21,7 +21,7 @@ import type {
   EventRecording,
   Store,
 } from "../store.ts";
-import { withinReach } from "../_roles.ts";
+import { assertWithinReach } from "../_roles.ts";
 import { AuthError } from "../../http/errors.ts";
 
 // Events one commit writes at most, within a commit's 300 writes (a store
@@ -101,12 +101,11 @@ function recordEventsAs(
       return { commit: { checks, events }, result: undefined };
     }
     if (account === null) throw new AuthError("user_not_found");
-    if (!withinReach(target.reachableRoles, account.value.role)) {
-      throw new AuthError("role_beyond_reach", {
-        message:
-          `You may not act on an account with the role "${account.value.role}"`,
-      });
-    }
+    assertWithinReach(
+      target.reachableRoles,
+      account.value.role,
+      `You may not act on an account with the role "${account.value.role}"`,
+    );
     return {
       commit: {
         checks: [unchanged("account", target.id, account), ...checks],

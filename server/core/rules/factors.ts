@@ -4,7 +4,7 @@
 // (_factor_pending.ts), an administrator's removal of every factor and the
 // sweep of the short-lived records.
 
-import { withinReach } from "../_roles.ts";
+import { assertWithinReach } from "../_roles.ts";
 import { AuthError } from "../../http/errors.ts";
 import type {
   AccountRecord,
@@ -146,11 +146,11 @@ function removeUserSecondFactor(
     ], removal.actor);
     if (account === null) throw new AuthError("user_not_found");
     const { role } = account.value;
-    if (!withinReach(removal.reachableRoles, role)) {
-      throw new AuthError("role_beyond_reach", {
-        message: `You may not change an account whose role is "${role}"`,
-      });
-    }
+    assertWithinReach(
+      removal.reachableRoles,
+      role,
+      `You may not change an account whose role is "${role}"`,
+    );
     // Listed after the account was read: see above.
     const passkeys = await records.list("passkey", "userId", userId);
     if (totp === null && passkeys.length === 0) {
