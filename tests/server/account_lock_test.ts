@@ -784,3 +784,49 @@ Deno.test({
     }
   },
 });
+
+testEachStore(
+  "200 simultaneous unlocks by a limited-reach administrator while the account is promoted beyond its reach: each a 204 with its event or a 403 without, none after the promotion",
+  async (store) => {
+    await withServer(store, async (t) => {
+      const { rootSession, supportSession } = await admins(store, t);
+      const ada = (await store.credentialsByEmail(ADA))!.user;
+      await guesses(t, ADA, 10);
+      const unlock = () =>
+        t.call("DELETE", `/api/users/${ada.id}/lock`, undefined, {
+          cookies: [supportSession],
+        });
+      const burst = Array.from({ length: 200 }, unlock);
+      const promoted = await t.call(
+        "PUT",
+        `/api/users/${ada.id}/role`,
+        { role: "admin" },
+        { cookies: [rootSession] },
+      );
+      assertEquals(promoted.status, 200);
+      await promoted.body?.cancel();
+      const answers = await Promise.all(
+        burst.map(async (answer) => {
+          const res = await answer;
+          const text = await res.text();
+          return [res.status, text === "" ? null : JSON.parse(text).code];
+        }),
+      );
+      for (const answer of answers) {
+        assert(
+          (answer[0] === 204 && answer[1] === null) ||
+            (answer[0] === 403 && answer[1] === "role_beyond_reach"),
+          JSON.stringify(answer),
+        );
+      }
+      const unlocked = answers.filter(([status]) => status === 204).length;
+      await t.gatehouse.settled();
+      assertEquals((await t.events("login.unlocked")).length, unlocked);
+      // Beyond reach now: refused, and nothing more recorded.
+      const after = await unlock();
+      assertEquals(after.status, 403);
+      assertEquals((await after.json()).code, "role_beyond_reach");
+      assertEquals((await t.events("login.unlocked")).length, unlocked);
+    });
+  },
+);
