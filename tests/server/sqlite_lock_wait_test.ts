@@ -69,24 +69,33 @@ async function served(
   }
 }
 
+/**
+ * Another thread takes the file's write lock and holds it for `ms`:
+ * answers once it is held, with what that thread has said ("held", then
+ * "released"), the release to wait for, and the worker to terminate.
+ */
+async function holdLock(path: string, ms: number) {
+  const worker = new Worker(
+    new URL("../fixtures/sqlite_lock_holder.ts", import.meta.url),
+    { type: "module" },
+  );
+  const said: string[] = [];
+  let heard: () => void = () => {};
+  worker.onmessage = (e) => {
+    said.push(e.data);
+    heard();
+  };
+  const next = () => new Promise<void>((resolve) => heard = resolve);
+  const held = next();
+  worker.postMessage({ path, ms } satisfies LockHold);
+  await held;
+  return { said, released: next(), worker };
+}
+
 Deno.test("SQLite: a session check is answered while a sign-in waits for another thread's lock", async () => {
   await served(async ({ path, login, check, cookie, logger }) => {
-    const worker = new Worker(
-      new URL("../fixtures/sqlite_lock_holder.ts", import.meta.url),
-      { type: "module" },
-    );
+    const { said, released, worker } = await holdLock(path, 2_500);
     try {
-      const said: string[] = [];
-      let heard: () => void = () => {};
-      worker.onmessage = (e) => {
-        said.push(e.data);
-        heard();
-      };
-      const next = () => new Promise<void>((resolve) => heard = resolve);
-      const held = next();
-      worker.postMessage({ path, ms: 2_500 } satisfies LockHold);
-      await held;
-      const released = next();
       const signIn = login();
       // The sign-in reaches its first write (the limiter's count) and waits.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -128,22 +137,8 @@ Deno.test("SQLite: a sign-in waits for a lock this thread's own timer releases",
 
 Deno.test("SQLite: a session check is answered while hundreds of writes wait for another thread's lock", async () => {
   await served(async ({ path, store, check, cookie, logger }) => {
-    const worker = new Worker(
-      new URL("../fixtures/sqlite_lock_holder.ts", import.meta.url),
-      { type: "module" },
-    );
+    const { said, released, worker } = await holdLock(path, 2_500);
     try {
-      const said: string[] = [];
-      let heard: () => void = () => {};
-      worker.onmessage = (e) => {
-        said.push(e.data);
-        heard();
-      };
-      const next = () => new Promise<void>((resolve) => heard = resolve);
-      const held = next();
-      worker.postMessage({ path, ms: 2_500 } satisfies LockHold);
-      await held;
-      const released = next();
       // Hundreds of requests' writes at once (a sign-in's first is the
       // limiter's count), all waiting for the lock. Each used to try for it
       // on the thread, 10 ms a try and every try again each pause: the
